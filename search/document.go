@@ -1,0 +1,236 @@
+package search
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/erleah/erleah-agent/conference"
+)
+
+// MinFacetChars is the length below which a facet text counts as empty.
+const MinFacetChars = 10
+
+// FacetText is the text of one facet of an entity. Derived is true when the
+// bundle did not provide it and it was derived from the entity's other fields.
+type FacetText struct {
+	Key     string `json:"key"`
+	Text    string `json:"text"`
+	Derived bool   `json:"derived,omitempty"`
+}
+
+// Item is what the agent knows about a search result besides its score: a
+// title, a one-line detail (when and where, booth, role) and a summary.
+type Item struct {
+	Ref
+	Title   string      `json:"title"`
+	Details string      `json:"details,omitempty"`
+	Summary string      `json:"summary,omitempty"`
+	Facets  []FacetText `json:"-"`
+}
+
+// Document is an entity ready to embed: its item, the text of its master
+// vector and the texts of its facets in schema order.
+type Document struct {
+	Item
+	MasterText string
+}
+
+// Documents builds the search documents of every entity in b. Facets the
+// bundle lacks (or gives shorter than MinFacetChars) are derived from the
+// entity's other fields; facets nothing supports stay absent, so sparse
+// records have fewer facets and a lower coverage.
+func Documents(b *conference.Bundle) []Document {
+	sessionsByID := make(map[string]conference.Session, len(b.Sessions))
+	for _, s := range b.Sessions {
+		sessionsByID[s.ID] = s
+	}
+	speakersByID := make(map[string]conference.Speaker, len(b.Speakers))
+	for _, p := range b.Speakers {
+		speakersByID[p.ID] = p
+	}
+	talksOf := speakerSessions(b, sessionsByID)
+	tz := timezones(b)
+	docs := make([]Document, 0, len(b.Sessions)+len(b.Exhibitors)+len(b.Speakers))
+	for _, s := range b.Sessions {
+		docs = append(docs, sessionDocument(s, speakersByID, tz[s.ConferenceID]))
+	}
+	for _, e := range b.Exhibitors {
+		docs = append(docs, exhibitorDocument(e))
+	}
+	for _, p := range b.Speakers {
+		docs = append(docs, speakerDocument(p, talksOf[p.ID]))
+	}
+	return docs
+}
+
+// speakerSessions links each speaker to its sessions, whichever side of the
+// bundle lists the link.
+func speakerSessions(b *conference.Bundle, byID map[string]conference.Session) map[string][]conference.Session {
+	out := make(map[string][]conference.Session)
+	seen := make(map[[2]string]bool)
+	link := func(speaker string, s conference.Session) {
+		if k := [2]string{speaker, s.ID}; !seen[k] {
+			seen[k] = true
+			out[speaker] = append(out[speaker], s)
+		}
+	}
+	for _, s := range b.Sessions {
+		for _, p := range s.SpeakerIDs {
+			link(p, s)
+		}
+	}
+	for _, p := range b.Speakers {
+		for _, id := range p.SessionIDs {
+			if s, ok := byID[id]; ok {
+				link(p.ID, s)
+			}
+		}
+	}
+	return out
+}
+
+func timezones(b *conference.Bundle) map[string]*time.Location {
+	out := make(map[string]*time.Location)
+	for _, c := range b.Conferences {
+		if loc, err := time.LoadLocation(c.Timezone); err == nil && c.Timezone != "" {
+			out[c.ID] = loc
+		}
+	}
+	return out
+}
+
+func sessionDocument(s conference.Session, speakers map[string]conference.Speaker, tz *time.Location) Document {
+	var names []string
+	for _, id := range s.SpeakerIDs {
+		if p, ok := speakers[id]; ok {
+			names = append(names, p.Name)
+		}
+	}
+	item := Item{
+		Ref:     Ref{Conference: s.ConferenceID, Table: Sessions, ID: s.ID},
+		Title:   s.Title,
+		Details: sessionDetails(s, names, tz),
+		Summary: firstSentences(s.Description, 2),
+	}
+	item.Facets = facetTexts(Sessions, s.Facets, deriveSession(s))
+	master := joinText(s.Title, s.Track, s.Format, s.Description, strings.Join(names, ", "), facetBody(item.Facets))
+	return Document{Item: item, MasterText: master}
+}
+
+func exhibitorDocument(e conference.Exhibitor) Document {
+	details := ""
+	if e.Booth != "" {
+		details = "Booth " + e.Booth
+	}
+	item := Item{
+		Ref:     Ref{Conference: e.ConferenceID, Table: Exhibitors, ID: e.ID},
+		Title:   e.Name,
+		Details: details,
+		Summary: firstSentences(e.Description, 2),
+	}
+	item.Facets = facetTexts(Exhibitors, e.Facets, deriveExhibitor(e))
+	return Document{Item: item, MasterText: joinText(e.Name, e.Description, facetBody(item.Facets))}
+}
+
+func speakerDocument(p conference.Speaker, talks []conference.Session) Document {
+	titles := make([]string, len(talks))
+	for i, s := range talks {
+		titles[i] = s.Title
+	}
+	item := Item{
+		Ref:     Ref{Conference: p.ConferenceID, Table: Speakers, ID: p.ID},
+		Title:   p.Name,
+		Details: joinNonEmpty(", ", p.JobTitle, p.Company),
+		Summary: firstSentences(p.Bio, 2),
+	}
+	item.Facets = facetTexts(Speakers, p.Facets, deriveSpeaker(p, titles))
+	master := joinText(p.Name, p.JobTitle, p.Company, p.Bio, strings.Join(titles, ". "), facetBody(item.Facets))
+	return Document{Item: item, MasterText: master}
+}
+
+// facetTexts merges given and derived facets in schema order; a given facet
+// wins when it is long enough to mean something.
+func facetTexts(t Table, given, derived map[string]string) []FacetText {
+	var out []FacetText
+	for _, def := range Facets(t) {
+		if text := strings.TrimSpace(given[def.Key]); len(text) >= MinFacetChars {
+			out = append(out, FacetText{Key: def.Key, Text: text})
+			continue
+		}
+		if text := strings.TrimSpace(derived[def.Key]); len(text) >= MinFacetChars {
+			out = append(out, FacetText{Key: def.Key, Text: text, Derived: true})
+		}
+	}
+	return out
+}
+
+func facetBody(fs []FacetText) string {
+	parts := make([]string, len(fs))
+	for i, f := range fs {
+		parts[i] = f.Text
+	}
+	return strings.Join(parts, " ")
+}
+
+func sessionDetails(s conference.Session, speakers []string, tz *time.Location) string {
+	when := ""
+	if start, err := time.Parse(time.RFC3339, s.StartsAt); err == nil {
+		if tz != nil {
+			start = start.In(tz)
+		}
+		when = start.Format("Mon 2 Jan 15:04")
+		if end, err := time.Parse(time.RFC3339, s.EndsAt); err == nil {
+			if tz != nil {
+				end = end.In(tz)
+			}
+			when += "–" + end.Format("15:04")
+		}
+	}
+	by := ""
+	if len(speakers) > 0 {
+		by = "with " + strings.Join(speakers, ", ")
+	}
+	return joinNonEmpty(" · ", capitalize(s.Format), when, s.Room, by)
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func joinNonEmpty(sep string, parts ...string) string {
+	var kept []string
+	for _, p := range parts {
+		if p = strings.TrimSpace(p); p != "" {
+			kept = append(kept, p)
+		}
+	}
+	return strings.Join(kept, sep)
+}
+
+// joinText joins non-empty fields into one text, each ending with a period.
+func joinText(parts ...string) string {
+	var b strings.Builder
+	for _, p := range parts {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(p)
+		if !strings.HasSuffix(p, ".") {
+			b.WriteByte('.')
+		}
+	}
+	return b.String()
+}
+
+// String renders a document for debugging.
+func (d Document) String() string {
+	return fmt.Sprintf("%s %q (%d facets)", d.Key(), d.Title, len(d.Facets))
+}

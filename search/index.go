@@ -1,0 +1,77 @@
+package search
+
+import "context"
+
+// Calibration holds the score levels that make sense for one embedder. Score
+// distributions differ between embedders (a hashed bag of words and a neural
+// model do not agree on what 0.3 means), so thresholds are never global
+// constants.
+type Calibration struct {
+	// FacetFloor is the facet similarity below which a facet does not count
+	// as matched.
+	FacetFloor float32 `json:"facet_floor"`
+	// Threshold is the default score threshold of a query.
+	Threshold float32 `json:"threshold"`
+	// Confident is the confidence band: a table whose best score is below it
+	// came back weak and needs another round.
+	Confident float32 `json:"confident"`
+	// Relaxed is the threshold of the first relaxation step.
+	Relaxed float32 `json:"relaxed"`
+	// Loosest is the lowest threshold any step uses.
+	Loosest float32 `json:"loosest"`
+}
+
+// Embedder turns texts into vectors of a fixed dimension.
+//
+// Implementations must be safe for concurrent use and deterministic enough
+// that embedding the same text twice gives vectors with cosine ≈ 1.
+type Embedder interface {
+	// Name identifies the embedder and model, such as "hash" or
+	// "openai:text-embedding-3-small".
+	Name() string
+	// Dim is the length of every vector Embed returns.
+	Dim() int
+	// Embed returns one unit-length vector per text, in order. An empty text
+	// gives a zero vector.
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+	// Calibration returns the score levels that suit this embedder.
+	Calibration() Calibration
+}
+
+// FacetVector is the vector of one facet of an entity.
+type FacetVector struct {
+	Key    string
+	Vector []float32
+}
+
+// Entity is what an Index stores for one conference entity: one master vector
+// and one vector per facet the entity has.
+type Entity struct {
+	Ref
+	Master []float32
+	Facets []FacetVector
+}
+
+// Index stores entity vectors and answers nearest-entity queries filtered by
+// conference and table. It is the one producer-side contract of the search
+// subsystem: drivers implement it and pass searchtest.Run.
+//
+// Implementations must be safe for concurrent use; a search running during
+// an upsert sees either the old or the new version of each entity.
+type Index interface {
+	// Dim is the vector dimension the index accepts.
+	Dim() int
+	// Upsert adds entities or replaces them (matched by Ref). It fails with
+	// ErrDimension, leaving the index unchanged, when any vector has the
+	// wrong length, and with ErrInvalidQuery when a ref or facet key is
+	// invalid.
+	Upsert(ctx context.Context, entities []Entity) error
+	// Delete removes entities; unknown refs are ignored.
+	Delete(ctx context.Context, refs []Ref) error
+	// Refs lists the stored entities of one conference and table, sorted by id.
+	Refs(ctx context.Context, conference string, table Table) ([]Ref, error)
+	// Search returns at most q.Limit hits of q.Table in q.Conference scoring
+	// at least q.Threshold (and above zero), best first, ties broken by id.
+	// Faceted scores follow FacetScore; master scores are cosine similarity.
+	Search(ctx context.Context, q VectorQuery) ([]Hit, error)
+}

@@ -1,0 +1,40 @@
+package memsearch
+
+// dotRows sets out[r] to the dot product of v with row r of m, whose rows
+// have dim values. For unit vectors that is their cosine similarity. It uses
+// the assembly kernel when the CPU and the dimension allow it.
+func dotRows(v, m []float32, dim int, out []float32) {
+	if len(out) == 0 {
+		return
+	}
+	_ = m[len(out)*dim-1] // bounds: every row is inside m
+	if useAsm && dim%32 == 0 && len(v) >= dim {
+		dotRowsAsm(&v[0], &m[0], &out[0], dim, len(out))
+		return
+	}
+	dotRowsGo(v, m, dim, out)
+}
+
+func dotRowsGo(v, m []float32, dim int, out []float32) {
+	for r := range out {
+		out[r] = dot(v[:dim], m[r*dim:(r+1)*dim])
+	}
+}
+
+// dot is the dot product of two equally long vectors, with four independent
+// accumulators so the loop is not bound by one addition chain.
+func dot(a, b []float32) float32 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}

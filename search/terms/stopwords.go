@@ -1,0 +1,25 @@
+package terms
+
+// stopWords are words that say nothing about a topic: function words,
+// question words and filler common in chat messages.
+var stopWords = setOf(`
+a about above after again against all also am an and any are aren as at be because been before being
+below between both but by can cannot could couldn did didn do does doesn doing don down during each
+either else etc ever every few for from further get gets getting go goes going got had hadn has hasn
+have haven having he her here hers herself him himself his how however i if in into is isn it its
+itself just let lets like may me might mine more most much must my myself need needs no nor not now
+of off on once only or other our ours ourselves out over own per please quite rather really same
+shall she should shouldn so some such than that the their theirs them themselves then there these
+they this those through thus to too under until up upon us very via was wasn we were weren what
+whatever when where whether which while who whom whose why will with within without would wouldn yet
+you your yours yourself yourselves hi hello hey thanks thank anyone anybody someone somebody something
+anything thing things want wanted wants looking look find finding show tell know help helps
+`)
+
+func setOf(words string) map[string]bool {
+	m := make(map[string]bool)
+	for _, w := range Words(words) {
+		m[w] = true
+	}
+	return m
+}
