@@ -1,0 +1,216 @@
+// Package agent runs one conversational turn of the conference assistant:
+//
+//	plan_queries → execute_queries → check_results
+//	  → (reflect_and_replan | relax_and_retry) → execute_queries → check_results …
+//	  → generate_response
+//
+// The loop is plain Go: a typed State, one method per step and one bounded
+// loop of retry rounds (MaxRetries). Reflection asks the Model why a search
+// came back empty or weak and what to try instead (relax, rewrite or pivot);
+// its decision is validated in order before it is used, and anything invalid
+// falls back to the mechanical relax-and-retry ladder. Observers receive typed
+// events as the turn runs.
+//
+// An Agent is safe for concurrent use; each Run has its own State.
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/erleah/erleah-agent/search"
+)
+
+// Limits of a turn.
+const (
+	MaxMessageChars   = 4000 // longest question accepted
+	MaxQueries        = 5    // queries in one plan
+	MaxPlanLimit      = 25   // results one planned query may ask for
+	AnswerLimit       = 10   // results per table the answer may cite
+	DefaultMaxRetries = 2    // reflection rounds unless Options say otherwise
+	maxParallel       = 5    // queries running at once
+)
+
+// Searcher runs text queries against one conference.
+type Searcher interface {
+	Search(ctx context.Context, conference string, q search.Query) ([]search.Result, error)
+	Calibration() search.Calibration
+	Lexicon(conference string) *search.Lexicon
+}
+
+// Options tune an Agent. The zero value reflects, allows DefaultMaxRetries
+// rounds and logs nowhere.
+type Options struct {
+	// Mechanical turns reflection off: weak tables go through the
+	// relax-and-retry ladder instead (REFLECTION_ENABLED=false).
+	Mechanical bool
+	// MaxRetries bounds the retry rounds after the first search; zero means
+	// DefaultMaxRetries and a negative value means none.
+	MaxRetries int
+	// Fallback answers a step when the model fails or replies invalidly.
+	Fallback Model
+	// Now is the clock; time.Now when nil.
+	Now func() time.Time
+	// Logger receives operator logs; nothing is logged when nil.
+	Logger *slog.Logger
+}
+
+// Agent runs turns. Create one with New.
+type Agent struct {
+	model  Model
+	search Searcher
+	opts   Options
+	log    *slog.Logger
+}
+
+// New returns an agent asking model and searching with s.
+func New(model Model, s Searcher, opts Options) *Agent {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	switch {
+	case opts.MaxRetries == 0:
+		opts.MaxRetries = DefaultMaxRetries
+	case opts.MaxRetries < 0:
+		opts.MaxRetries = 0
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Agent{model: model, search: s, opts: opts, log: log}
+}
+
+// Request is one question to answer.
+type Request struct {
+	TraceID    string
+	Message    string
+	Conference Conference
+	History    []Turn
+}
+
+// Errors a turn can end with. Callers branch on them with errors.Is.
+var (
+	ErrInvalidRequest    = errors.New("invalid request")
+	ErrUnknownConference = errors.New("unknown conference")
+)
+
+// Validate reports what is wrong with a request, wrapping ErrInvalidRequest.
+func (r Request) Validate() error {
+	if err := ValidateMessage(r.Message); err != nil {
+		return err
+	}
+	if r.Conference.ID == "" {
+		return fmt.Errorf("%w: no conference given", ErrInvalidRequest)
+	}
+	return nil
+}
+
+// ValidateMessage checks a question: not empty, at most MaxMessageChars
+// characters. The error wraps ErrInvalidRequest.
+func ValidateMessage(msg string) error {
+	msg = strings.TrimSpace(msg)
+	switch n := utf8.RuneCountInString(msg); {
+	case n == 0:
+		return fmt.Errorf("%w: the question is empty", ErrInvalidRequest)
+	case n > MaxMessageChars:
+		return fmt.Errorf("%w: the question has %d characters, at most %d are accepted", ErrInvalidRequest, n, MaxMessageChars)
+	}
+	return nil
+}
+
+// Run answers one question. It returns the turn's whole state, which is its
+// trace; the error is non-nil only for an invalid request, an unknown
+// conference or a context that ended the turn.
+func (a *Agent) Run(ctx context.Context, req Request, obs Observer) (*State, error) {
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	if a.search.Lexicon(req.Conference.ID) == nil {
+		return nil, fmt.Errorf("%w: %q", ErrUnknownConference, req.Conference.ID)
+	}
+	if obs == nil {
+		obs = func(Event) {}
+	}
+	t := &turn{agent: a, st: newState(req, !a.opts.Mechanical), emit: obs}
+	if err := t.run(ctx); err != nil {
+		return t.st, err
+	}
+	return t.st, nil
+}
+
+func newState(req Request, reflection bool) *State {
+	return &State{
+		TraceID:      req.TraceID,
+		Message:      strings.TrimSpace(req.Message),
+		Conference:   req.Conference,
+		History:      req.History,
+		Reflection:   reflection,
+		QueryResults: map[search.Table][]search.Result{},
+	}
+}
+
+// turn is one Run in progress.
+type turn struct {
+	agent *Agent
+	st    *State
+	emit  Observer
+}
+
+func (t *turn) run(ctx context.Context) error {
+	if err := t.step(ctx, StepPlan, t.plan); err != nil {
+		return err
+	}
+	for {
+		if err := t.step(ctx, StepExecute, t.execute); err != nil {
+			return err
+		}
+		if err := t.step(ctx, StepCheck, t.check); err != nil {
+			return err
+		}
+		if !t.st.NeedsRetry {
+			break
+		}
+		next, retry := t.reflect, StepReflect
+		if t.agent.opts.Mechanical {
+			next, retry = t.relax, StepRelax
+		}
+		if err := t.step(ctx, retry, next); err != nil {
+			return err
+		}
+		if len(t.st.PlannedQueries) == 0 {
+			break // nothing new left to try
+		}
+	}
+	return t.step(ctx, StepRespond, t.respond)
+}
+
+// step runs one step between its start and end events and records its
+// duration. A step only fails when the context ends.
+func (t *turn) step(ctx context.Context, s Step, fn func(context.Context) error) error {
+	round := t.st.RetryCount
+	t.emit(StepStarted{Step: s, Round: round})
+	start := t.agent.opts.Now()
+	err := ctx.Err()
+	if err == nil {
+		err = fn(ctx)
+	}
+	d := t.agent.opts.Now().Sub(start)
+	t.st.StepDurationsMS = append(t.st.StepDurationsMS, StepTime{Step: s, MS: float64(d.Microseconds()) / 1000})
+	t.emit(StepFinished{Step: s, Round: round, Duration: d, Err: err})
+	if err != nil {
+		return fmt.Errorf("agent: %s: %w", s, err)
+	}
+	return nil
+}
+
+func (t *turn) progress(s Step, msg string) { t.emit(Progress{Step: s, Message: msg}) }
+
+func (t *turn) calibration() search.Calibration { return t.agent.search.Calibration() }
+
+func (t *turn) lexicon() *search.Lexicon { return t.agent.search.Lexicon(t.st.Conference.ID) }

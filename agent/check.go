@@ -1,0 +1,65 @@
+package agent
+
+import (
+	"context"
+	"slices"
+
+	"github.com/erleah/erleah-agent/search"
+)
+
+// check classifies every table the round searched as ok, weak (best score
+// below the confidence band) or empty, and decides whether another round is
+// needed and allowed.
+func (t *turn) check(context.Context) error {
+	t.progress(StepCheck, "Checking what came back…")
+	cal := t.calibration()
+	t.st.ZeroResultTables, t.st.WeakTables = nil, nil
+	for _, tb := range plannedTables(t.st.PlannedQueries) {
+		status := classify(tb, t.st.QueryResults[tb], cal)
+		t.setStatus(status)
+		switch status.Outcome {
+		case Empty:
+			t.st.ZeroResultTables = append(t.st.ZeroResultTables, tb)
+		case Weak:
+			t.st.WeakTables = append(t.st.WeakTables, tb)
+		}
+	}
+	failing := len(t.st.ZeroResultTables) + len(t.st.WeakTables)
+	t.st.NeedsRetry = failing > 0 && t.st.RetryCount < t.agent.opts.MaxRetries
+	return nil
+}
+
+func classify(tb search.Table, results []search.Result, cal search.Calibration) TableStatus {
+	s := TableStatus{Table: tb, Count: len(results), Outcome: OK}
+	if len(results) > 0 {
+		s.TopScore = results[0].Score
+	}
+	switch {
+	case len(results) == 0:
+		s.Outcome = Empty
+	case s.TopScore < cal.Confident:
+		s.Outcome = Weak
+	}
+	return s
+}
+
+// setStatus records a table's latest status, replacing an older one.
+func (t *turn) setStatus(s TableStatus) {
+	i := slices.IndexFunc(t.st.TableStatus, func(x TableStatus) bool { return x.Table == s.Table })
+	if i < 0 {
+		t.st.TableStatus = append(t.st.TableStatus, s)
+		return
+	}
+	t.st.TableStatus[i] = s
+}
+
+// plannedTables lists the tables a plan searches, in search.Tables order.
+func plannedTables(qs []search.Query) []search.Table {
+	var out []search.Table
+	for _, tb := range search.Tables {
+		if slices.ContainsFunc(qs, func(q search.Query) bool { return q.Table == tb }) {
+			out = append(out, tb)
+		}
+	}
+	return out
+}

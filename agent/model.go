@@ -1,0 +1,143 @@
+package agent
+
+import (
+	"context"
+
+	"github.com/erleah/erleah-agent/search"
+)
+
+// Step names a step of the turn; model calls, events and traces use it.
+type Step string
+
+// The steps of a turn.
+const (
+	StepPlan    Step = "plan_queries"
+	StepExecute Step = "execute_queries"
+	StepCheck   Step = "check_results"
+	StepReflect Step = "reflect_and_replan"
+	StepRelax   Step = "relax_and_retry"
+	StepRespond Step = "generate_response"
+)
+
+// Model is what the agent asks to plan, reflect and answer. The builtin
+// rules and the LLM providers implement it alike, so the agent cannot tell
+// them apart. Plan and reflect calls return JSON text that the agent decodes
+// and validates; respond calls return the answer text, streamed through
+// Call.Stream when it is set.
+//
+// Implementations must be safe for concurrent use.
+type Model interface {
+	Complete(ctx context.Context, call Call) (Completion, error)
+}
+
+// Call is one request to a model. Exactly one input matches Step.
+type Call struct {
+	Step    Step
+	Plan    *PlanInput
+	Reflect *ReflectInput
+	Respond *RespondInput
+	// Repair, when set, carries the previous reply and why it was rejected,
+	// asking the model to correct it.
+	Repair *Repair
+	// Stream receives answer text as it is produced (respond calls only).
+	Stream func(text string)
+}
+
+// Repair describes a rejected reply.
+type Repair struct {
+	Reply string
+	Error string
+}
+
+// Completion is a model's reply.
+type Completion struct {
+	Text  string
+	Model string
+	Usage Usage
+}
+
+// Usage counts the tokens of one call.
+type Usage struct {
+	InputTokens  int `json:"input_tokens"`
+	OutputTokens int `json:"output_tokens"`
+}
+
+// Conference describes the conference a turn is about.
+type Conference struct {
+	ID       string `json:"id"`
+	Name     string `json:"name"`
+	Venue    string `json:"venue,omitempty"`
+	StartsOn string `json:"starts_on,omitempty"`
+	EndsOn   string `json:"ends_on,omitempty"`
+}
+
+// Turn is one earlier message of the conversation.
+type Turn struct {
+	Role string `json:"role"` // "user" or "assistant"
+	Text string `json:"text"`
+}
+
+// PlanInput is what the planner sees. It must reply with JSON
+// {"intent": "...", "queries": [{"table", "search_mode", "query_text", "limit"}]}.
+type PlanInput struct {
+	Message    string           `json:"message"`
+	Conference Conference       `json:"conference"`
+	History    []Turn           `json:"history,omitempty"`
+	Mentions   []search.Mention `json:"mentions,omitempty"`
+	MaxQueries int              `json:"max_queries"`
+	MaxLimit   int              `json:"max_limit"`
+}
+
+// TableSummary is what one table returned in the round being reflected on.
+type TableSummary struct {
+	Table     search.Table `json:"table"`
+	Outcome   Outcome      `json:"outcome"`
+	Count     int          `json:"count"`
+	TopScore  float32      `json:"top_score"`
+	TopTitles []string     `json:"top_titles,omitempty"`
+}
+
+// Probe is what a planned query's text finds in a table or mode the plan did
+// not use: evidence for a pivot.
+type Probe struct {
+	Text      string       `json:"query_text"`
+	Table     search.Table `json:"table"`
+	Mode      search.Mode  `json:"search_mode"`
+	TopScore  float32      `json:"top_score"`
+	TopTitles []string     `json:"top_titles,omitempty"`
+}
+
+// ReflectInput is what the reflector sees. It must reply with JSON
+// {"reasoning", "strategy", "user_message", "new_queries": [...]}.
+type ReflectInput struct {
+	Message     string             `json:"message"`
+	Conference  Conference         `json:"conference"`
+	History     []Turn             `json:"history,omitempty"`
+	RetryCount  int                `json:"retry_count"`
+	MaxRetries  int                `json:"max_retries"`
+	Plan        []search.Query     `json:"planned_queries"`
+	Tables      []TableSummary     `json:"results_summary"`
+	ZeroTables  []search.Table     `json:"zero_result_tables"`
+	WeakTables  []search.Table     `json:"weak_tables"`
+	Tried       []search.Query     `json:"already_tried"`
+	Terms       []search.TermStat  `json:"term_coverage"`
+	Probes      []Probe            `json:"probes"`
+	Calibration search.Calibration `json:"score_levels"`
+	// Lexicon is the conference vocabulary, for rule-based models; it is
+	// not part of any prompt.
+	Lexicon *search.Lexicon `json:"-"`
+}
+
+// RespondInput is what the responder sees: the results it may cite, best
+// first per table, at most AnswerLimit each.
+type RespondInput struct {
+	Message     string                           `json:"message"`
+	Conference  Conference                       `json:"conference"`
+	History     []Turn                           `json:"history,omitempty"`
+	Intent      string                           `json:"intent"`
+	Results     map[search.Table][]search.Result `json:"results"`
+	Tables      []TableStatus                    `json:"tables"`
+	Queries     []search.Query                   `json:"queries"`
+	Calibration search.Calibration               `json:"score_levels"`
+	Lexicon     *search.Lexicon                  `json:"-"`
+}

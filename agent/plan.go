@@ -1,0 +1,161 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/erleah/erleah-agent/search"
+)
+
+// planReply is the JSON a planner returns.
+type planReply struct {
+	Intent    string         `json:"intent"`
+	QueryMode string         `json:"query_mode,omitempty"`
+	Queries   []search.Query `json:"queries"`
+}
+
+const maxQueryText = 300
+
+// plan asks the model for a plan and validates it; an unusable plan is
+// replaced by the default plan (every table, the question as query text).
+func (t *turn) plan(ctx context.Context) error {
+	t.progress(StepPlan, "Working out where to look…")
+	in := &PlanInput{
+		Message: t.st.Message, Conference: t.st.Conference, History: t.st.History,
+		Mentions: t.lexicon().Mentions(t.st.Message), MaxQueries: MaxQueries, MaxLimit: MaxPlanLimit,
+	}
+	var reply planReply
+	var queries []search.Query
+	src, err := t.ask(ctx, Call{Step: StepPlan, Plan: in}, func(text string) error {
+		reply = planReply{}
+		if err := decodeStrict(text, &reply); err != nil {
+			return err
+		}
+		var verr error
+		queries, verr = t.validatePlan(reply.Queries)
+		return verr
+	})
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return ctxErr
+	}
+	if err != nil {
+		src, reply.Intent, queries = FromMechanical, "unknown", t.defaultPlan()
+		t.st.PlanRejected = err.Error()
+	}
+	t.st.PlanSource, t.st.Intent = src, strings.TrimSpace(reply.Intent)
+	t.st.PlannedQueries = queries
+	t.st.OriginalPlannedQueries = cloneQueries(queries)
+	return nil
+}
+
+// validatePlan keeps the valid queries of a plan, with defaults resolved and
+// limits clamped; it fails when none is valid.
+func (t *turn) validatePlan(qs []search.Query) ([]search.Query, error) {
+	if len(qs) == 0 {
+		return nil, errors.New("the plan has no queries")
+	}
+	var out []search.Query
+	var problems []string
+	seen := map[queryKey]bool{}
+	for i, q := range qs {
+		q, err := t.normalise(q)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("queries[%d]: %v", i, err))
+			continue
+		}
+		if k := keyOf(q); !seen[k] && len(out) < MaxQueries {
+			seen[k] = true
+			out = append(out, q)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no valid query in the plan: %s", strings.Join(problems, "; "))
+	}
+	return out, nil
+}
+
+// normalise checks one planned query and resolves its defaults: faceted
+// mode, DefaultLimit, the embedder's threshold. Limits are clamped to
+// 1..MaxPlanLimit and thresholds to Loosest..1.
+func (t *turn) normalise(q search.Query) (search.Query, error) {
+	q.Text = strings.TrimSpace(q.Text)
+	if q.Mode == "" {
+		q.Mode = search.Faceted
+	}
+	switch {
+	case !q.Table.Valid():
+		return q, fmt.Errorf("table %q is not one of sessions, exhibitors, speakers", q.Table)
+	case !q.Mode.Valid():
+		return q, fmt.Errorf("search mode %q is not faceted or master", q.Mode)
+	case q.Text == "":
+		return q, errors.New("empty query text")
+	case len(q.Text) > maxQueryText:
+		return q, fmt.Errorf("query text longer than %d characters", maxQueryText)
+	case q.Threshold != nil && (*q.Threshold < 0 || *q.Threshold > 1):
+		return q, fmt.Errorf("score threshold %g outside 0..1", *q.Threshold)
+	}
+	q.Limit = min(max(q.Limit, 0), MaxPlanLimit)
+	if q.Limit == 0 {
+		q.Limit = search.DefaultLimit
+	}
+	cal := t.calibration()
+	th := cal.Threshold
+	if q.Threshold != nil {
+		th = max(*q.Threshold, cal.Loosest)
+	}
+	q.Threshold = &th
+	return q, nil
+}
+
+// defaultPlan searches every table for the question itself.
+func (t *turn) defaultPlan() []search.Query {
+	var out []search.Query
+	for _, tb := range search.Tables {
+		q, _ := t.normalise(search.Query{Table: tb, Mode: search.Faceted, Text: truncate(t.st.Message, maxQueryText)})
+		out = append(out, q)
+	}
+	return out
+}
+
+// truncate cuts s to at most n bytes without splitting a UTF-8 sequence.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// queryKey identifies a query for "never try the same thing twice": table,
+// mode, normalised text and threshold to the hundredth.
+type queryKey struct {
+	table search.Table
+	mode  search.Mode
+	text  string
+	th    int
+}
+
+func keyOf(q search.Query) queryKey {
+	th := 0
+	if q.Threshold != nil {
+		th = int(*q.Threshold*100 + 0.5)
+	}
+	return queryKey{q.Table, q.Mode, strings.Join(strings.Fields(strings.ToLower(q.Text)), " "), th}
+}
+
+func cloneQueries(qs []search.Query) []search.Query {
+	out := make([]search.Query, len(qs))
+	for i, q := range qs {
+		out[i] = q
+		if q.Threshold != nil {
+			th := *q.Threshold
+			out[i].Threshold = &th
+		}
+	}
+	return out
+}

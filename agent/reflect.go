@@ -1,0 +1,273 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/erleah/erleah-agent/search"
+)
+
+// reflect asks the model why the round's weak or empty tables failed and
+// what to try next. An invalid decision, a failed model or a decision with
+// nothing new to try falls back to the mechanical ladder; the reflection
+// history records which path was taken and why.
+func (t *turn) reflect(ctx context.Context) error {
+	in := t.reflectInput(ctx)
+	var dec *Decision
+	src, err := t.ask(ctx, Call{Step: StepReflect, Reflect: in}, func(text string) error {
+		d, err := ParseDecision(text)
+		dec = d
+		return err
+	})
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return ctxErr
+	}
+	var queries, skipped []search.Query
+	if err == nil {
+		queries, skipped = t.fresh(t.applyStrategy(dec))
+		if len(queries) == 0 {
+			err = errors.New("every query of the decision was already tried")
+		}
+	}
+	rec := Reflection{Round: t.st.RetryCount + 1, Source: src}
+	if err != nil {
+		rec.Rejected, rec.Source = err.Error(), FromMechanical
+		dec = t.ladderDecision()
+		var more []search.Query
+		queries, more = t.fresh(dec.NewQueries)
+		skipped = append(skipped, more...)
+	}
+	rec.Strategy, rec.Reasoning, rec.Queries, rec.Skipped = dec.Strategy, dec.Reasoning, queries, skipped
+	t.commitRound(rec, dec.UserMessage)
+	return nil
+}
+
+// relax is the mechanical relax-and-retry step used when reflection is off.
+func (t *turn) relax(context.Context) error {
+	dec := t.ladderDecision()
+	queries, skipped := t.fresh(dec.NewQueries)
+	t.commitRound(Reflection{
+		Round: t.st.RetryCount + 1, Source: FromMechanical, Strategy: dec.Strategy,
+		Reasoning: dec.Reasoning, Queries: queries, Skipped: skipped,
+	}, dec.UserMessage)
+	return nil
+}
+
+// commitRound makes a decision the plan of the next round and tells the
+// attendee what is happening. With nothing new to try the loop ends and no
+// note is shown.
+func (t *turn) commitRound(rec Reflection, note string) {
+	t.st.RetryCount++
+	t.st.PlannedQueries = rec.Queries
+	t.st.ReflectionReasoning, t.st.ReflectionStrategy = rec.Reasoning, rec.Strategy
+	t.st.Reflections = append(t.st.Reflections, rec)
+	if len(rec.Queries) == 0 {
+		return
+	}
+	msg, _ := plainNote(note, rec.Strategy)
+	now := t.agent.opts.Now()
+	r := ThinkingRecord{Message: msg, Strategy: rec.Strategy, RetryCount: t.st.RetryCount, TS: float64(now.UnixMicro()) / 1e6, Source: rec.Source}
+	t.st.ThinkingUpdates = append(t.st.ThinkingUpdates, r)
+	t.emit(Thinking{Record: r, All: slices.Clone(t.st.ThinkingUpdates)})
+}
+
+// applyStrategy resolves a validated decision's queries. For relax, a query
+// without its own threshold goes one step down the embedder's levels from
+// the lowest threshold already tried with that wording, and its limit
+// doubles.
+func (t *turn) applyStrategy(d *Decision) []search.Query {
+	var out []search.Query
+	for _, q := range d.NewQueries {
+		explicit := q.Threshold != nil
+		prev, tried := t.lowestTried(q)
+		n, err := t.normalise(q)
+		if err != nil {
+			continue // validated already; defensive
+		}
+		if d.Strategy == Relax && !explicit && tried {
+			th := t.nextLevel(*prev.Threshold)
+			n.Threshold = &th
+			n.Limit = min(max(n.Limit, 2*prev.Limit), MaxPlanLimit)
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+// lowestTried finds the tried query with the same table, mode and wording
+// and the lowest threshold.
+func (t *turn) lowestTried(q search.Query) (search.Query, bool) {
+	mode := q.Mode
+	if mode == "" {
+		mode = search.Faceted
+	}
+	text := keyOf(q).text
+	var best search.Query
+	found := false
+	for _, p := range t.st.Tried {
+		k := keyOf(p)
+		if p.Table == q.Table && p.Mode == mode && k.text == text && (!found || *p.Threshold < *best.Threshold) {
+			best, found = p, true
+		}
+	}
+	return best, found
+}
+
+// nextLevel is the next threshold below th: Relaxed, then Loosest.
+func (t *turn) nextLevel(th float32) float32 {
+	cal := t.calibration()
+	if th > cal.Relaxed+0.005 {
+		return cal.Relaxed
+	}
+	return cal.Loosest
+}
+
+// ladderDecision is the mechanical relax-and-retry ladder as a decision:
+// round one lowers the threshold and doubles the limit of the failing
+// tables' queries; later rounds switch them to master mode at the loosest
+// threshold.
+func (t *turn) ladderDecision() *Decision {
+	cal := t.calibration()
+	failing := slices.Concat(t.st.ZeroResultTables, t.st.WeakTables)
+	first := t.st.RetryCount == 0
+	var qs []search.Query
+	for _, q := range t.st.PlannedQueries {
+		if !slices.Contains(failing, q.Table) {
+			continue
+		}
+		r := q
+		th := cal.Relaxed
+		if first {
+			r.Limit = min(2*q.Limit, MaxPlanLimit)
+		} else {
+			r.Mode, th, r.Limit = search.Master, cal.Loosest, 20
+		}
+		r.Threshold = &th
+		qs = append(qs, r)
+	}
+	step := "lowered threshold, doubled limit"
+	if !first {
+		step = "master mode at the loosest threshold"
+	}
+	return &Decision{
+		Reasoning:   fmt.Sprintf("mechanical relaxation (%s) for %s", step, joinWords(tableNames(failing))),
+		Strategy:    Relax,
+		UserMessage: defaultNote(Relax),
+		NewQueries:  qs,
+	}
+}
+
+// fresh drops queries already tried in this turn, or repeated in qs.
+func (t *turn) fresh(qs []search.Query) (keep, skipped []search.Query) {
+	seen := map[queryKey]bool{}
+	for _, q := range t.st.Tried {
+		seen[keyOf(q)] = true
+	}
+	for _, q := range qs {
+		k := keyOf(q)
+		if seen[k] {
+			skipped = append(skipped, q)
+			continue
+		}
+		seen[k] = true
+		keep = append(keep, q)
+	}
+	return keep, skipped
+}
+
+func tableNames(ts []search.Table) []string {
+	out := make([]string, len(ts))
+	for i, tb := range ts {
+		out[i] = string(tb)
+	}
+	return out
+}
+
+// reflectInput gathers the evidence a reflector decides from: what each table
+// returned, what was already tried, how well the conference knows the
+// question's words, and what the failing queries find in the tables and modes
+// the plan did not use.
+func (t *turn) reflectInput(ctx context.Context) *ReflectInput {
+	st := t.st
+	in := &ReflectInput{
+		Message: st.Message, Conference: st.Conference, History: st.History,
+		RetryCount: st.RetryCount, MaxRetries: t.agent.opts.MaxRetries,
+		Plan: cloneQueries(st.PlannedQueries), ZeroTables: st.ZeroResultTables, WeakTables: st.WeakTables,
+		Tried: cloneQueries(st.Tried), Calibration: t.calibration(), Lexicon: t.lexicon(),
+	}
+	for _, tb := range plannedTables(st.PlannedQueries) {
+		in.Tables = append(in.Tables, t.summary(tb))
+	}
+	texts := []string{st.Message}
+	for _, q := range st.PlannedQueries {
+		texts = append(texts, q.Text)
+	}
+	in.Terms = t.lexicon().Coverage(strings.Join(texts, " "))
+	in.Probes = t.probes(ctx)
+	return in
+}
+
+func (t *turn) summary(tb search.Table) TableSummary {
+	rs := t.st.QueryResults[tb]
+	s := TableSummary{Table: tb, Count: len(rs), Outcome: classify(tb, rs, t.calibration()).Outcome}
+	if len(rs) > 0 {
+		s.TopScore = rs[0].Score
+	}
+	s.TopTitles = titles(rs, 3)
+	return s
+}
+
+func titles(rs []search.Result, n int) []string {
+	var out []string
+	for i := 0; i < len(rs) && i < n; i++ {
+		out = append(out, rs[i].Title)
+	}
+	return out
+}
+
+// probes runs each failing query's text against the other tables and the
+// other mode, at no threshold, to show where the need might be answered.
+func (t *turn) probes(ctx context.Context) []Probe {
+	failing := slices.Concat(t.st.ZeroResultTables, t.st.WeakTables)
+	var want []Probe
+	seen := map[string]bool{}
+	for _, q := range t.st.PlannedQueries {
+		if !slices.Contains(failing, q.Table) || seen[q.Text] || len(seen) == 3 {
+			continue
+		}
+		seen[q.Text] = true
+		for _, tb := range search.Tables {
+			if tb != q.Table {
+				want = append(want, Probe{Text: q.Text, Table: tb, Mode: search.Faceted})
+			}
+		}
+		want = append(want, Probe{Text: q.Text, Table: q.Table, Mode: otherMode(q.Mode)})
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(maxParallel)
+	zero := float32(0)
+	for i := range want {
+		g.Go(func() error {
+			p := &want[i]
+			rs, err := t.agent.search.Search(gctx, t.st.Conference.ID, search.Query{Table: p.Table, Mode: p.Mode, Text: p.Text, Limit: 3, Threshold: &zero})
+			if err == nil && len(rs) > 0 {
+				p.TopScore, p.TopTitles = rs[0].Score, titles(rs, 2)
+			}
+			return nil
+		})
+	}
+	_ = g.Wait()
+	return want
+}
+
+func otherMode(m search.Mode) search.Mode {
+	if m == search.Master {
+		return search.Faceted
+	}
+	return search.Master
+}

@@ -1,0 +1,86 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/erleah/erleah-agent/search"
+)
+
+// Apology is the answer when no model could produce one.
+const Apology = "Sorry, I couldn't put an answer together just now. Please try asking again in a moment."
+
+// respond asks the model for the answer, streaming it through the citation
+// guard. If the model fails, the fallback model answers; if that fails too,
+// the attendee gets an apology. When a failed try had already streamed text,
+// a Reset event tells observers to discard it.
+func (t *turn) respond(ctx context.Context) error {
+	t.progress(StepRespond, "Writing the answer…")
+	in := t.respondInput()
+	tries := []struct {
+		m   Model
+		src Source
+	}{{t.agent.model, FromModel}}
+	if t.agent.opts.Fallback != nil {
+		tries = append(tries, struct {
+			m   Model
+			src Source
+		}{t.agent.opts.Fallback, FromFallbackModel})
+	}
+	for _, try := range tries {
+		g, err := t.answerWith(ctx, try.m, in)
+		if err == nil {
+			t.finish(g, try.src)
+			return nil
+		}
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return ctxErr
+		}
+		if g.text.Len() > 0 {
+			t.emit(Reset{Reason: err.Error()})
+		}
+	}
+	g := newCiteGuard(nil, t.chunk)
+	g.write(Apology)
+	t.finish(g, FromMechanical)
+	return nil
+}
+
+func (t *turn) answerWith(ctx context.Context, m Model, in *RespondInput) (*citeGuard, error) {
+	g := newCiteGuard(t.st.Retrieved(), t.chunk)
+	comp, err := t.call(ctx, m, Call{Step: StepRespond, Respond: in, Stream: g.write})
+	if err != nil {
+		return g, err
+	}
+	if !g.streamed {
+		g.write(comp.Text)
+	}
+	g.flush()
+	if strings.TrimSpace(g.text.String()) == "" {
+		return g, errors.New("the model returned an empty answer")
+	}
+	return g, nil
+}
+
+func (t *turn) chunk(s string) { t.emit(Chunk{Text: s}) }
+
+func (t *turn) finish(g *citeGuard, src Source) {
+	t.st.ResponseText = g.text.String()
+	t.st.Citations = g.cited
+	t.st.DroppedCitations = g.dropped
+	t.st.ResponseSource = src
+	t.emit(Answer{Text: t.st.ResponseText, Citations: g.cited})
+}
+
+func (t *turn) respondInput() *RespondInput {
+	in := &RespondInput{
+		Message: t.st.Message, Conference: t.st.Conference, History: t.st.History, Intent: t.st.Intent,
+		Results: map[search.Table][]search.Result{}, Tables: t.st.TableStatus,
+		Queries: cloneQueries(t.st.Tried), Calibration: t.calibration(), Lexicon: t.lexicon(),
+	}
+	for tb, rs := range t.st.QueryResults {
+		in.Results[tb] = rs[:min(len(rs), AnswerLimit)]
+	}
+	return in
+}

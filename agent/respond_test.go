@@ -1,0 +1,85 @@
+package agent_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/erleah/erleah-agent/agent"
+	"github.com/erleah/erleah-agent/search"
+)
+
+func chunks(events []agent.Event) (string, []agent.Answer, int) {
+	var b strings.Builder
+	var answers []agent.Answer
+	resets := 0
+	for _, e := range events {
+		switch e := e.(type) {
+		case agent.Chunk:
+			b.WriteString(e.Text)
+		case agent.Answer:
+			answers = append(answers, e)
+		case agent.Reset:
+			resets++
+			b.Reset()
+		}
+	}
+	return b.String(), answers, resets
+}
+
+func TestAnswerNeverCitesWhatWasNotRetrieved(t *testing.T) {
+	answer := "Go to Kubernetes for machine learning [sessions/s1] and see [exhibitors/e9] (invented) " +
+		"or [speakers/p1]. Bring a laptop [really]. Again [sessions/s1]."
+	for _, stream := range []bool{true, false} {
+		m := &scripted{stream: stream, replies: map[agent.Step][]string{agent.StepPlan: {
+			`{"intent":"x","queries":[{"table":"sessions","query_text":"a"},{"table":"speakers","query_text":"a"}]}`}, agent.StepRespond: {answer}}}
+		s := &fakeSearch{lex: tinyLexicon(t), results: func(q search.Query) []search.Result {
+			return []search.Result{result(q.Table, idFor(q.Table), 0.9)}
+		}}
+		st, events := run(t, m, s, agent.Options{}, "kubernetes")
+		text, answers, _ := chunks(events)
+		if text != st.ResponseText || len(answers) != 1 || answers[0].Text != text {
+			t.Fatalf("stream %v: chunks %q, state %q, answer %+v", stream, text, st.ResponseText, answers)
+		}
+		var keys []string
+		for _, c := range st.Citations {
+			keys = append(keys, c.Key())
+		}
+		if !slices.Equal(keys, []string{"sessions/s1", "speakers/p1"}) {
+			t.Fatalf("stream %v: citations %v", stream, keys)
+		}
+		if strings.Contains(text, "e9") || !strings.Contains(text, "[really]") || !slices.Equal(st.DroppedCitations, []string{"exhibitors/e9"}) {
+			t.Fatalf("stream %v: text %q dropped %v", stream, text, st.DroppedCitations)
+		}
+	}
+}
+
+func TestFailedAnswerFallsBackWithAReset(t *testing.T) {
+	primary := &scripted{stream: true, replies: map[agent.Step][]string{agent.StepPlan: {planSessions}, agent.StepRespond: {"half an answer"}}}
+	broken := &breakAfterStream{scripted: primary}
+	fallback := &scripted{stream: true, replies: map[agent.Step][]string{agent.StepRespond: {"the fallback answer"}}}
+	s := &fakeSearch{lex: tinyLexicon(t), results: func(q search.Query) []search.Result { return []search.Result{result(q.Table, "s1", 0.9)} }}
+	st, events := run(t, broken, s, agent.Options{Fallback: fallback}, "kubernetes")
+	text, _, resets := chunks(events)
+	if resets != 1 || text != "the fallback answer" || st.ResponseText != text || st.ResponseSource != agent.FromFallbackModel {
+		t.Fatalf("resets %d, text after reset %q, state %q from %s", resets, text, st.ResponseText, st.ResponseSource)
+	}
+	st, events = run(t, &breakAfterStream{scripted: &scripted{stream: true, replies: map[agent.Step][]string{agent.StepPlan: {planSessions}, agent.StepRespond: {"x"}}}}, s, agent.Options{}, "kubernetes")
+	text, _, _ = chunks(events)
+	if st.ResponseText != agent.Apology || text != agent.Apology || st.ResponseSource != agent.FromMechanical || len(st.Citations) != 0 {
+		t.Fatalf("no model left: answer %q from %s", st.ResponseText, st.ResponseSource)
+	}
+}
+
+// breakAfterStream streams the scripted answer, then reports an error.
+type breakAfterStream struct{ *scripted }
+
+func (b *breakAfterStream) Complete(ctx context.Context, call agent.Call) (agent.Completion, error) {
+	comp, err := b.scripted.Complete(ctx, call)
+	if call.Step == agent.StepRespond {
+		return comp, errors.New("connection reset mid-stream")
+	}
+	return comp, err
+}

@@ -1,0 +1,163 @@
+package agent
+
+import (
+	"github.com/erleah/erleah-agent/search"
+)
+
+// Strategy is what a reflection round does about a weak or empty search.
+type Strategy string
+
+// Strategies. Relax, Rewrite and Pivot are the reflection strategies a
+// decision may choose; Mechanical labels rounds of the relax-and-retry
+// ladder when reflection is off.
+const (
+	Relax      Strategy = "relax"   // same wording, looser threshold, more results
+	Rewrite    Strategy = "rewrite" // new wording for the same need
+	Pivot      Strategy = "pivot"   // another table or search mode
+	Mechanical Strategy = "mechanical"
+)
+
+// Source says where a reflection decision came from.
+type Source string
+
+// Sources of plans, decisions and answers.
+const (
+	FromModel         Source = "model"          // the configured model, validated
+	FromFallbackModel Source = "fallback_model" // Options.Fallback, after the model failed or was invalid
+	FromMechanical    Source = "mechanical"     // the mechanical ladder or default plan, or an apology
+)
+
+// Outcome classifies what a table returned in a round.
+type Outcome string
+
+// Table outcomes.
+const (
+	OK    Outcome = "ok"    // top score within the confidence band
+	Weak  Outcome = "weak"  // results, but the best is below the band
+	Empty Outcome = "empty" // nothing above the threshold
+)
+
+// ThinkingRecord is one note shown to the attendee while the agent works
+// (contract §5): Message is plain language, Strategy the reflection strategy,
+// RetryCount the round it starts, TS Unix seconds with fraction.
+type ThinkingRecord struct {
+	Message    string   `json:"message"`
+	Strategy   Strategy `json:"strategy"`
+	RetryCount int      `json:"retry_count"`
+	TS         float64  `json:"ts"`
+	Source     Source   `json:"source,omitempty"`
+}
+
+// Reflection is one entry of the reflection history: what was decided, by
+// whom, and why a model decision was rejected when it was.
+type Reflection struct {
+	Round     int            `json:"round"`
+	Source    Source         `json:"source"`
+	Strategy  Strategy       `json:"strategy"`
+	Reasoning string         `json:"reasoning"`
+	Rejected  string         `json:"rejected,omitempty"` // failed validation check, or the model error
+	Queries   []search.Query `json:"queries"`
+	Skipped   []search.Query `json:"skipped_already_tried,omitempty"`
+}
+
+// TableStatus is the check of one table after a round.
+type TableStatus struct {
+	Table    search.Table `json:"table"`
+	Outcome  Outcome      `json:"outcome"`
+	Count    int          `json:"count"`
+	TopScore float32      `json:"top_score"`
+}
+
+// Citation is an item the answer recommends: its collection and id.
+type Citation struct {
+	Collection search.Table `json:"collection"`
+	ID         string       `json:"id"`
+	Title      string       `json:"title"`
+}
+
+// Key is the citation's "collection/id" form.
+func (c Citation) Key() string { return string(c.Collection) + "/" + c.ID }
+
+// QueryError records a planned query that failed to run.
+type QueryError struct {
+	Query search.Query `json:"query"`
+	Error string       `json:"error"`
+}
+
+// State is everything one turn knows, from the question to the answer. The
+// field names follow the design seeds; the whole state is the turn's trace.
+type State struct {
+	TraceID      string     `json:"trace_id"`
+	Message      string     `json:"message"`
+	Conference   Conference `json:"conference"`
+	History      []Turn     `json:"history,omitempty"`
+	Reflection   bool       `json:"reflection_enabled"`
+	Intent       string     `json:"intent"`
+	PlanSource   Source     `json:"plan_source"`
+	PlanRejected string     `json:"plan_rejected,omitempty"`
+
+	PlannedQueries         []search.Query                   `json:"planned_queries"`
+	OriginalPlannedQueries []search.Query                   `json:"original_planned_queries"`
+	QueryResults           map[search.Table][]search.Result `json:"query_results"`
+	FirstPassResults       map[search.Table][]search.Result `json:"first_pass_results"`
+	QueryErrors            []QueryError                     `json:"query_errors,omitempty"`
+	Tried                  []search.Query                   `json:"tried_queries"`
+
+	TableStatus      []TableStatus  `json:"table_status"`
+	ZeroResultTables []search.Table `json:"zero_result_tables"`
+	WeakTables       []search.Table `json:"weak_tables"`
+	NeedsRetry       bool           `json:"needs_retry"`
+	RetryCount       int            `json:"retry_count"`
+
+	ReflectionReasoning string           `json:"reflection_reasoning"`
+	ReflectionStrategy  Strategy         `json:"reflection_strategy"`
+	Reflections         []Reflection     `json:"reflections"`
+	ThinkingUpdates     []ThinkingRecord `json:"thinking_updates"`
+
+	ResponseText      string     `json:"response_text"`
+	Citations         []Citation `json:"citations"`
+	DroppedCitations  []string   `json:"dropped_citations,omitempty"`
+	ResponseSource    Source     `json:"response_source"`
+	ModelCalls        []CallInfo `json:"model_calls"`
+	StepDurationsMS   []StepTime `json:"step_durations_ms"`
+	Attempts          int        `json:"attempts"`
+	FirstPassAttempts int        `json:"-"`
+}
+
+// StepTime is how long one step took.
+type StepTime struct {
+	Step Step    `json:"step"`
+	MS   float64 `json:"ms"`
+}
+
+// CallInfo records one model call.
+type CallInfo struct {
+	Step   Step   `json:"step"`
+	Model  string `json:"model"`
+	Usage  Usage  `json:"usage"`
+	Failed string `json:"failed,omitempty"`
+}
+
+// Strategies lists the strategies of the turn's reflection rounds in order.
+func (s *State) Strategies() []Strategy {
+	out := make([]Strategy, len(s.Reflections))
+	for i, r := range s.Reflections {
+		out[i] = r.Strategy
+	}
+	return out
+}
+
+// Retrieved is the set of items the answer may cite: the top AnswerLimit
+// results of each table.
+func (s *State) Retrieved() map[string]search.Result {
+	out := map[string]search.Result{}
+	for _, results := range s.QueryResults {
+		for i, r := range results {
+			if i == AnswerLimit {
+				break
+			}
+			out[r.Key()] = r
+		}
+	}
+	return out
+}

@@ -1,0 +1,172 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/erleah/erleah-agent/agent"
+)
+
+func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer, env settings) error {
+	if err := env.err(); err != nil {
+		return err
+	}
+	fs := newFlagSet("ask", stderr)
+	var c common
+	c.register(fs, env, "on|off")
+	timeout := fs.Duration("timeout", env.Timeout, "deadline for the whole turn")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, `usage: erleah-agent ask [flags] "question"`)
+		fs.PrintDefaults()
+	}
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	question := strings.Join(pos, " ")
+	if err := agent.ValidateMessage(question); err != nil {
+		return usagef("%s", strings.TrimPrefix(err.Error(), agent.ErrInvalidRequest.Error()+": "))
+	}
+	mechanical, err := reflectionOff(c.reflection)
+	if err != nil {
+		return err
+	}
+	if err := checkRetries(c.maxRetries); err != nil {
+		return err
+	}
+	if *timeout <= 0 {
+		return usagef("--timeout must be positive")
+	}
+	b, err := loadBundle(c.data)
+	if err != nil {
+		return err
+	}
+	conf, err := pickConference(b, c.conference)
+	if err != nil {
+		return err
+	}
+	eng, err := newEngine(ctx, b)
+	if err != nil {
+		return fmt.Errorf("index conference: %w", err)
+	}
+	ag := newAgent(eng, mechanical, c.maxRetries, slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelError})))
+	tctx, cancel := context.WithTimeout(ctx, *timeout)
+	defer cancel()
+	p := &askPrinter{out: stdout, quiet: c.json}
+	if !c.json {
+		fmt.Fprintf(stdout, "%s (%s)\n\n", conf.Name, conf.ID)
+	}
+	st, err := ag.Run(tctx, agent.Request{TraceID: newTraceID(), Message: question, Conference: conf}, p.observe)
+	if err != nil {
+		return turnError(err, *timeout)
+	}
+	if c.json {
+		return writeJSON(stdout, askOutput(st))
+	}
+	p.citations(st.Citations)
+	return nil
+}
+
+func reflectionOff(v string) (bool, error) {
+	switch v {
+	case "on":
+		return false, nil
+	case "off":
+		return true, nil
+	}
+	return false, usagef("--reflection %q: want on or off", v)
+}
+
+func turnError(err error, timeout time.Duration) error {
+	switch {
+	case errors.Is(err, agent.ErrInvalidRequest):
+		return usagef("%v", err)
+	case errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("the turn took longer than %s and was stopped", timeout)
+	case errors.Is(err, context.Canceled):
+		return errors.New("interrupted")
+	}
+	return err
+}
+
+// askPrinter prints a turn as it happens: thinking notes when they are
+// made, then the answer as it streams.
+type askPrinter struct {
+	out     io.Writer
+	quiet   bool
+	started bool
+}
+
+func (p *askPrinter) observe(e agent.Event) {
+	if p.quiet {
+		return
+	}
+	switch e := e.(type) {
+	case agent.Thinking:
+		fmt.Fprintf(p.out, "~ %s\n", e.Record.Message)
+	case agent.Chunk:
+		if !p.started {
+			p.started = true
+			fmt.Fprintln(p.out)
+		}
+		fmt.Fprint(p.out, e.Text)
+	case agent.Reset:
+		fmt.Fprint(p.out, "\n(discarding that answer and trying again)\n")
+	}
+}
+
+func (p *askPrinter) citations(cs []agent.Citation) {
+	if !strings.HasSuffix("\n", "\n") {
+		fmt.Fprintln(p.out)
+	}
+	if len(cs) == 0 {
+		return
+	}
+	keys := make([]string, len(cs))
+	for i, c := range cs {
+		keys[i] = c.Key()
+	}
+	fmt.Fprintf(p.out, "\nCited: %s\n", strings.Join(keys, ", "))
+}
+
+// askJSON is what `ask --json` prints.
+type askJSON struct {
+	Answer         string                 `json:"answer"`
+	Citations      []agent.Citation       `json:"citations"`
+	ThinkingOutput []agent.ThinkingRecord `json:"thinking_output"`
+	Strategies     []agent.Strategy       `json:"strategies"`
+	Attempts       int                    `json:"attempts"`
+	Trace          *agent.State           `json:"trace"`
+}
+
+func askOutput(st *agent.State) askJSON {
+	out := askJSON{Answer: st.ResponseText, Citations: st.Citations, ThinkingOutput: st.ThinkingUpdates,
+		Strategies: st.Strategies(), Attempts: st.Attempts, Trace: st}
+	if out.Citations == nil {
+		out.Citations = []agent.Citation{}
+	}
+	if out.ThinkingOutput == nil {
+		out.ThinkingOutput = []agent.ThinkingRecord{}
+	}
+	return out
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func newTraceID() string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}

@@ -1,0 +1,89 @@
+// Command erleah-agent answers conference attendees' questions: one turn
+// from the command line (ask), an evaluation of the reflective agent against
+// the mechanical one (eval), and later the HTTP service (serve).
+//
+// main is tiny: run wires everything explicitly and turns errors into exit
+// codes (0 success, 1 runtime failure, 2 usage error) and one readable
+// message on stderr, never a stack trace.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	_ "time/tzdata" // conference time zones resolve on machines without tzdata
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr, os.Getenv)
+	stop()
+	os.Exit(code)
+}
+
+// usageError is a mistake in how the command was called: exit code 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+
+const usage = `usage: erleah-agent <command> [flags]
+
+commands:
+  ask [flags] "question"   answer one question, offline by default
+  eval [flags]             measure reflection against mechanical relaxation
+  version                  print version and build information
+
+Run "erleah-agent <command> -h" for a command's flags.
+`
+
+// run executes one command and returns the process exit code.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+	err := dispatch(ctx, args, stdout, stderr, getenv)
+	if err == nil {
+		return 0
+	}
+	var ue *usageError
+	switch {
+	case errors.Is(err, errHelp):
+		return 0
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "erleah-agent: %s\n", oneLine(err.Error()))
+		return 2
+	default:
+		fmt.Fprintf(stderr, "erleah-agent: %s\n", err)
+		return 1
+	}
+}
+
+// errHelp ends a command that printed its help on request.
+var errHelp = errors.New("help requested")
+
+func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return usagef("no command given")
+	}
+	env := environment(getenv)
+	switch args[0] {
+	case "ask":
+		return cmdAsk(ctx, args[1:], stdout, stderr, env)
+	case "eval":
+		return cmdEval(ctx, args[1:], stdout, stderr, env)
+	case "version":
+		return cmdVersion(stdout)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	return usagef("unknown command %q (want ask, eval or version)", args[0])
+}
+
+// oneLine folds a multi-line message for a usage error.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

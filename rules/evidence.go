@@ -1,0 +1,137 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/erleah/erleah-agent/agent"
+	"github.com/erleah/erleah-agent/search"
+	"github.com/erleah/erleah-agent/search/terms"
+)
+
+// needsVendor are words of a question that ask for a product or a service,
+// something exhibitors offer rather than talks.
+var needsVendor = wordSet("deploy deploying deployment host hosting hosted buy buying purchase vendor vendors tool tools platform platforms service services provider providers solution solutions consulting consultant consultants outsource rent renting hire product products supplier install installing run running set setup")
+
+// pivotTarget picks another table for a failing query: one whose probe
+// scores within the confidence band and clearly above the failing table, or
+// exhibitors when the question asks for a product or service.
+func pivotTarget(in *agent.ReflectInput, q search.Query, top float32) (search.Table, string) {
+	cal := in.Calibration
+	var best agent.Probe
+	for _, p := range in.Probes {
+		if p.Text == q.Text && p.Table != q.Table && p.TopScore > best.TopScore && !planned(in, p.Table) {
+			best = p
+		}
+	}
+	if best.Table != "" && best.TopScore >= cal.Confident && best.TopScore > top+0.05 {
+		return best.Table, fmt.Sprintf("%s probe scores %.2f (%q)", best.Table, best.TopScore, first(best.TopTitles))
+	}
+	if q.Table != search.Exhibitors && !planned(in, search.Exhibitors) && !triedTable(in, search.Exhibitors) {
+		for _, w := range terms.Words(in.Message) {
+			if needsVendor[w] {
+				return search.Exhibitors, fmt.Sprintf("the question asks for a product or service (%q)", w)
+			}
+		}
+	}
+	return "", ""
+}
+
+func first(s []string) string {
+	if len(s) == 0 {
+		return ""
+	}
+	return s[0]
+}
+
+// planned reports whether the round just searched table tb.
+func planned(in *agent.ReflectInput, tb search.Table) bool {
+	for _, q := range in.Plan {
+		if q.Table == tb {
+			return true
+		}
+	}
+	return false
+}
+
+func triedTable(in *agent.ReflectInput, tb search.Table) bool {
+	for _, q := range in.Tried {
+		if q.Table == tb {
+			return true
+		}
+	}
+	return false
+}
+
+// triedAt reports whether this wording was already searched in table tb and
+// mode m at threshold th or lower.
+func triedAt(in *agent.ReflectInput, tb search.Table, m search.Mode, text string, th float32) bool {
+	for _, q := range in.Tried {
+		if q.Table == tb && q.Mode == m && normalise(q.Text) == normalise(text) && q.Threshold != nil && *q.Threshold <= th+0.005 {
+			return true
+		}
+	}
+	return false
+}
+
+func probeFor(in *agent.ReflectInput, text string, tb search.Table, m search.Mode) agent.Probe {
+	for _, p := range in.Probes {
+		if p.Text == text && p.Table == tb && p.Mode == m {
+			return p
+		}
+	}
+	return agent.Probe{}
+}
+
+func tableTop(in *agent.ReflectInput, tb search.Table) float32 {
+	for _, s := range in.Tables {
+		if s.Table == tb {
+			return s.TopScore
+		}
+	}
+	return 0
+}
+
+func outcomeOf(in *agent.ReflectInput, tb search.Table) agent.Outcome {
+	for _, s := range in.Tables {
+		if s.Table == tb {
+			return s.Outcome
+		}
+	}
+	return agent.Empty
+}
+
+func otherMode(m search.Mode) search.Mode {
+	if m == search.Master {
+		return search.Faceted
+	}
+	return search.Master
+}
+
+// tableWords names a table the way an attendee would.
+func tableWords(tb search.Table) string {
+	switch tb {
+	case search.Sessions:
+		return "talks and workshops"
+	case search.Speakers:
+		return "speakers"
+	}
+	return "exhibitors"
+}
+
+func quote(s string) string { return "“" + s + "”" }
+
+func pivotNote(from, to search.Table, topic string) string {
+	none := map[search.Table]string{search.Sessions: "No talk", search.Speakers: "None of the speakers", search.Exhibitors: "No exhibitor"}[from]
+	fit := map[search.Table]string{search.Sessions: "the talks on it", search.Speakers: "the speakers who work on it", search.Exhibitors: "the exhibitors offering it"}[to]
+	return fmt.Sprintf("%s covers %s directly; %s look like a better fit, so let me check them.", none, quote(shorten(topic, 8)), fit)
+}
+
+// shorten keeps the first n words of s.
+func shorten(s string, n int) string {
+	f := strings.Fields(s)
+	if len(f) > n {
+		f = f[:n]
+	}
+	return strings.Join(f, " ")
+}

@@ -1,0 +1,143 @@
+package rules
+
+import (
+	"strings"
+
+	"github.com/erleah/erleah-agent/agent"
+	"github.com/erleah/erleah-agent/search"
+	"github.com/erleah/erleah-agent/search/terms"
+)
+
+// planReply is the JSON the planner returns.
+type planReply struct {
+	Intent  string         `json:"intent"`
+	Queries []search.Query `json:"queries"`
+}
+
+// Cue words that route a question to a table.
+var (
+	speakerCues   = wordSet("who whom speaker speakers expert experts person people someone somebody presenter presenters")
+	exhibitorCues = wordSet("booth booths stand stands exhibitor exhibitors vendor vendors supplier suppliers provider providers company companies buy buying purchase sell sells selling product products startup startups firm firms expo")
+	sessionCues   = wordSet("talk talks session sessions workshop workshops keynote keynotes panel panels presentation presentations lecture lectures tutorial tutorials class classes course courses agenda schedule programme program attend track tracks")
+	// fillerWords carry no topic in a question to the assistant.
+	fillerWords = wordSet("any there conference event events today tomorrow recommend recommendation suggest interested interesting good great best should go see attend attending visit where when which what whats does do is are can could would will me my i we us our anything something happening going")
+)
+
+func wordSet(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
+}
+
+// plan routes the question to tables by its cues, adds a master-mode lookup
+// for every entity it names, and searches the rest of the question.
+func plan(in *agent.PlanInput) planReply {
+	words := terms.Words(in.Message)
+	tables := cueTables(words)
+	topic := topicText(in.Message)
+	var qs []search.Query
+	named := map[string]bool{}
+	for _, m := range in.Mentions {
+		if len(qs) == 2 {
+			break
+		}
+		qs = append(qs, search.Query{Table: m.Ref.Table, Mode: search.Master, Text: m.Title, Limit: 5})
+		for _, w := range terms.Words(m.Title) {
+			named[w] = true
+		}
+	}
+	if rest := withoutWords(topic, named); rest != "" || len(qs) == 0 {
+		if rest == "" {
+			rest = in.Message
+		}
+		for _, tb := range tables {
+			qs = append(qs, search.Query{Table: tb, Mode: search.Faceted, Text: rest, Limit: search.DefaultLimit})
+		}
+	}
+	if max := in.MaxQueries; max > 0 && len(qs) > max {
+		qs = qs[:max]
+	}
+	return planReply{Intent: intent(tables, topic), Queries: qs}
+}
+
+// cueTables lists the tables the question's cue words point to; sessions
+// when none does.
+func cueTables(words []string) []search.Table {
+	has := map[search.Table]bool{}
+	for i, w := range words {
+		switch {
+		case speakerCues[w]:
+			has[search.Speakers] = true
+		case exhibitorCues[w]:
+			has[search.Exhibitors] = true
+		case sessionCues[w]:
+			has[search.Sessions] = true
+		case w == "help" && i+1 < len(words) && words[i+1] == "with":
+			has[search.Exhibitors] = true
+		}
+	}
+	var out []search.Table
+	for _, tb := range search.Tables {
+		if has[tb] {
+			out = append(out, tb)
+		}
+	}
+	if len(out) == 0 {
+		out = []search.Table{search.Sessions}
+	}
+	return out
+}
+
+// topicText keeps the words of the question that say what it is about, in
+// their written form ("on-prem" stays whole): cue, filler and stop words go.
+func topicText(message string) string {
+	var kept []string
+	for _, tok := range strings.Fields(message) {
+		tok = strings.Trim(tok, `.,;:!?¿¡"'“”‘’()[]{}`)
+		if tok == "" || !topical(tok) {
+			continue
+		}
+		kept = append(kept, strings.ToLower(tok))
+	}
+	return strings.Join(kept, " ")
+}
+
+// topical reports whether a written token has a word that is not a cue,
+// filler or stop word. Possessives count as their word ("Nvidia's").
+func topical(tok string) bool {
+	for _, w := range terms.Words(strings.TrimSuffix(strings.TrimSuffix(tok, "'s"), "’s")) {
+		if !terms.IsStop(w) && !fillerWords[w] && !speakerCues[w] && !exhibitorCues[w] && !sessionCues[w] && w != "help" {
+			return true
+		}
+	}
+	return false
+}
+
+func withoutWords(text string, drop map[string]bool) string {
+	var kept []string
+	for _, tok := range strings.Fields(text) {
+		keep := false
+		for _, w := range terms.Words(tok) {
+			if !drop[w] {
+				keep = true
+			}
+		}
+		if keep {
+			kept = append(kept, tok)
+		}
+	}
+	return strings.Join(kept, " ")
+}
+
+func intent(tables []search.Table, topic string) string {
+	names := make([]string, len(tables))
+	for i, tb := range tables {
+		names[i] = string(tb)
+	}
+	if topic == "" {
+		return "browse " + strings.Join(names, " and ")
+	}
+	return "find " + strings.Join(names, " and ") + " about " + topic
+}

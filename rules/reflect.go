@@ -1,0 +1,115 @@
+package rules
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/erleah/erleah-agent/agent"
+	"github.com/erleah/erleah-agent/search"
+)
+
+// decision is the JSON the reflector returns.
+type decision struct {
+	Reasoning   string         `json:"reasoning"`
+	Strategy    agent.Strategy `json:"strategy"`
+	UserMessage string         `json:"user_message"`
+	NewQueries  []search.Query `json:"new_queries"`
+}
+
+// action is what the reflector decides for one failing query.
+type action struct {
+	strategy agent.Strategy
+	queries  []search.Query
+	why      string
+	note     string
+}
+
+// precedence orders strategies when failing queries disagree: the decision
+// carries the strongest one.
+var precedence = map[agent.Strategy]int{agent.Pivot: 3, agent.Rewrite: 2, agent.Relax: 1}
+
+// reflect decides, for every query of a weak or empty table, whether to
+// pivot, rewrite or relax, and merges the actions into one decision.
+func reflect(in *agent.ReflectInput) decision {
+	failing := slices.Concat(in.ZeroTables, in.WeakTables)
+	var acts []action
+	seen := map[string]bool{}
+	for _, q := range in.Plan {
+		key := string(q.Table) + "|" + normalise(q.Text)
+		if !slices.Contains(failing, q.Table) || seen[key] {
+			continue
+		}
+		seen[key] = true
+		if a, ok := decideFor(in, q); ok {
+			acts = append(acts, a)
+		}
+	}
+	if len(acts) == 0 {
+		return decision{Reasoning: "nothing left to try: every variant of the failing queries was tried", Strategy: agent.Relax,
+			UserMessage: "I've looked everywhere I can think of for this.", NewQueries: nil}
+	}
+	slices.SortStableFunc(acts, func(a, b action) int { return precedence[b.strategy] - precedence[a.strategy] })
+	d := decision{Strategy: acts[0].strategy, UserMessage: acts[0].note}
+	var why []string
+	for _, a := range acts {
+		why = append(why, a.why)
+		for _, q := range a.queries {
+			if len(d.NewQueries) < agent.MaxQueries {
+				d.NewQueries = append(d.NewQueries, q)
+			}
+		}
+	}
+	d.Reasoning = strings.Join(why, " | ")
+	return d
+}
+
+// decideFor chooses the action for one failing query from the evidence.
+func decideFor(in *agent.ReflectInput, q search.Query) (action, bool) {
+	cal := in.Calibration
+	top := tableTop(in, q.Table)
+	rw := rewrite(in.Lexicon, q.Text)
+	text := q.Text
+	if rw.changed {
+		text = rw.text
+	}
+	status := fmt.Sprintf("%s %s top %.2f < band %.2f", q.Table, outcomeOf(in, q.Table), top, cal.Confident)
+	if target, because := pivotTarget(in, q, top); target != "" {
+		qs := []search.Query{{Table: target, Mode: search.Faceted, Text: text, Limit: search.DefaultLimit}}
+		if rw.changed {
+			qs = append(qs, search.Query{Table: q.Table, Mode: q.Mode, Text: text, Limit: q.Limit})
+		}
+		return action{agent.Pivot, qs, fmt.Sprintf("%s; %s%s → pivot to %s", status, because, rw.reason(), target),
+			pivotNote(q.Table, target, text)}, true
+	}
+	if rw.changed {
+		return action{agent.Rewrite, []search.Query{{Table: q.Table, Mode: q.Mode, Text: rw.text, Limit: q.Limit}},
+			fmt.Sprintf("%s;%s → rewrite", status, rw.reason()), rw.note()}, true
+	}
+	if p := probeFor(in, q.Text, q.Table, otherMode(q.Mode)); p.TopScore >= cal.Confident && p.TopScore > top+0.05 {
+		return action{agent.Pivot, []search.Query{{Table: q.Table, Mode: p.Mode, Text: q.Text, Limit: q.Limit}},
+			fmt.Sprintf("%s; %s mode scores %.2f → pivot mode", status, p.Mode, p.TopScore),
+			"Let me look at the " + tableWords(q.Table) + " as a whole rather than detail by detail."}, true
+	}
+	return relaxAction(in, q, status)
+}
+
+// relaxAction keeps the wording and lets the agent lower the threshold; once
+// the loosest level was tried in this mode it tries the other mode there.
+func relaxAction(in *agent.ReflectInput, q search.Query, status string) (action, bool) {
+	cal := in.Calibration
+	note := fmt.Sprintf("I found possible matches for %s, but none is a close fit yet, so I'm widening the search.", quote(q.Text))
+	if outcomeOf(in, q.Table) == agent.Empty {
+		note = fmt.Sprintf("Nothing came back for %s yet, so I'm widening the search.", quote(q.Text))
+	}
+	why := fmt.Sprintf("%s; question words are known here and no other table does better → relax", status)
+	if !triedAt(in, q.Table, q.Mode, q.Text, cal.Loosest) {
+		return action{agent.Relax, []search.Query{{Table: q.Table, Mode: q.Mode, Text: q.Text, Limit: q.Limit}}, why, note}, true
+	}
+	other := otherMode(q.Mode)
+	if triedAt(in, q.Table, other, q.Text, cal.Loosest) {
+		return action{}, false
+	}
+	th := cal.Loosest
+	return action{agent.Relax, []search.Query{{Table: q.Table, Mode: other, Text: q.Text, Limit: 20, Threshold: &th}}, why + " (other mode, loosest level)", note}, true
+}

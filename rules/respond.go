@@ -1,0 +1,250 @@
+package rules
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/erleah/erleah-agent/agent"
+	"github.com/erleah/erleah-agent/search"
+	"github.com/erleah/erleah-agent/search/terms"
+)
+
+// Answer selection.
+const (
+	maxStrong    = 3    // confident items recommended per table
+	maxHedged    = 2    // weak but supported items per table
+	nearTop      = 0.8  // a confident pick scores at least this share of the table's best
+	hedgedNear   = 0.85 // a hedged pick scores at least this share of the table's best
+	rareShare    = 0.08 // a word in at most this share of entities is informative
+	minRareLimit = 3
+)
+
+// pick is one item the answer recommends.
+type pick struct {
+	r      search.Result
+	hedged bool
+}
+
+// respond writes the answer: per table, the confident items within reach of
+// the best; where a table has none, the weak items that share an
+// informative word with the question, hedged; and an honest sentence when
+// nothing fits. The text is streamed line by line when stream is set.
+func respond(in *agent.RespondInput, stream func(string)) agent.Completion {
+	picks := choose(in)
+	text := compose(in, picks)
+	if stream != nil {
+		for _, line := range strings.SplitAfter(text, "\n") {
+			if line != "" {
+				stream(line)
+			}
+		}
+	}
+	return agent.Completion{Text: text, Model: Name}
+}
+
+// choose selects what to recommend, tables ordered by their best score.
+func choose(in *agent.RespondInput) map[search.Table][]pick {
+	rare := informative(in)
+	out := map[search.Table][]pick{}
+	for tb, rs := range in.Results {
+		if len(rs) == 0 {
+			continue
+		}
+		top := rs[0].Score
+		for _, r := range rs {
+			if r.Score >= in.Calibration.Confident && r.Score >= nearTop*top && len(out[tb]) < maxStrong {
+				out[tb] = append(out[tb], pick{r: r})
+			}
+		}
+		if len(out[tb]) > 0 {
+			continue
+		}
+		for _, r := range rs {
+			if r.Score >= hedgedNear*top && supports(r, rare) && len(out[tb]) < maxHedged {
+				out[tb] = append(out[tb], pick{r: r, hedged: true})
+			}
+		}
+	}
+	return out
+}
+
+// informative returns the stems of the question and of every query tried
+// that few entities of the conference use: words that carry the topic.
+func informative(in *agent.RespondInput) map[string]bool {
+	texts := []string{in.Message}
+	for _, q := range in.Queries {
+		texts = append(texts, q.Text)
+	}
+	out := map[string]bool{}
+	if in.Lexicon == nil {
+		return out
+	}
+	total := 0
+	for _, tb := range search.Tables {
+		total += in.Lexicon.Docs(tb)
+	}
+	limit := max(minRareLimit, int(rareShare*float64(total)))
+	for _, s := range in.Lexicon.Coverage(strings.Join(texts, " ")) {
+		if n := s.Total(); n > 0 && n <= limit {
+			out[s.Stem] = true
+		}
+	}
+	return out
+}
+
+// supports reports whether an item's text uses one of the informative words.
+func supports(r search.Result, rare map[string]bool) bool {
+	parts := []string{r.Title, r.Details, r.Summary}
+	for _, f := range r.Facets {
+		parts = append(parts, f.Text)
+	}
+	for _, s := range terms.Stems(strings.Join(parts, " ")) {
+		if rare[s] {
+			return true
+		}
+	}
+	return false
+}
+
+func compose(in *agent.RespondInput, picks map[search.Table][]pick) string {
+	name := in.Conference.Name
+	if name == "" {
+		name = "this conference"
+	}
+	if len(picks) == 0 {
+		return nothingFits(in, name)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Here is what I found at %s:\n", name)
+	tables := orderTables(picks)
+	for _, tb := range tables {
+		fmt.Fprintf(&b, "\n%s:\n", heading(tb))
+		for _, p := range picks[tb] {
+			b.WriteString(bullet(p))
+		}
+	}
+	if missing := searchedWithout(in, picks); len(missing) > 0 {
+		fmt.Fprintf(&b, "\nI found no %s that fit closely.\n", joinWith(missing, "or"))
+	}
+	return b.String()
+}
+
+func nothingFits(in *agent.RespondInput, name string) string {
+	topic := topicText(in.Message)
+	if topic == "" {
+		topic = in.Message
+	}
+	msg := fmt.Sprintf("I couldn't find anything at %s that clearly matches %s.", name, quote(shorten(topic, 10)))
+	for _, rs := range in.Results {
+		if len(rs) > 0 {
+			return msg + " The closest results were only loosely related, so I'd rather not send you to them; try describing what you need in other words.\n"
+		}
+	}
+	return msg + " Try describing what you need in other words.\n"
+}
+
+func orderTables(picks map[search.Table][]pick) []search.Table {
+	var out []search.Table
+	for _, tb := range search.Tables {
+		if len(picks[tb]) > 0 {
+			out = append(out, tb)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b search.Table) int {
+		sa, sb := picks[a][0].r.Score, picks[b][0].r.Score
+		switch {
+		case sa > sb:
+			return -1
+		case sa < sb:
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+func heading(tb search.Table) string {
+	return map[search.Table]string{search.Sessions: "Sessions", search.Exhibitors: "Exhibitors", search.Speakers: "Speakers"}[tb]
+}
+
+// bullet renders one recommendation with why it matched and its citation.
+func bullet(p pick) string {
+	r := p.r
+	var b strings.Builder
+	b.WriteString("- " + r.Title)
+	if r.Details != "" {
+		b.WriteString(" (" + r.Details + ")")
+	}
+	if p.hedged {
+		b.WriteString(": the closest match I found, though not a sure fit.")
+	} else if why := matchedOn(r); why != "" {
+		b.WriteString(": matches on " + why + ".")
+	} else {
+		b.WriteString(".")
+	}
+	if r.Summary != "" {
+		b.WriteString(" " + clip(r.Summary, 160))
+	}
+	fmt.Fprintf(&b, " [%s]\n", r.Key())
+	return b.String()
+}
+
+// facetLabels name facets for the attendee.
+var facetLabels = map[string]string{
+	"session_topic": "topic", "target_audience": "audience", "learning_outcomes": "what you will learn",
+	"industry_relevance": "industry", "problems_addressed": "the problems it tackles", "technologies_covered": "technologies",
+	"selling_intent": "what they offer", "buying_intent": "what they want to buy", "seeking_to_meet": "who they want to meet",
+	"i_am_this_person": "who they are", "services_providing": "their services", "services_seeking": "services they need",
+	"problems_i_solve": "the problems they solve", "challenges_facing": "their challenges",
+	"speaker_expertise": "expertise", "speaking_topics": "their talks", "audience_value": "what they share",
+	"industry_experience": "industry experience", "problems_they_solve": "the problems they solve",
+}
+
+func matchedOn(r search.Result) string {
+	var labels []string
+	for _, m := range r.Matched {
+		if l := facetLabels[m.Key]; l != "" && len(labels) < 2 {
+			labels = append(labels, l)
+		}
+	}
+	return joinWith(labels, "and")
+}
+
+// searchedWithout names the searched tables the answer recommends nothing from.
+func searchedWithout(in *agent.RespondInput, picks map[search.Table][]pick) []string {
+	var out []string
+	for _, s := range in.Tables {
+		if len(picks[s.Table]) == 0 {
+			out = append(out, tableWords(s.Table))
+		}
+	}
+	return out
+}
+
+// joinWith joins words as "a", "a and b" or "a, b and c" (or "or").
+func joinWith(words []string, conj string) string {
+	switch len(words) {
+	case 0:
+		return ""
+	case 1:
+		return words[0]
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " " + conj + " " + words[len(words)-1]
+}
+
+// clip cuts s to at most n bytes at a word boundary, marking the cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := strings.LastIndexByte(s[:n], ' ')
+	for cut <= 0 && n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	if cut <= 0 {
+		cut = n
+	}
+	return strings.TrimRight(s[:cut], ",;: ") + "…"
+}

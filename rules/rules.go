@@ -1,0 +1,60 @@
+// Package rules is the builtin model: the offline default behind the same
+// agent.Model interface the LLM providers implement, so the agent cannot tell
+// them apart. It works by rules, not canned answers:
+//
+//   - the planner routes by cues in the question (who → speakers; booth, buy,
+//     vendor, help with → exhibitors; talk, session, workshop → sessions) and
+//     looks a named entity up in master mode;
+//   - the reflector chooses with evidence: rewrite when the question's words
+//     are unknown in the conference vocabulary (expanding abbreviations from a
+//     general glossary, correcting misspellings to the nearest known word),
+//     pivot when another table or mode answers the need better, relax when the
+//     wording fits but scores fall short of the confidence band;
+//   - the responder writes a short answer from the retrieved items and why
+//     they matched, citing each as [collection/id], and says plainly when
+//     nothing fits.
+//
+// A Model is stateless and safe for concurrent use.
+package rules
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/erleah/erleah-agent/agent"
+)
+
+// Name is the model name the builtin rules report.
+const Name = "builtin"
+
+// Model is the builtin rule-based model. The zero value is ready to use.
+type Model struct{}
+
+// New returns the builtin model.
+func New() *Model { return &Model{} }
+
+// Complete answers one call: JSON for plan and reflect calls, the answer text
+// (streamed line by line when the call asks for it) for respond calls.
+func (m *Model) Complete(ctx context.Context, call agent.Call) (agent.Completion, error) {
+	if err := ctx.Err(); err != nil {
+		return agent.Completion{Model: Name}, err
+	}
+	var reply any
+	switch {
+	case call.Step == agent.StepPlan && call.Plan != nil:
+		reply = plan(call.Plan)
+	case call.Step == agent.StepReflect && call.Reflect != nil:
+		reply = reflect(call.Reflect)
+	case call.Step == agent.StepRespond && call.Respond != nil:
+		return respond(call.Respond, call.Stream), nil
+	default:
+		return agent.Completion{Model: Name}, fmt.Errorf("rules: no rules for step %q with this input", call.Step)
+	}
+	text, err := json.Marshal(reply)
+	if err != nil {
+		return agent.Completion{Model: Name}, errors.Join(errors.New("rules: encode reply"), err)
+	}
+	return agent.Completion{Text: string(text), Model: Name}, nil
+}
