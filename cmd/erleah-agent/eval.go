@@ -42,11 +42,14 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer, env s
 	if err := checkRetries(c.maxRetries); err != nil {
 		return err
 	}
+	if *casesFile == "" && c.data != "" {
+		return usagef("--cases is required with --data")
+	}
 	b, err := loadBundle(c.data)
 	if err != nil {
 		return err
 	}
-	cases, err := loadCases(*casesFile, c.data)
+	cases, err := loadCases(*casesFile)
 	if err != nil {
 		return err
 	}
@@ -84,13 +87,9 @@ func evalModes(v string) ([]eval.Mode, error) {
 	return nil, usagef("--reflection %q: want on, off or both", v)
 }
 
-// loadCases reads the cases file, or the public set when none is given
-// with the demo bundle.
-func loadCases(path, data string) ([]eval.Case, error) {
+// loadCases reads the cases file, or the public set for the demo bundle.
+func loadCases(path string) ([]eval.Case, error) {
 	if path == "" {
-		if data != "" {
-			return nil, usagef("--cases is required with --data")
-		}
 		return eval.DemoCases()
 	}
 	f, err := os.Open(path)

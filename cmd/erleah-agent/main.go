@@ -43,8 +43,15 @@ commands:
 Run "erleah-agent <command> -h" for a command's flags.
 `
 
-// run executes one command and returns the process exit code.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+// run executes one command and returns the process exit code. A panic is
+// reported as one line, never as a stack trace.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) (code int) {
+	defer func() {
+		if p := recover(); p != nil {
+			fmt.Fprintf(stderr, "erleah-agent: internal error: %v\n", p)
+			code = 1
+		}
+	}()
 	err := dispatch(ctx, args, stdout, stderr, getenv)
 	if err == nil {
 		return 0

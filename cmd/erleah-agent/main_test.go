@@ -1,0 +1,187 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// cli runs the command line in-process and returns exit code, stdout and stderr.
+func cli(t *testing.T, env map[string]string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), args, &out, &errb, func(k string) string { return env[k] })
+	return code, out.String(), errb.String()
+}
+
+func writeFile(t *testing.T, name, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestUsageErrorsExitTwo(t *testing.T) {
+	tests := []struct {
+		name string
+		env  map[string]string
+		args []string
+		want string
+	}{
+		{"no command", nil, nil, "no command"},
+		{"unknown command", nil, []string{"fly"}, `unknown command "fly"`},
+		{"empty question", nil, []string{"ask", "   "}, "the question is empty"},
+		{"no question", nil, []string{"ask"}, "the question is empty"},
+		{"long question", nil, []string{"ask", strings.Repeat("a", 4001)}, "4001 characters, at most 4000"},
+		{"unknown conference", nil, []string{"ask", "--conference", "nope", "hi"}, `unknown conference "nope"; available: aidata26, climate26`},
+		{"bad flag", nil, []string{"ask", "--bogus", "hi"}, "flag provided but not defined"},
+		{"bad reflection", nil, []string{"ask", "--reflection", "maybe", "hi"}, `--reflection "maybe"`},
+		{"bad retries", nil, []string{"ask", "--max-retries", "9", "hi"}, "outside 0..5"},
+		{"bad environment", map[string]string{"MAX_RETRY_COUNT": "lots", "TURN_TIMEOUT": "soon"}, []string{"ask", "hi"}, `MAX_RETRY_COUNT="lots" is not a whole number; TURN_TIMEOUT="soon"`},
+		{"eval bad mode", nil, []string{"eval", "--reflection", "sometimes"}, "want on, off or both"},
+		{"eval cases needed with data", nil, []string{"eval", "--data", "x.json"}, "--cases is required"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := cli(t, tc.env, tc.args...)
+			if code != 2 || !strings.Contains(errOut, tc.want) {
+				t.Fatalf("exit %d, stderr %q; want 2 and %q", code, errOut, tc.want)
+			}
+			if strings.Contains(errOut, "goroutine") || strings.Contains(out, "goroutine") {
+				t.Fatal("stack trace printed")
+			}
+		})
+	}
+}
+
+func TestMalformedBundleExitsOneWithEveryProblem(t *testing.T) {
+	bad := writeFile(t, "bad.json", `{"conferences":[{"id":"c1","name":"C"}],
+		"sessions":[{"id":"s1","conference_id":"c1","title":"T","speaker_ids":["p99"]},{"id":"s1","conference_id":"c2","title":""}],
+		"speakers":[]}`)
+	code, out, errOut := cli(t, nil, "ask", "--data", bad, "anything?")
+	for _, want := range []string{`sessions[0].speaker_ids[0]: unknown speaker "p99"`, `sessions[1].id: duplicate id "s1"`,
+		`sessions[1].conference_id: unknown conference "c2"`, "sessions[1].title: required", "4 problems"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	if code != 1 || out != "" {
+		t.Fatalf("exit %d, stdout %q; want 1 and nothing on stdout", code, out)
+	}
+	code, _, errOut = cli(t, nil, "ask", "--data", filepath.Join(t.TempDir(), "missing.json"), "hi")
+	if code != 1 || !strings.Contains(errOut, "no such file") {
+		t.Fatalf("missing bundle: exit %d, %q", code, errOut)
+	}
+}
+
+func TestAskPrintsThinkingThenAnswer(t *testing.T) {
+	code, out, errOut := cli(t, nil, "ask", "Who can help me deploy ML models on-prem?")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	note := strings.Index(out, "~ ")
+	answer := strings.Index(out, "Here is what I found")
+	if note < 0 || answer < note || !strings.Contains(out, "[exhibitors/e") || !strings.Contains(out, "Cited: ") {
+		t.Fatalf("want a thinking note, then an answer citing an exhibitor:\n%s", out)
+	}
+}
+
+func TestAskJSONIsOnlyJSON(t *testing.T) {
+	code, out, errOut := cli(t, nil, "ask", "--json", "k8s workshops?", "--conference", "aidata26")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var got struct {
+		Answer    string `json:"answer"`
+		Citations []struct {
+			Collection, ID string
+		} `json:"citations"`
+		Thinking []map[string]any `json:"thinking_output"`
+		Trace    struct {
+			QueryResults map[string][]struct{ ID string } `json:"query_results"`
+		} `json:"trace"`
+	}
+	dec := json.NewDecoder(strings.NewReader(out))
+	if err := dec.Decode(&got); err != nil || dec.More() {
+		t.Fatalf("stdout is not one JSON document (%v):\n%s", err, out)
+	}
+	if got.Answer == "" || len(got.Citations) == 0 || len(got.Thinking) == 0 {
+		t.Fatalf("answer %q, %d citations, %d thinking records", got.Answer, len(got.Citations), len(got.Thinking))
+	}
+	for _, rec := range got.Thinking {
+		for _, k := range []string{"message", "strategy", "retry_count", "ts"} {
+			if _, ok := rec[k]; !ok {
+				t.Fatalf("thinking record lacks %q: %v", k, rec)
+			}
+		}
+	}
+	for _, c := range got.Citations {
+		found := false
+		for _, r := range got.Trace.QueryResults[c.Collection] {
+			found = found || r.ID == c.ID
+		}
+		if !found {
+			t.Fatalf("cited %s/%s was not retrieved", c.Collection, c.ID)
+		}
+	}
+}
+
+func TestEvalJSONAndBadCases(t *testing.T) {
+	cases := writeFile(t, "cases.jsonl", `{"id":"a","conference_id":"aidata26","message":"k8s workshops","relevant":{"sessions":["s010"]}}
+{"id":"b","conference_id":"aidata26","message":"a sauna","relevant":{"sessions":[],"exhibitors":[],"speakers":[]}}
+`)
+	demo := writeFile(t, "demo.json", string(mustDemo(t)))
+	code, out, errOut := cli(t, nil, "eval", "--data", demo, "--cases", cases, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rep struct {
+		Summary map[string]map[string]any `json:"summary"`
+		Cases   []map[string]any          `json:"cases"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("eval --json is not JSON: %v", err)
+	}
+	for _, mode := range []string{"reflection", "mechanical"} {
+		for _, k := range []string{"cases", "first_pass_hit_rate", "final_hit_rate", "recovery_rate", "recall_at_10", "mrr", "false_citation_rate", "mean_attempts", "llm_calls", "p50_ms", "p95_ms"} {
+			if _, ok := rep.Summary[mode][k]; !ok {
+				t.Fatalf("summary.%s lacks %q", mode, k)
+			}
+		}
+	}
+	if len(rep.Cases) != 4 {
+		t.Fatalf("%d case results, want 2 cases × 2 modes", len(rep.Cases))
+	}
+	broken := writeFile(t, "broken.jsonl", "{\"id\":\"a\",\"conference_id\":\"aidata26\",\"message\":\"x\"}\nnot json\n{\"id\":\"a\",\"conference_id\":\"aidata26\",\"message\":\"y\"}\n")
+	code, _, errOut = cli(t, nil, "eval", "--data", demo, "--cases", broken)
+	if code != 1 || !strings.Contains(errOut, "line 2:") || !strings.Contains(errOut, `line 3: duplicate id "a"`) {
+		t.Fatalf("bad cases: exit %d, %s", code, errOut)
+	}
+	wrong := writeFile(t, "wrong.jsonl", `{"id":"a","conference_id":"aidata26","message":"x","relevant":{"sessions":["cs01","s999"]}}`)
+	code, _, errOut = cli(t, nil, "eval", "--data", demo, "--cases", wrong)
+	if code != 1 || !strings.Contains(errOut, "sessions/cs01 belongs to climate26") || !strings.Contains(errOut, "unknown relevant item sessions/s999") {
+		t.Fatalf("cases not matching the bundle: exit %d, %s", code, errOut)
+	}
+}
+
+func mustDemo(t *testing.T) []byte {
+	t.Helper()
+	data, err := os.ReadFile("../../conference/demo/bundle.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+func TestVersion(t *testing.T) {
+	code, out, _ := cli(t, nil, "version")
+	if code != 0 || !strings.HasPrefix(out, "erleah-agent ") {
+		t.Fatalf("version: %d %q", code, out)
+	}
+}

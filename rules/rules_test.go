@@ -1,0 +1,230 @@
+package rules_test
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/erleah/erleah-agent/agent"
+	"github.com/erleah/erleah-agent/conference"
+	"github.com/erleah/erleah-agent/rules"
+	"github.com/erleah/erleah-agent/search"
+	"github.com/erleah/erleah-agent/search/hashembed"
+	"github.com/erleah/erleah-agent/search/memsearch"
+)
+
+func demoEngine(t *testing.T) *search.Engine {
+	t.Helper()
+	b, err := conference.Demo(conference.Options{FacetKeys: search.FacetKeys()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	emb := hashembed.New(0)
+	eng, err := search.NewEngine(emb, memsearch.New(emb.Dim()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := eng.Load(context.Background(), b); err != nil {
+		t.Fatal(err)
+	}
+	return eng
+}
+
+var demo = agent.Conference{ID: "aidata26", Name: "Applied AI & Data Infrastructure Summit 2026"}
+
+type planOut struct {
+	Intent  string         `json:"intent"`
+	Queries []search.Query `json:"queries"`
+}
+
+func TestPlannerRoutesByCues(t *testing.T) {
+	eng := demoEngine(t)
+	tests := []struct {
+		msg    string
+		tables []search.Table
+		modes  []search.Mode
+		text   string
+	}{
+		{"Who can help me deploy ML models on-prem?", []search.Table{search.Speakers}, []search.Mode{search.Faceted}, "deploy ml models on-prem"},
+		{"Any workshops on Kubernetes?", []search.Table{search.Sessions}, []search.Mode{search.Faceted}, "kubernetes"},
+		{"Which vendor sells annotation services?", []search.Table{search.Exhibitors}, []search.Mode{search.Faceted}, "annotation services"},
+		{"I need help with cloud costs", []search.Table{search.Exhibitors}, []search.Mode{search.Faceted}, "cloud costs"},
+		{"Who gives a talk about fraud?", []search.Table{search.Sessions, search.Speakers}, []search.Mode{search.Faceted, search.Faceted}, "gives fraud"},
+		{"Where is the Harbourline Inference booth?", []search.Table{search.Exhibitors}, []search.Mode{search.Master}, "Harbourline Inference"},
+		{"quantization", []search.Table{search.Sessions}, []search.Mode{search.Faceted}, "quantization"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.msg, func(t *testing.T) {
+			in := &agent.PlanInput{Message: tc.msg, Conference: demo, Mentions: eng.Lexicon("aidata26").Mentions(tc.msg), MaxQueries: 5}
+			comp, err := rules.New().Complete(context.Background(), agent.Call{Step: agent.StepPlan, Plan: in})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var p planOut
+			if err := json.Unmarshal([]byte(comp.Text), &p); err != nil {
+				t.Fatalf("plan is not JSON: %v\n%s", err, comp.Text)
+			}
+			var tables []search.Table
+			var modes []search.Mode
+			for _, q := range p.Queries {
+				tables, modes = append(tables, q.Table), append(modes, q.Mode)
+			}
+			if !slices.Equal(tables, tc.tables) || !slices.Equal(modes, tc.modes) || p.Queries[0].Text != tc.text {
+				t.Fatalf("plan %+v, want tables %v modes %v text %q", p.Queries, tc.tables, tc.modes, tc.text)
+			}
+		})
+	}
+}
+
+// reflectOn runs a real first search for q and asks the reflector about it.
+func reflectOn(t *testing.T, eng *search.Engine, msg string, q search.Query) map[string]any {
+	t.Helper()
+	ctx := context.Background()
+	q = eng.Resolve(q)
+	rs, err := eng.Search(ctx, "aidata26", q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cal := eng.Calibration()
+	sum := agent.TableSummary{Table: q.Table, Count: len(rs), Outcome: agent.Empty}
+	if len(rs) > 0 {
+		sum.TopScore, sum.Outcome = rs[0].Score, agent.Weak
+	}
+	in := &agent.ReflectInput{Message: msg, Conference: demo, Plan: []search.Query{q}, Tables: []agent.TableSummary{sum},
+		Tried: []search.Query{q}, Calibration: cal, Lexicon: eng.Lexicon("aidata26")}
+	if sum.Outcome == agent.Empty {
+		in.ZeroTables = []search.Table{q.Table}
+	} else {
+		in.WeakTables = []search.Table{q.Table}
+	}
+	zero := float32(0)
+	for _, tb := range search.Tables {
+		mode := search.Faceted
+		if tb == q.Table {
+			mode = search.Master
+		}
+		p := agent.Probe{Text: q.Text, Table: tb, Mode: mode}
+		if prs, _ := eng.Search(ctx, "aidata26", search.Query{Table: tb, Mode: mode, Text: q.Text, Limit: 3, Threshold: &zero}); len(prs) > 0 {
+			p.TopScore = prs[0].Score
+		}
+		in.Probes = append(in.Probes, p)
+	}
+	comp, err := rules.New().Complete(ctx, agent.Call{Step: agent.StepReflect, Reflect: in})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := agent.ParseDecision(comp.Text); err != nil {
+		t.Fatalf("the builtin decision fails validation: %v\n%s", err, comp.Text)
+	}
+	var d map[string]any
+	_ = json.Unmarshal([]byte(comp.Text), &d)
+	return d
+}
+
+func TestReflectorChoosesWithEvidence(t *testing.T) {
+	eng := demoEngine(t)
+	tests := []struct {
+		name     string
+		msg      string
+		q        search.Query
+		strategy string
+		wantText string // in the new query text
+		table    string
+	}{
+		{"abbreviation → rewrite", "k8s talks?", search.Query{Table: search.Sessions, Mode: search.Faceted, Text: "k8s"}, "rewrite", "kubernetes", "sessions"},
+		{"misspelling → rewrite", "kubernets sessions", search.Query{Table: search.Sessions, Mode: search.Faceted, Text: "kubernets"}, "rewrite", "kubernetes", "sessions"},
+		{"service need → pivot", "Who can help me deploy ML models on-prem?", search.Query{Table: search.Speakers, Mode: search.Faceted, Text: "deploy ml models on-prem"}, "pivot", "on-premises", "exhibitors"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d := reflectOn(t, eng, tc.msg, tc.q)
+			q := d["new_queries"].([]any)[0].(map[string]any)
+			if d["strategy"] != tc.strategy || !strings.Contains(q["query_text"].(string), tc.wantText) || q["table"] != tc.table {
+				t.Fatalf("decision %v, want %s on %s with %q", d, tc.strategy, tc.table, tc.wantText)
+			}
+			note := d["user_message"].(string)
+			if note == "" || strings.Contains(note, "threshold") || strings.Contains(note, "faceted") {
+				t.Fatalf("note %q is not plain", note)
+			}
+		})
+	}
+}
+
+// handMade is reflect input with controlled evidence: sessions came back
+// weak (0.20) for known words and no probe does better.
+func handMade(eng *search.Engine, tried ...search.Query) *agent.ReflectInput {
+	cal := eng.Calibration()
+	q := eng.Resolve(search.Query{Table: search.Sessions, Mode: search.Faceted, Text: "data quality checks"})
+	in := &agent.ReflectInput{Message: "data quality checks", Conference: demo, Plan: []search.Query{q},
+		Tables: []agent.TableSummary{{Table: search.Sessions, Outcome: agent.Weak, Count: 4, TopScore: 0.20}},
+		WeakTables: []search.Table{search.Sessions}, Tried: append([]search.Query{q}, tried...), Calibration: cal, Lexicon: eng.Lexicon("aidata26"),
+		Probes: []agent.Probe{{Text: q.Text, Table: search.Exhibitors, Mode: search.Faceted, TopScore: 0.15},
+			{Text: q.Text, Table: search.Speakers, Mode: search.Faceted, TopScore: 0.18},
+			{Text: q.Text, Table: search.Sessions, Mode: search.Master, TopScore: 0.21}}}
+	return in
+}
+
+func decide(t *testing.T, in *agent.ReflectInput) *agent.Decision {
+	t.Helper()
+	comp, err := rules.New().Complete(context.Background(), agent.Call{Step: agent.StepReflect, Reflect: in})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := agent.ParseDecision(comp.Text)
+	if err != nil {
+		t.Fatalf("invalid builtin decision: %v\n%s", err, comp.Text)
+	}
+	return d
+}
+
+func TestReflectorRelaxesKnownWordsThenSwitchesMode(t *testing.T) {
+	eng := demoEngine(t)
+	d := decide(t, handMade(eng))
+	q := d.NewQueries[0]
+	if d.Strategy != agent.Relax || q.Table != search.Sessions || q.Mode != search.Faceted || q.Text != "data quality checks" || q.Threshold != nil {
+		t.Fatalf("weak known words: %+v, want relax with the same wording and no threshold of its own", d)
+	}
+	loosest := eng.Calibration().Loosest
+	d = decide(t, handMade(eng, search.Query{Table: search.Sessions, Mode: search.Faceted, Text: "data quality checks", Limit: 20, Threshold: &loosest}))
+	if q := d.NewQueries[0]; d.Strategy != agent.Relax || q.Mode != search.Master || *q.Threshold != loosest {
+		t.Fatalf("after the loosest faceted search: %+v, want relax in master mode at the loosest level", d)
+	}
+}
+
+func TestResponderCitesOnlyWhatFits(t *testing.T) {
+	eng := demoEngine(t)
+	ctx := context.Background()
+	ask := func(msg string, q search.Query) (string, []string) {
+		rs, _ := eng.Search(ctx, "aidata26", eng.Resolve(q))
+		in := &agent.RespondInput{Message: msg, Conference: demo, Results: map[search.Table][]search.Result{q.Table: rs},
+			Tables: []agent.TableStatus{{Table: q.Table}}, Queries: []search.Query{q}, Calibration: eng.Calibration(), Lexicon: eng.Lexicon("aidata26")}
+		var streamed strings.Builder
+		comp, err := rules.New().Complete(ctx, agent.Call{Step: agent.StepRespond, Respond: in, Stream: func(s string) { streamed.WriteString(s) }})
+		if err != nil || streamed.String() != comp.Text {
+			t.Fatalf("respond: err %v, streamed text differs from the reply", err)
+		}
+		var cited []string
+		for _, f := range strings.Fields(comp.Text) {
+			if strings.HasPrefix(f, "[") && strings.Contains(f, "/") {
+				cited = append(cited, strings.Trim(f, "[]."))
+			}
+		}
+		return comp.Text, cited
+	}
+	text, cited := ask("retrieval-augmented generation", search.Query{Table: search.Sessions, Mode: search.Faceted, Text: "retrieval-augmented generation"})
+	if !slices.Contains(cited, "sessions/s006") || len(cited) > 3 || !strings.Contains(text, "matches on") {
+		t.Fatalf("answer for a strong match:\n%s\ncited %v", text, cited)
+	}
+	text, cited = ask("Is there a sauna?", search.Query{Table: search.Sessions, Mode: search.Faceted, Text: "sauna"})
+	if len(cited) != 0 || !strings.Contains(text, "couldn't find anything") {
+		t.Fatalf("answer for nothing relevant cites %v:\n%s", cited, text)
+	}
+}
+
+func TestUnknownStepIsAnError(t *testing.T) {
+	if _, err := rules.New().Complete(context.Background(), agent.Call{Step: "evaluate"}); err == nil {
+		t.Fatal("the builtin model accepted a step it has no rules for")
+	}
+}
