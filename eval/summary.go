@@ -12,6 +12,9 @@ type Summary struct {
 	Cases             int     `json:"cases"`
 	FirstPassHitRate  float64 `json:"first_pass_hit_rate"`
 	FinalHitRate      float64 `json:"final_hit_rate"`
+	// CitedHitRate is the share of answerable cases whose answer cites a
+	// relevant item: success as the attendee sees it.
+	CitedHitRate float64 `json:"cited_hit_rate"`
 	RecoveryRate      float64 `json:"recovery_rate"`
 	RecallAt10        float64 `json:"recall_at_10"`
 	MRR               float64 `json:"mrr"`
@@ -47,7 +50,7 @@ type CategorySummary struct {
 
 func summarise(cases []Case, results []CaseResult) Summary {
 	s := Summary{Cases: len(results), ByCategory: map[string]CategorySummary{}}
-	var firstHits, finalHits, attempts int
+	var firstHits, finalHits, citedHits, attempts int
 	var recall, rr float64
 	var ms []float64
 	honest := 0
@@ -74,6 +77,9 @@ func summarise(cases []Case, results []CaseResult) Summary {
 		if len(r.Cited) == 0 {
 			s.CitationlessHits++
 		}
+		if len(r.Cited) > r.FalseCitations {
+			citedHits++
+		}
 		if r.FinalHit {
 			finalHits++
 		}
@@ -89,6 +95,7 @@ func summarise(cases []Case, results []CaseResult) Summary {
 	}
 	s.FirstPassHitRate = ratio(firstHits, s.AnswerableCases)
 	s.FinalHitRate = ratio(finalHits, s.AnswerableCases)
+	s.CitedHitRate = ratio(citedHits, s.AnswerableCases)
 	s.RecoveryRate = ratio(s.Recovered, s.FirstPassMisses)
 	s.RecallAt10 = round(recall / math.Max(1, float64(s.AnswerableCases)))
 	s.MRR = round(rr / math.Max(1, float64(s.AnswerableCases)))

@@ -9,32 +9,53 @@ import (
 	"github.com/erleah/erleah-agent/search/terms"
 )
 
-// needsVendor are words of a question that ask for a product or a service,
-// something exhibitors offer rather than talks.
-var needsVendor = wordSet("deploy deploying deployment host hosting hosted buy buying purchase vendor vendors tool tools platform platforms service services provider providers solution solutions consulting consultant consultants outsource rent renting hire product products supplier install installing run running set setup")
-
 // pivotTarget picks another table for a failing query: one whose probe
-// scores within the confidence band and clearly above the failing table, or
-// exhibitors when the question asks for a product or service.
-func pivotTarget(in *agent.ReflectInput, q search.Query, top float32) (search.Table, string) {
+// reaches the confidence band and clearly beats the failing table, or, when
+// the failing table has nothing even at the default threshold, one whose
+// probe clears that threshold (only when the query's words are known here:
+// a probe of unknown jargon is noise); failing that, exhibitors when the
+// question asks for a product or service.
+func pivotTarget(in *agent.ReflectInput, q search.Query, top float32, jargon bool) (search.Table, string) {
 	cal := in.Calibration
+	best := bestProbe(in, q)
+	clears := best.TopScore >= cal.Confident || (!jargon && top < cal.Threshold && best.TopScore >= cal.Threshold)
+	if best.Table != "" && clears && best.TopScore > top+0.05 {
+		return best.Table, fmt.Sprintf("%s probe scores %.2f (%q)", best.Table, best.TopScore, first(best.TopTitles))
+	}
+	if q.Table != search.Exhibitors && !planned(in, search.Exhibitors) && !triedTable(in, search.Exhibitors) {
+		for _, w := range terms.Words(in.Message) {
+			if asksForVendor(w) {
+				return search.Exhibitors, fmt.Sprintf("the question asks for a product or service (%q)", w)
+			}
+		}
+	}
+	return "", ""
+}
+
+// vendorCues start words that ask for a product or a service, something
+// exhibitors offer rather than talks: "deploy", "outsourcing", "rent"…
+var vendorCues = []string{"deploy", "host", "buy", "purchas", "vendor", "tool", "platform", "servic", "provid",
+	"solution", "consult", "outsourc", "rent", "hire", "hiring", "product", "supplier", "install", "licens", "subscri"}
+
+func asksForVendor(w string) bool {
+	for _, c := range vendorCues {
+		if strings.HasPrefix(w, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// bestProbe is the best-scoring probe of q's text in a table the round did
+// not search.
+func bestProbe(in *agent.ReflectInput, q search.Query) agent.Probe {
 	var best agent.Probe
 	for _, p := range in.Probes {
 		if p.Text == q.Text && p.Table != q.Table && p.TopScore > best.TopScore && !planned(in, p.Table) {
 			best = p
 		}
 	}
-	if best.Table != "" && best.TopScore >= cal.Confident && best.TopScore > top+0.05 {
-		return best.Table, fmt.Sprintf("%s probe scores %.2f (%q)", best.Table, best.TopScore, first(best.TopTitles))
-	}
-	if q.Table != search.Exhibitors && !planned(in, search.Exhibitors) && !triedTable(in, search.Exhibitors) {
-		for _, w := range terms.Words(in.Message) {
-			if needsVendor[w] {
-				return search.Exhibitors, fmt.Sprintf("the question asks for a product or service (%q)", w)
-			}
-		}
-	}
-	return "", ""
+	return best
 }
 
 func first(s []string) string {

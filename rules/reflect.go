@@ -74,7 +74,7 @@ func decideFor(in *agent.ReflectInput, q search.Query) (action, bool) {
 		text = rw.text
 	}
 	status := fmt.Sprintf("%s %s top %.2f < band %.2f", q.Table, outcomeOf(in, q.Table), top, cal.Confident)
-	if target, because := pivotTarget(in, q, top); target != "" {
+	if target, because := pivotTarget(in, q, top, rw.changed); target != "" {
 		qs := []search.Query{{Table: target, Mode: search.Faceted, Text: text, Limit: search.DefaultLimit}}
 		if rw.changed {
 			qs = append(qs, search.Query{Table: q.Table, Mode: q.Mode, Text: text, Limit: q.Limit})
@@ -102,7 +102,8 @@ func relaxAction(in *agent.ReflectInput, q search.Query, status string) (action,
 	if outcomeOf(in, q.Table) == agent.Empty {
 		note = fmt.Sprintf("Nothing came back for %s yet, so I'm widening the search.", quote(q.Text))
 	}
-	why := fmt.Sprintf("%s; question words are known here and no other table does better → relax", status)
+	best := bestProbe(in, q)
+	why := fmt.Sprintf("%s; question words are known here and no other table does better (best: %s %.2f) → relax", status, best.Table, best.TopScore)
 	if !triedAt(in, q.Table, q.Mode, q.Text, cal.Loosest) {
 		return action{agent.Relax, []search.Query{{Table: q.Table, Mode: q.Mode, Text: q.Text, Limit: q.Limit}}, why, note}, true
 	}

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -13,12 +14,13 @@ import (
 
 // Answer selection.
 const (
-	maxStrong    = 3    // confident items recommended per table
-	maxHedged    = 2    // weak but supported items per table
-	nearTop      = 0.8  // a confident pick scores at least this share of the table's best
-	hedgedNear   = 0.85 // a hedged pick scores at least this share of the table's best
-	rareShare    = 0.08 // a word in at most this share of entities is informative
-	minRareLimit = 3
+	maxStrong  = 3    // confident items recommended per table
+	maxHedged  = 2    // weak but supported items per table
+	nearTop    = 0.8  // a confident pick scores at least this share of the table's best
+	hedgedNear = 0.85 // a hedged pick scores at least this share of the table's best
+	// minSupport is the share of the question's word weight an item must
+	// cover to be recommended at all (EVAL.md shows the sweep 0.35–0.5).
+	minSupport = 0.4
 )
 
 // pick is one item the answer recommends.
@@ -46,7 +48,7 @@ func respond(in *agent.RespondInput, stream func(string)) agent.Completion {
 
 // choose selects what to recommend, tables ordered by their best score.
 func choose(in *agent.RespondInput) map[search.Table][]pick {
-	rare := informative(in)
+	ws := queryWeights(in)
 	out := map[search.Table][]pick{}
 	for tb, rs := range in.Results {
 		if len(rs) == 0 {
@@ -54,7 +56,7 @@ func choose(in *agent.RespondInput) map[search.Table][]pick {
 		}
 		top := rs[0].Score
 		for _, r := range rs {
-			if r.Score >= in.Calibration.Confident && r.Score >= nearTop*top && len(out[tb]) < maxStrong {
+			if r.Score >= in.Calibration.Confident && r.Score >= nearTop*top && ws.support(r) >= minSupport && len(out[tb]) < maxStrong {
 				out[tb] = append(out[tb], pick{r: r})
 			}
 		}
@@ -62,7 +64,7 @@ func choose(in *agent.RespondInput) map[search.Table][]pick {
 			continue
 		}
 		for _, r := range rs {
-			if r.Score >= hedgedNear*top && supports(r, rare) && len(out[tb]) < maxHedged {
+			if r.Score >= hedgedNear*top && ws.support(r) >= minSupport && len(out[tb]) < maxHedged {
 				out[tb] = append(out[tb], pick{r: r, hedged: true})
 			}
 		}
@@ -70,42 +72,94 @@ func choose(in *agent.RespondInput) map[search.Table][]pick {
 	return out
 }
 
-// informative returns the stems of the question and of every query tried
-// that few entities of the conference use: words that carry the topic.
-func informative(in *agent.RespondInput) map[string]bool {
+// weights gives each topical word of the question, and of every query the
+// turn tried, its inverse document frequency in the conference: rare words
+// weigh most, and a word the conference never uses weighs the most of all.
+type weights []map[string]float64
+
+func queryWeights(in *agent.RespondInput) weights {
 	texts := []string{in.Message}
 	for _, q := range in.Queries {
 		texts = append(texts, q.Text)
 	}
-	out := map[string]bool{}
-	if in.Lexicon == nil {
-		return out
-	}
 	total := 0
-	for _, tb := range search.Tables {
-		total += in.Lexicon.Docs(tb)
+	if in.Lexicon != nil {
+		for _, tb := range search.Tables {
+			total += in.Lexicon.Docs(tb)
+		}
 	}
-	limit := max(minRareLimit, int(rareShare*float64(total)))
-	for _, s := range in.Lexicon.Coverage(strings.Join(texts, " ")) {
-		if n := s.Total(); n > 0 && n <= limit {
-			out[s.Stem] = true
+	unexplained := unexplainedWords(in.Lexicon, in.Message)
+	var out weights
+	for _, text := range texts {
+		w := map[string]float64{}
+		if in.Lexicon != nil {
+			for _, s := range in.Lexicon.Coverage(topicText(text)) {
+				w[s.Stem] = math.Log(float64(total+1) / float64(s.Total()+1))
+			}
+		}
+		for _, s := range unexplained {
+			w[s] = math.Log(float64(total + 1))
+		}
+		if len(w) > 0 {
+			out = append(out, w)
 		}
 	}
 	return out
 }
 
-// supports reports whether an item's text uses one of the informative words.
-func supports(r search.Result, rare map[string]bool) bool {
+// unexplainedWords are the stems of the question's topical words that the
+// conference never uses and that neither the glossary nor a spelling fix
+// accounts for. Rewrites drop such words, so they must count against every
+// item: otherwise "a sauna at the venue" would be answered by anything at
+// the venue.
+func unexplainedWords(lex *search.Lexicon, message string) []string {
+	if lex == nil {
+		return nil
+	}
+	words := terms.Words(topicText(message))
+	var out []string
+	for i := 0; i < len(words); i++ {
+		if _, n := expand(words, i); n > 0 {
+			i += n - 1
+			continue
+		}
+		w := words[i]
+		if terms.IsStop(w) || knows(lex, w) {
+			continue
+		}
+		if _, sim := nearest(lex, w); sim >= minSpelling {
+			continue
+		}
+		out = append(out, terms.Stem(w))
+	}
+	return out
+}
+
+// support is the largest share of one query's word weight that an item's
+// text covers.
+func (ws weights) support(r search.Result) float64 {
 	parts := []string{r.Title, r.Details, r.Summary}
 	for _, f := range r.Facets {
 		parts = append(parts, f.Text)
 	}
+	has := map[string]bool{}
 	for _, s := range terms.Stems(strings.Join(parts, " ")) {
-		if rare[s] {
-			return true
+		has[s] = true
+	}
+	best := 0.0
+	for _, w := range ws {
+		var got, all float64
+		for s, x := range w {
+			all += x
+			if has[s] {
+				got += x
+			}
+		}
+		if all > 0 {
+			best = max(best, got/all)
 		}
 	}
-	return false
+	return best
 }
 
 func compose(in *agent.RespondInput, picks map[search.Table][]pick) string {

@@ -158,7 +158,7 @@ func handMade(eng *search.Engine, tried ...search.Query) *agent.ReflectInput {
 	cal := eng.Calibration()
 	q := eng.Resolve(search.Query{Table: search.Sessions, Mode: search.Faceted, Text: "data quality checks"})
 	in := &agent.ReflectInput{Message: "data quality checks", Conference: demo, Plan: []search.Query{q},
-		Tables: []agent.TableSummary{{Table: search.Sessions, Outcome: agent.Weak, Count: 4, TopScore: 0.20}},
+		Tables:     []agent.TableSummary{{Table: search.Sessions, Outcome: agent.Weak, Count: 4, TopScore: 0.20}},
 		WeakTables: []search.Table{search.Sessions}, Tried: append([]search.Query{q}, tried...), Calibration: cal, Lexicon: eng.Lexicon("aidata26"),
 		Probes: []agent.Probe{{Text: q.Text, Table: search.Exhibitors, Mode: search.Faceted, TopScore: 0.15},
 			{Text: q.Text, Table: search.Speakers, Mode: search.Faceted, TopScore: 0.18},

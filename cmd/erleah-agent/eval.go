@@ -109,11 +109,11 @@ func conferenceLookup(b *conference.Bundle) func(string) (agent.Conference, bool
 
 func printReport(w io.Writer, rep *eval.Report, modes []eval.Mode) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "mode\tcases\tfirst-pass hit\tfinal hit\trecovery\trecall@10\tMRR\tfalse citations\tno-answer honesty\tattempts\tmodel calls\tp50 ms\tp95 ms")
+	fmt.Fprintln(tw, "mode\tcases\tfirst-pass hit\tfinal hit\tcited hit\trecovery\trecall@10\tMRR\tfalse citations\tno-answer honesty\tattempts\tmodel calls\tp50 ms\tp95 ms")
 	for _, m := range modes {
 		s := rep.Summary[m]
-		fmt.Fprintf(tw, "%s\t%d\t%.3f\t%.3f\t%.3f (%d/%d)\t%.3f\t%.3f\t%.3f (%d/%d)\t%.3f\t%.2f\t%d\t%.2f\t%.2f\n", m, s.Cases,
-			s.FirstPassHitRate, s.FinalHitRate, s.RecoveryRate, s.Recovered, s.FirstPassMisses, s.RecallAt10, s.MRR,
+		fmt.Fprintf(tw, "%s\t%d\t%.3f\t%.3f\t%.3f\t%.3f (%d/%d)\t%.3f\t%.3f\t%.3f (%d/%d)\t%.3f\t%.2f\t%d\t%.2f\t%.2f\n", m, s.Cases,
+			s.FirstPassHitRate, s.FinalHitRate, s.CitedHitRate, s.RecoveryRate, s.Recovered, s.FirstPassMisses, s.RecallAt10, s.MRR,
 			s.FalseCitationRate, s.FalseCitations, s.Citations, s.NoAnswerHonesty, s.MeanAttempts, s.LLMCalls, s.P50MS, s.P95MS)
 	}
 	tw.Flush()
