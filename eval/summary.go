@@ -9,12 +9,12 @@ import "math"
 // rates of both modes alike. Unanswerable cases are measured by
 // false_citation_rate (every citation counts as false) and no_answer_honesty.
 type Summary struct {
-	Cases             int     `json:"cases"`
-	FirstPassHitRate  float64 `json:"first_pass_hit_rate"`
-	FinalHitRate      float64 `json:"final_hit_rate"`
+	Cases            int     `json:"cases"`
+	FirstPassHitRate float64 `json:"first_pass_hit_rate"`
+	FinalHitRate     float64 `json:"final_hit_rate"`
 	// CitedHitRate is the share of answerable cases whose answer cites a
 	// relevant item: success as the attendee sees it.
-	CitedHitRate float64 `json:"cited_hit_rate"`
+	CitedHitRate      float64 `json:"cited_hit_rate"`
 	RecoveryRate      float64 `json:"recovery_rate"`
 	RecallAt10        float64 `json:"recall_at_10"`
 	MRR               float64 `json:"mrr"`
