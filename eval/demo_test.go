@@ -1,0 +1,126 @@
+package eval_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/erleah/erleah-agent/agent"
+	"github.com/erleah/erleah-agent/conference"
+	"github.com/erleah/erleah-agent/eval"
+	"github.com/erleah/erleah-agent/rules"
+	"github.com/erleah/erleah-agent/search"
+	"github.com/erleah/erleah-agent/search/hashembed"
+	"github.com/erleah/erleah-agent/search/memsearch"
+)
+
+type demoSetup struct {
+	bundle *conference.Bundle
+	engine *search.Engine
+	cases  []eval.Case
+}
+
+func setup(t *testing.T) demoSetup {
+	t.Helper()
+	b, err := conference.Demo(conference.Options{FacetKeys: search.FacetKeys()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	emb := hashembed.New(0)
+	eng, _ := search.NewEngine(emb, memsearch.New(emb.Dim()))
+	if err := eng.Load(context.Background(), b); err != nil {
+		t.Fatal(err)
+	}
+	cases, err := eval.DemoCases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := eval.Check(cases, b); err != nil {
+		t.Fatal(err)
+	}
+	return demoSetup{b, eng, cases}
+}
+
+func conferenceOf(b *conference.Bundle) func(string) (agent.Conference, bool) {
+	return func(id string) (agent.Conference, bool) {
+		c, ok := b.Conference(id)
+		return agent.Conference{ID: c.ID, Name: c.Name}, ok
+	}
+}
+
+func TestPublicSetCoversEveryFailureReason(t *testing.T) {
+	d := setup(t)
+	count := map[string]int{}
+	for _, c := range d.cases {
+		count[c.Category]++
+	}
+	if len(d.cases) < 40 {
+		t.Fatalf("%d cases, want at least 40", len(d.cases))
+	}
+	for _, cat := range []string{"jargon", "wrong_table", "strict_threshold", "no_answer"} {
+		if count[cat] < 5 {
+			t.Fatalf("only %d %s cases", count[cat], cat)
+		}
+	}
+}
+
+// TestDemoEvalMeetsTargets guards the targets on the public set:
+// reflection recovers at least 60% of failed first searches and at least 1.5×
+// as many as mechanical relaxation, and at most 10% of citations are false.
+func TestDemoEvalMeetsTargets(t *testing.T) {
+	d := setup(t)
+	r := &eval.Runner{Conference: conferenceOf(d.bundle), Agents: map[eval.Mode]*agent.Agent{
+		eval.Reflection: agent.New(rules.New(), d.engine, agent.Options{}),
+		eval.Mechanical: agent.New(rules.New(), d.engine, agent.Options{Mechanical: true}),
+	}}
+	rep, err := r.Run(context.Background(), d.cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refl, mech := rep.Summary[eval.Reflection], rep.Summary[eval.Mechanical]
+	t.Logf("reflection %+v", refl)
+	t.Logf("mechanical %+v", mech)
+	if refl.Errors+mech.Errors > 0 {
+		t.Fatalf("%d turns failed", refl.Errors+mech.Errors)
+	}
+	if refl.RecoveryRate < 0.6 || refl.RecoveryRate < 1.5*mech.RecoveryRate {
+		t.Fatalf("recovery %.3f (mechanical %.3f): want ≥ 0.6 and ≥ 1.5×", refl.RecoveryRate, mech.RecoveryRate)
+	}
+	if refl.FalseCitationRate > 0.1 {
+		t.Fatalf("false citation rate %.3f > 0.1", refl.FalseCitationRate)
+	}
+	for _, c := range rep.Cases {
+		if c.Mode == eval.Reflection && len(c.Strategies) > agent.DefaultMaxRetries {
+			t.Fatalf("case %s ran %d reflection rounds", c.ID, len(c.Strategies))
+		}
+	}
+}
+
+// TestNoAnswerMixesConferences asks every public question in both demo
+// conferences and checks that nothing retrieved, recommended or shown in a
+// thinking note belongs to the other one.
+func TestNoAnswerMixesConferences(t *testing.T) {
+	d := setup(t)
+	a := agent.New(rules.New(), d.engine, agent.Options{})
+	for _, conf := range d.bundle.ConferenceIDs() {
+		info, _ := conferenceOf(d.bundle)(conf)
+		for _, c := range d.cases {
+			st, err := a.Run(context.Background(), agent.Request{Message: c.Message, Conference: info}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for tb, rs := range st.QueryResults {
+				for _, r := range rs {
+					if r.Conference != conf {
+						t.Fatalf("%s asked in %s retrieved %s/%s of %s", c.ID, conf, tb, r.ID, r.Conference)
+					}
+				}
+			}
+			own := st.Retrieved()
+			for _, cit := range st.Citations {
+				if _, ok := own[cit.Key()]; !ok {
+					t.Fatalf("%s in %s cites %s, which it did not retrieve", c.ID, conf, cit.Key())
+				}
+			}
+		}
+	}
+}
