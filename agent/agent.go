@@ -44,7 +44,7 @@ type Searcher interface {
 }
 
 // Options tune an Agent. The zero value reflects, allows DefaultMaxRetries
-// rounds and logs nowhere.
+// rounds and DefaultBudget model calls, evaluates nothing and logs nowhere.
 type Options struct {
 	// Mechanical turns reflection off: weak tables go through the
 	// relax-and-retry ladder instead (REFLECTION_ENABLED=false).
@@ -52,8 +52,23 @@ type Options struct {
 	// MaxRetries bounds the retry rounds after the first search; zero means
 	// DefaultMaxRetries and a negative value means none.
 	MaxRetries int
-	// Fallback answers a step when the model fails or replies invalidly.
+	// Fallback answers a step when the model fails, replies invalidly twice,
+	// is out of budget or out of time. Its calls are not counted.
 	Fallback Model
+	// Budget bounds the calls to the model per turn (DefaultBudget when zero).
+	Budget int
+	// Reserve is the part of a turn's deadline kept for the fallback when a
+	// model call hangs: a call gives up Reserve before the turn's deadline.
+	// Zero means a quarter of the turn's time, at most one second.
+	Reserve time.Duration
+	// Acknowledge asks for a short acknowledgment in parallel with planning.
+	Acknowledge bool
+	// EvaluateFeedback evaluates the answer before it is final and writes it
+	// once more, with the evaluator's hint, when its quality score is below
+	// RegenerationThreshold (EVALUATE_FEEDBACK_ENABLED).
+	EvaluateFeedback bool
+	// RegenerationThreshold is DefaultRegenerationThreshold when zero.
+	RegenerationThreshold float64
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
 	// Logger receives operator logs; nothing is logged when nil.
@@ -78,6 +93,12 @@ func New(model Model, s Searcher, opts Options) *Agent {
 		opts.MaxRetries = DefaultMaxRetries
 	case opts.MaxRetries < 0:
 		opts.MaxRetries = 0
+	}
+	if opts.Budget <= 0 {
+		opts.Budget = DefaultBudget
+	}
+	if opts.RegenerationThreshold == 0 {
+		opts.RegenerationThreshold = DefaultRegenerationThreshold
 	}
 	log := opts.Logger
 	if log == nil {
@@ -137,11 +158,24 @@ func (a *Agent) Run(ctx context.Context, req Request, obs Observer) (*State, err
 	if obs == nil {
 		obs = func(Event) {}
 	}
-	t := &turn{agent: a, st: newState(req, !a.opts.Mechanical), emit: obs}
+	t := a.newTurn(ctx, req, obs)
 	if err := t.run(ctx); err != nil {
 		return t.st, err
 	}
 	return t.st, nil
+}
+
+func (a *Agent) newTurn(ctx context.Context, req Request, obs Observer) *turn {
+	t := &turn{agent: a, st: newState(req, !a.opts.Mechanical), emit: obs}
+	t.c = &caller{t: t}
+	if d, ok := ctx.Deadline(); ok {
+		t.deadline = d
+		t.reserve = a.opts.Reserve
+		if t.reserve <= 0 {
+			t.reserve = min(time.Second, time.Until(d)/4)
+		}
+	}
+	return t
 }
 
 func newState(req Request, reflection bool) *State {
@@ -157,15 +191,24 @@ func newState(req Request, reflection bool) *State {
 
 // turn is one Run in progress.
 type turn struct {
-	agent *Agent
-	st    *State
-	emit  Observer
+	agent    *Agent
+	st       *State
+	emit     Observer
+	c        *caller
+	deadline time.Time     // the turn's deadline, if it has one
+	reserve  time.Duration // kept for the fallback at the end of the turn
+	ack      *pendingAck
 }
 
 func (t *turn) run(ctx context.Context) error {
+	if t.agent.opts.Acknowledge {
+		t.startAck(ctx)
+		defer t.dropAck()
+	}
 	if err := t.step(ctx, StepPlan, t.plan); err != nil {
 		return err
 	}
+	t.deliverAck(false)
 	for {
 		if err := t.step(ctx, StepExecute, t.execute); err != nil {
 			return err
@@ -187,7 +230,17 @@ func (t *turn) run(ctx context.Context) error {
 			break // nothing new left to try
 		}
 	}
-	return t.step(ctx, StepRespond, t.respond)
+	t.deliverAck(true)
+	if err := t.step(ctx, StepRespond, t.respond); err != nil {
+		return err
+	}
+	if t.agent.opts.EvaluateFeedback {
+		if err := t.step(ctx, StepEval, t.feedback); err != nil {
+			return err
+		}
+	}
+	t.emit(Answer{Text: t.st.ResponseText, Citations: t.st.Citations})
+	return nil
 }
 
 // step runs one step between its start and end events and records its

@@ -3,7 +3,8 @@ package agent
 import "time"
 
 // Event is something an observer learns while a turn runs. The concrete
-// types are StepStarted, StepFinished, Progress, Thinking, Chunk and Answer.
+// types are StepStarted, StepFinished, Progress, Acknowledgment, Thinking,
+// Chunk, Reset and Answer.
 type Event interface{ isEvent() }
 
 // Observer receives a turn's events in order, on the goroutine running the
@@ -61,3 +62,8 @@ func (Answer) isEvent()       {}
 type Reset struct{ Reason string }
 
 func (Reset) isEvent() {}
+
+// Acknowledgment is a short note written while the agent starts working.
+type Acknowledgment struct{ Text string }
+
+func (Acknowledgment) isEvent() {}

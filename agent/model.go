@@ -17,13 +17,24 @@ const (
 	StepReflect Step = "reflect_and_replan"
 	StepRelax   Step = "relax_and_retry"
 	StepRespond Step = "generate_response"
+	StepEval    Step = "evaluate"
+	StepAck     Step = "acknowledgment"
 )
 
-// Model is what the agent asks to plan, reflect and answer. The builtin
-// rules and the LLM providers implement it alike, so the agent cannot tell
-// them apart. Plan and reflect calls return JSON text that the agent decodes
-// and validates; respond calls return the answer text, streamed through
-// Call.Stream when it is set.
+// ModelSteps lists the steps that call a model, each of which can have its
+// own model and prompt.
+var ModelSteps = []Step{StepPlan, StepReflect, StepRespond, StepEval, StepAck}
+
+// Model is what the agent asks to plan, reflect, answer, evaluate and
+// acknowledge. The builtin rules and the LLM providers implement it alike,
+// so the agent cannot tell them apart. Plan, reflect and evaluate calls
+// return JSON text that the agent decodes and validates; respond and
+// acknowledgment calls return text, the answer streamed through Call.Stream
+// when it is set.
+//
+// An error whose chain has a Permanent() bool method returning true (an
+// authentication failure, an unknown model) tells the agent not to call that
+// model again during the turn.
 //
 // Implementations must be safe for concurrent use.
 type Model interface {
@@ -36,6 +47,8 @@ type Call struct {
 	Plan    *PlanInput
 	Reflect *ReflectInput
 	Respond *RespondInput
+	Eval    *EvalInput
+	Ack     *AckInput
 	// Repair, when set, carries the previous reply and why it was rejected,
 	// asking the model to correct it.
 	Repair *Repair
@@ -49,11 +62,14 @@ type Repair struct {
 	Error string
 }
 
-// Completion is a model's reply.
+// Completion is a model's reply. Model names the provider and model
+// ("anthropic:claude-sonnet-4-5", "builtin"); PromptVersion is the version
+// of the prompt used, zero for models that use none.
 type Completion struct {
-	Text  string
-	Model string
-	Usage Usage
+	Text          string
+	Model         string
+	PromptVersion int
+	Usage         Usage
 }
 
 // Usage counts the tokens of one call.
@@ -140,4 +156,28 @@ type RespondInput struct {
 	Queries     []search.Query                   `json:"queries"`
 	Calibration search.Calibration               `json:"score_levels"`
 	Lexicon     *search.Lexicon                  `json:"-"`
+	// Hint and PreviousAnswer are set when the answer is regenerated after
+	// a poor evaluation.
+	Hint           string `json:"improvement_hint,omitempty"`
+	PreviousAnswer string `json:"previous_answer,omitempty"`
+}
+
+// EvalInput is what the evaluator sees: the question, the results the
+// answer could use and the answer. It must reply with JSON
+// {"quality_score", "confidence_score", "issues", "improvement_hint"}.
+type EvalInput struct {
+	Message    string                           `json:"message"`
+	Conference Conference                       `json:"conference"`
+	Results    map[search.Table][]search.Result `json:"results"`
+	Answer     string                           `json:"answer"`
+	Citations  []Citation                       `json:"citations"`
+	Lexicon    *search.Lexicon                  `json:"-"`
+}
+
+// AckInput is what the acknowledgment is written from: one or two warm
+// sentences that do not answer yet.
+type AckInput struct {
+	Message    string     `json:"message"`
+	Conference Conference `json:"conference"`
+	History    []Turn     `json:"history,omitempty"`
 }

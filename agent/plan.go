@@ -29,7 +29,7 @@ func (t *turn) plan(ctx context.Context) error {
 	}
 	var reply planReply
 	var queries []search.Query
-	src, err := t.ask(ctx, Call{Step: StepPlan, Plan: in}, func(text string) error {
+	src, err := t.c.ask(ctx, Call{Step: StepPlan, Plan: in}, func(text string) error {
 		reply = planReply{}
 		if err := decodeStrict(text, &reply); err != nil {
 			return err

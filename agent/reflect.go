@@ -19,7 +19,7 @@ import (
 func (t *turn) reflect(ctx context.Context) error {
 	in := t.reflectInput(ctx)
 	var dec *Decision
-	src, err := t.ask(ctx, Call{Step: StepReflect, Reflect: in}, func(text string) error {
+	src, err := t.c.ask(ctx, Call{Step: StepReflect, Reflect: in}, func(text string) error {
 		d, err := ParseDecision(text)
 		dec = d
 		return err
@@ -70,8 +70,12 @@ func (t *turn) commitRound(rec Reflection, note string) {
 		return
 	}
 	msg, _ := plainNote(note, rec.Strategy)
-	now := t.agent.opts.Now()
-	r := ThinkingRecord{Message: msg, Strategy: rec.Strategy, RetryCount: t.st.RetryCount, TS: float64(now.UnixMicro()) / 1e6, Source: rec.Source}
+	t.note(ThinkingRecord{Message: msg, Strategy: rec.Strategy, RetryCount: t.st.RetryCount, Source: rec.Source})
+}
+
+// note stamps a thinking record, appends it and tells observers.
+func (t *turn) note(r ThinkingRecord) {
+	r.TS = float64(t.agent.opts.Now().UnixMicro()) / 1e6
 	t.st.ThinkingUpdates = append(t.st.ThinkingUpdates, r)
 	t.emit(Thinking{Record: r, All: slices.Clone(t.st.ThinkingUpdates)})
 }

@@ -11,34 +11,28 @@ import (
 // Apology is the answer when no model could produce one.
 const Apology = "Sorry, I couldn't put an answer together just now. Please try asking again in a moment."
 
-// respond asks the model for the answer, streaming it through the citation
-// guard. If the model fails, the fallback model answers; if that fails too,
-// the attendee gets an apology. When a failed try had already streamed text,
-// a Reset event tells observers to discard it.
+// respond writes the answer from what the turn retrieved.
 func (t *turn) respond(ctx context.Context) error {
 	t.progress(StepRespond, "Writing the answer…")
-	in := t.respondInput()
-	tries := []struct {
-		m   Model
-		src Source
-	}{{t.agent.model, FromModel}}
-	if t.agent.opts.Fallback != nil {
-		tries = append(tries, struct {
-			m   Model
-			src Source
-		}{t.agent.opts.Fallback, FromFallbackModel})
-	}
-	for _, try := range tries {
-		g, err := t.answerWith(ctx, try.m, in)
+	return t.answer(ctx, t.respondInput())
+}
+
+// answer streams an answer through the citation guard from the first model
+// that gives one: the model, then the fallback model, then an apology. When
+// a failed try had already streamed text, a Reset event tells observers to
+// discard it; its cause goes to the trace, never to the attendee.
+func (t *turn) answer(ctx context.Context, in *RespondInput) error {
+	for _, a := range t.c.attempts(StepRespond) {
+		g, err := t.answerWith(ctx, a, in)
 		if err == nil {
-			t.finish(g, try.src)
+			t.finish(g, a.src)
 			return nil
 		}
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return ctxErr
 		}
 		if g.text.Len() > 0 {
-			t.emit(Reset{Reason: err.Error()})
+			t.emit(Reset{Reason: "the answer stopped part-way; another one follows"})
 		}
 	}
 	g := newCiteGuard(nil, t.chunk)
@@ -47,9 +41,9 @@ func (t *turn) respond(ctx context.Context) error {
 	return nil
 }
 
-func (t *turn) answerWith(ctx context.Context, m Model, in *RespondInput) (*citeGuard, error) {
+func (t *turn) answerWith(ctx context.Context, a attempt, in *RespondInput) (*citeGuard, error) {
 	g := newCiteGuard(t.st.Retrieved(), t.chunk)
-	comp, err := t.call(ctx, m, Call{Step: StepRespond, Respond: in, Stream: g.write})
+	comp, err := t.c.do(ctx, a, Call{Step: StepRespond, Respond: in, Stream: g.write})
 	if err != nil {
 		return g, err
 	}
@@ -70,7 +64,6 @@ func (t *turn) finish(g *citeGuard, src Source) {
 	t.st.Citations = g.cited
 	t.st.DroppedCitations = g.dropped
 	t.st.ResponseSource = src
-	t.emit(Answer{Text: t.st.ResponseText, Citations: g.cited})
 }
 
 func (t *turn) respondInput() *RespondInput {

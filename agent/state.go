@@ -15,6 +15,9 @@ const (
 	Rewrite    Strategy = "rewrite" // new wording for the same need
 	Pivot      Strategy = "pivot"   // another table or search mode
 	Mechanical Strategy = "mechanical"
+	// Regenerate labels the thinking record of an answer written again
+	// after a poor evaluation.
+	Regenerate Strategy = "regenerate"
 )
 
 // Source says where a reflection decision came from.
@@ -23,6 +26,7 @@ type Source string
 // Sources of plans, decisions and answers.
 const (
 	FromModel         Source = "model"          // the configured model, validated
+	FromRepair        Source = "model_repaired" // the configured model, valid after one repair round-trip
 	FromFallbackModel Source = "fallback_model" // Options.Fallback, after the model failed or was invalid
 	FromMechanical    Source = "mechanical"     // the mechanical ladder or default plan, or an apology
 )
@@ -114,14 +118,17 @@ type State struct {
 	Reflections         []Reflection     `json:"reflections"`
 	ThinkingUpdates     []ThinkingRecord `json:"thinking_updates"`
 
-	ResponseText      string     `json:"response_text"`
-	Citations         []Citation `json:"citations"`
-	DroppedCitations  []string   `json:"dropped_citations,omitempty"`
-	ResponseSource    Source     `json:"response_source"`
-	ModelCalls        []CallInfo `json:"model_calls"`
-	StepDurationsMS   []StepTime `json:"step_durations_ms"`
-	Attempts          int        `json:"attempts"`
-	FirstPassAttempts int        `json:"-"`
+	ResponseText      string      `json:"response_text"`
+	Citations         []Citation  `json:"citations"`
+	DroppedCitations  []string    `json:"dropped_citations,omitempty"`
+	ResponseSource    Source      `json:"response_source"`
+	Acknowledgment    string      `json:"acknowledgment,omitempty"`
+	Evaluation        *Evaluation `json:"evaluation,omitempty"`
+	Regenerated       bool        `json:"regenerated,omitempty"`
+	ModelCalls        []CallInfo  `json:"model_calls"`
+	StepDurationsMS   []StepTime  `json:"step_durations_ms"`
+	Attempts          int         `json:"attempts"`
+	FirstPassAttempts int         `json:"-"`
 }
 
 // StepTime is how long one step took.
@@ -130,12 +137,16 @@ type StepTime struct {
 	MS   float64 `json:"ms"`
 }
 
-// CallInfo records one model call.
+// CallInfo records one model call: which model and prompt version, the
+// tokens it used, how long it took and, if it failed, why.
 type CallInfo struct {
-	Step   Step   `json:"step"`
-	Model  string `json:"model"`
-	Usage  Usage  `json:"usage"`
-	Failed string `json:"failed,omitempty"`
+	Step          Step    `json:"step"`
+	Model         string  `json:"model"`
+	PromptVersion int     `json:"prompt_version,omitempty"`
+	Usage         Usage   `json:"usage"`
+	MS            float64 `json:"ms"`
+	Fallback      bool    `json:"fallback,omitempty"`
+	Failed        string  `json:"failed,omitempty"`
 }
 
 // Strategies lists the strategies of the turn's reflection rounds in order.

@@ -12,7 +12,9 @@
 //     wording fits but scores fall short of the confidence band;
 //   - the responder writes a short answer from the retrieved items and why
 //     they matched, citing each as [collection/id], and says plainly when
-//     nothing fits.
+//     nothing fits;
+//   - the evaluator compares what the answer recommends with what was there
+//     to recommend, and the acknowledgment says where the agent will look.
 //
 // A Model is stateless and safe for concurrent use.
 package rules
@@ -49,6 +51,10 @@ func (m *Model) Complete(ctx context.Context, call agent.Call) (agent.Completion
 		reply = reflect(call.Reflect)
 	case call.Step == agent.StepRespond && call.Respond != nil:
 		return respond(call.Respond, call.Stream), nil
+	case call.Step == agent.StepEval && call.Eval != nil:
+		reply = evaluate(call.Eval)
+	case call.Step == agent.StepAck && call.Ack != nil:
+		return agent.Completion{Text: acknowledge(call.Ack), Model: Name}, nil
 	default:
 		return agent.Completion{Model: Name}, fmt.Errorf("rules: no rules for step %q with this input", call.Step)
 	}

@@ -1,0 +1,152 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// retryTransport retries transient failures of idempotent-by-design model
+// calls (a call has no effect on the provider but its cost): transport
+// errors, 429 and 5xx. It waits with capped exponential backoff and full
+// jitter, or as long as Retry-After asks if that is longer, and never past
+// the request's deadline: when the wait would cross it, it gives up at once.
+// What it saw is written to the call's record for error classification.
+type retryTransport struct {
+	base   http.RoundTripper
+	policy RetryPolicy
+	sleep  func(ctx context.Context, d time.Duration) error
+}
+
+func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	rec := recordOf(req.Context())
+	for attempt := 1; ; attempt++ {
+		r, err := rewind(req, attempt)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := t.base.RoundTrip(r)
+		status := 0
+		if resp != nil {
+			status = resp.StatusCode
+		}
+		rec.note(status, err)
+		wait, retry := retryable(resp, err)
+		if !retry || attempt >= t.policy.MaxAttempts || (req.Body != nil && req.GetBody == nil) {
+			return resp, err
+		}
+		delay := max(t.backoff(attempt), wait)
+		if d, ok := req.Context().Deadline(); ok && time.Until(d) < delay {
+			return resp, err // no time left to wait: let the caller fall back now
+		}
+		if resp != nil {
+			io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+			resp.Body.Close()
+		}
+		if err := t.sleep(req.Context(), delay); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// rewind returns the request for an attempt, with a fresh body after the first.
+func rewind(req *http.Request, attempt int) (*http.Request, error) {
+	if attempt == 1 || req.Body == nil {
+		return req, nil
+	}
+	body, err := req.GetBody()
+	if err != nil {
+		return nil, err
+	}
+	r := req.Clone(req.Context())
+	r.Body = body
+	return r, nil
+}
+
+// retryable says whether a result is worth another attempt, and how long
+// the server asked to wait.
+func retryable(resp *http.Response, err error) (time.Duration, bool) {
+	if err != nil {
+		return 0, !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded)
+	}
+	switch resp.StatusCode {
+	case http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway,
+		http.StatusServiceUnavailable, http.StatusGatewayTimeout, 529: // 529: Anthropic overloaded
+		return retryAfter(resp.Header.Get("Retry-After")), true
+	}
+	return 0, false
+}
+
+// retryAfter reads Retry-After in seconds or as an HTTP date.
+func retryAfter(v string) time.Duration {
+	if v == "" {
+		return 0
+	}
+	if s, err := strconv.ParseFloat(v, 64); err == nil && s >= 0 {
+		return time.Duration(s * float64(time.Second))
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(0, time.Until(t))
+	}
+	return 0
+}
+
+// backoff is base × 2^(attempt−1), capped, with full jitter.
+func (t *retryTransport) backoff(attempt int) time.Duration {
+	d := t.policy.BaseDelay << (attempt - 1)
+	if d <= 0 || d > t.policy.MaxDelay {
+		d = t.policy.MaxDelay
+	}
+	return time.Duration(rand.Int64N(int64(d) + 1))
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-timer.C:
+		return nil
+	}
+}
+
+// record is what the transport saw during one model call.
+type record struct {
+	mu       sync.Mutex
+	attempts int
+	status   int // last HTTP status, 0 if none
+	transErr bool
+}
+
+type recordKey struct{}
+
+func withRecord(ctx context.Context, r *record) context.Context {
+	return context.WithValue(ctx, recordKey{}, r)
+}
+
+func recordOf(ctx context.Context) *record {
+	if r, ok := ctx.Value(recordKey{}).(*record); ok {
+		return r
+	}
+	return &record{}
+}
+
+func (r *record) note(status int, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.attempts++
+	r.status = status
+	r.transErr = err != nil
+}
+
+func (r *record) get() (attempts, status int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.attempts, r.status
+}

@@ -1,0 +1,82 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/erleah/erleah-agent/agent"
+	"github.com/erleah/erleah-agent/search"
+	"github.com/erleah/erleah-agent/search/terms"
+)
+
+// verdict is the JSON the evaluator returns.
+type verdict struct {
+	Quality    float64  `json:"quality_score"`
+	Confidence float64  `json:"confidence_score"`
+	Issues     []string `json:"issues"`
+	Hint       string   `json:"improvement_hint"`
+}
+
+// evaluate judges an answer by what it recommends against what was there to
+// recommend: cited items that cover the question score well, an honest
+// "nothing fits" scores fairly when nothing did fit, and an answer that
+// ignores strong matches scores poorly, with a hint naming them.
+func evaluate(in *agent.EvalInput) verdict {
+	rin := &agent.RespondInput{Message: in.Message, Results: in.Results, Lexicon: in.Lexicon}
+	ws := queryWeights(rin)
+	cited := map[string]bool{}
+	for _, c := range in.Citations {
+		cited[c.Key()] = true
+	}
+	var best []search.Result
+	var covered float64
+	for _, rs := range in.Results {
+		for _, r := range rs {
+			sup := ws.support(r)
+			if cited[r.Key()] {
+				covered += sup
+			}
+			if sup >= minSupport && len(best) < 3 && !cited[r.Key()] && r.Score > 0 {
+				best = append(best, r)
+			}
+		}
+	}
+	switch {
+	case strings.TrimSpace(in.Answer) == agent.Apology || strings.TrimSpace(in.Answer) == "":
+		return verdict{0.1, 0.9, []string{"no answer was produced"}, "Answer from the retrieved items, or say plainly that nothing fits."}
+	case len(in.Citations) > 0:
+		q := 0.5 + 0.5*covered/float64(len(in.Citations))
+		return verdict{round2(q), 0.7, nil, ""}
+	case len(best) > 0:
+		return verdict{0.3, 0.6, []string{"the answer recommends nothing although matching items were retrieved"},
+			fmt.Sprintf("Recommend %s, citing each as [collection/id].", names(best))}
+	}
+	return verdict{0.7, 0.6, nil, ""}
+}
+
+func names(rs []search.Result) string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, fmt.Sprintf("%q [%s]", r.Title, r.Key()))
+	}
+	return strings.Join(out, ", ")
+}
+
+func round2(x float64) float64 { return float64(int(x*100+0.5)) / 100 }
+
+// acknowledge writes one warm sentence that says where the agent will look,
+// without answering yet.
+func acknowledge(in *agent.AckInput) string {
+	name := in.Conference.Name
+	if name == "" {
+		name = "the conference"
+	}
+	tables := cueTables(terms.Words(in.Message))
+	switch tables[0] {
+	case search.Speakers:
+		return fmt.Sprintf("Let me find the people at %s who know about that.", name)
+	case search.Exhibitors:
+		return fmt.Sprintf("Let me check which exhibitors at %s can help with that.", name)
+	}
+	return fmt.Sprintf("Let me look through the %s programme for that.", name)
+}
