@@ -9,6 +9,7 @@ require (
 )
 
 require (
+	github.com/caarlos0/env/v11 v11.4.2 // indirect
 	github.com/dlclark/regexp2 v1.10.0 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/pkoukk/tiktoken-go v0.1.6 // indirect

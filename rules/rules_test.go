@@ -228,3 +228,40 @@ func TestUnknownStepIsAnError(t *testing.T) {
 		t.Fatal("the builtin model accepted a step it has no rules for")
 	}
 }
+
+func TestEvaluatorJudgesWhatTheAnswerRecommends(t *testing.T) {
+	eng := demoEngine(t)
+	ctx := context.Background()
+	rs, _ := eng.Search(ctx, "aidata26", eng.Resolve(search.Query{Table: search.Sessions, Mode: search.Faceted, Text: "retrieval-augmented generation"}))
+	results := map[search.Table][]search.Result{search.Sessions: rs}
+	judge := func(answer string, cited []agent.Citation) *agent.Evaluation {
+		in := &agent.EvalInput{Message: "retrieval-augmented generation", Conference: demo, Results: results, Answer: answer, Citations: cited, Lexicon: eng.Lexicon("aidata26")}
+		comp, err := rules.New().Complete(ctx, agent.Call{Step: agent.StepEval, Eval: in})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev, err := agent.ParseEvaluation(comp.Text)
+		if err != nil {
+			t.Fatalf("builtin evaluation is invalid: %v", err)
+		}
+		return ev
+	}
+	good := judge("See [sessions/s006].", []agent.Citation{{Collection: search.Sessions, ID: "s006"}})
+	ignored := judge("I found nothing.", nil)
+	apology := judge(agent.Apology, nil)
+	if good.QualityScore < 0.7 || ignored.QualityScore >= 0.4 || apology.QualityScore >= 0.4 {
+		t.Fatalf("quality: good %.2f, ignored matches %.2f, apology %.2f", good.QualityScore, ignored.QualityScore, apology.QualityScore)
+	}
+	if !strings.Contains(ignored.ImprovementHint, "[sessions/s006]") {
+		t.Fatalf("the hint does not name the missed item: %q", ignored.ImprovementHint)
+	}
+}
+
+func TestAcknowledgmentDoesNotAnswer(t *testing.T) {
+	for msg, want := range map[string]string{"Who works on fraud?": "people", "Which vendor sells labelling?": "exhibitors", "kubernetes talks": "programme"} {
+		comp, err := rules.New().Complete(context.Background(), agent.Call{Step: agent.StepAck, Ack: &agent.AckInput{Message: msg, Conference: demo}})
+		if err != nil || !strings.Contains(comp.Text, want) || strings.Contains(comp.Text, "[") {
+			t.Fatalf("%q → %q, %v", msg, comp.Text, err)
+		}
+	}
+}

@@ -15,14 +15,11 @@ import (
 	"github.com/erleah/erleah-agent/agent"
 )
 
-func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer, env settings) error {
-	if err := env.err(); err != nil {
-		return err
-	}
+func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer, cfg config) error {
 	fs := newFlagSet("ask", stderr)
 	var c common
-	c.register(fs, env, "on|off")
-	timeout := fs.Duration("timeout", env.Timeout, "deadline for the whole turn")
+	c.register(fs, cfg, "on|off")
+	timeout := fs.Duration("timeout", cfg.TurnTimeout, "deadline for the whole turn")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, `usage: erleah-agent ask [flags] "question"`)
 		fs.PrintDefaults()
@@ -53,11 +50,18 @@ func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer, env se
 	if err != nil {
 		return err
 	}
-	eng, err := newEngine(ctx, b)
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+	eng, err := newEngine(ctx, cfg, b)
 	if err != nil {
 		return fmt.Errorf("index conference: %w", err)
 	}
-	ag := newAgent(eng, mechanical, c.maxRetries, slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelError})))
+	model, _, err := newModel(cfg, log)
+	if err != nil {
+		return err
+	}
+	opts := agentOptions(cfg, mechanical, c.maxRetries, log)
+	opts.Acknowledge = !c.json
+	ag := agent.New(model, eng, opts)
 	tctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()
 	p := &askPrinter{out: stdout, quiet: c.json}
@@ -67,6 +71,9 @@ func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer, env se
 	st, err := ag.Run(tctx, agent.Request{TraceID: newTraceID(), Message: question, Conference: conf}, p.observe)
 	if err != nil {
 		return turnError(err, *timeout)
+	}
+	if !cfg.EvaluateFeedback {
+		_, _ = ag.Evaluate(tctx, st) // recorded in the trace; a failed evaluation changes nothing
 	}
 	if c.json {
 		return writeJSON(stdout, askOutput(st))
@@ -110,6 +117,8 @@ func (p *askPrinter) observe(e agent.Event) {
 		return
 	}
 	switch e := e.(type) {
+	case agent.Acknowledgment:
+		fmt.Fprintf(p.out, "%s\n", e.Text)
 	case agent.Thinking:
 		fmt.Fprintf(p.out, "~ %s\n", e.Record.Message)
 	case agent.Chunk:
@@ -124,9 +133,6 @@ func (p *askPrinter) observe(e agent.Event) {
 }
 
 func (p *askPrinter) citations(cs []agent.Citation) {
-	if !strings.HasSuffix("\n", "\n") {
-		fmt.Fprintln(p.out)
-	}
 	if len(cs) == 0 {
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"slices"
 	"strings"
@@ -14,13 +15,10 @@ import (
 	"github.com/erleah/erleah-agent/eval"
 )
 
-func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer, env settings) error {
-	if err := env.err(); err != nil {
-		return err
-	}
+func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer, cfg config) error {
 	fs := newFlagSet("eval", stderr)
 	var c common
-	c.register(fs, env, "on|off|both")
+	c.register(fs, cfg, "on|off|both")
 	casesFile := fs.String("cases", "", "evaluation cases `file` in JSON Lines (default: the public set for the demo bundle)")
 	fs.Lookup("reflection").DefValue = "both"
 	c.reflection = "both"
@@ -56,13 +54,18 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer, env s
 	if err := eval.Check(cases, b); err != nil {
 		return err
 	}
-	eng, err := newEngine(ctx, b)
+	eng, err := newEngine(ctx, cfg, b)
 	if err != nil {
 		return fmt.Errorf("index conference: %w", err)
 	}
-	r := &eval.Runner{Agents: map[eval.Mode]*agent.Agent{}, Conference: conferenceLookup(b), Timeout: env.Timeout}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+	model, _, err := newModel(cfg, log)
+	if err != nil {
+		return err
+	}
+	r := &eval.Runner{Agents: map[eval.Mode]*agent.Agent{}, Conference: conferenceLookup(b), Timeout: cfg.TurnTimeout}
 	for _, m := range modes {
-		r.Agents[m] = newAgent(eng, m == eval.Mechanical, c.maxRetries, nil)
+		r.Agents[m] = agent.New(model, eng, agentOptions(cfg, m == eval.Mechanical, c.maxRetries, log))
 	}
 	rep, err := r.Run(ctx, cases)
 	if err != nil {

@@ -21,7 +21,7 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr, os.Getenv)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr, environ())
 	stop()
 	os.Exit(code)
 }
@@ -45,14 +45,14 @@ Run "erleah-agent <command> -h" for a command's flags.
 
 // run executes one command and returns the process exit code. A panic is
 // reported as one line, never as a stack trace.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) (code int) {
+func run(ctx context.Context, args []string, stdout, stderr io.Writer, env map[string]string) (code int) {
 	defer func() {
 		if p := recover(); p != nil {
 			fmt.Fprintf(stderr, "erleah-agent: internal error: %v\n", p)
 			code = 1
 		}
 	}()
-	err := dispatch(ctx, args, stdout, stderr, getenv)
+	err := dispatch(ctx, args, stdout, stderr, env)
 	if err == nil {
 		return 0
 	}
@@ -72,17 +72,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 // errHelp ends a command that printed its help on request.
 var errHelp = errors.New("help requested")
 
-func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) error {
+func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer, environ map[string]string) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return usagef("no command given")
 	}
-	env := environment(getenv)
 	switch args[0] {
-	case "ask":
-		return cmdAsk(ctx, args[1:], stdout, stderr, env)
-	case "eval":
-		return cmdEval(ctx, args[1:], stdout, stderr, env)
+	case "ask", "eval":
+		cfg, err := loadConfig(environ)
+		if err != nil {
+			return err
+		}
+		if args[0] == "ask" {
+			return cmdAsk(ctx, args[1:], stdout, stderr, cfg)
+		}
+		return cmdEval(ctx, args[1:], stdout, stderr, cfg)
 	case "version":
 		return cmdVersion(stdout)
 	case "help", "-h", "--help":
@@ -90,6 +94,17 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer, gete
 		return nil
 	}
 	return usagef("unknown command %q (want ask, eval or version)", args[0])
+}
+
+// environ is the process environment as a map, read once here.
+func environ() map[string]string {
+	m := map[string]string{}
+	for _, kv := range os.Environ() {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			m[k] = v
+		}
+	}
+	return m
 }
 
 // oneLine folds a multi-line message for a usage error.

@@ -8,13 +8,22 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/erleah/erleah-agent/agent"
+	"github.com/erleah/erleah-agent/llm/llmtest"
 )
 
 // cli runs the command line in-process and returns exit code, stdout and stderr.
 func cli(t *testing.T, env map[string]string, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := run(context.Background(), args, &out, &errb, func(k string) string { return env[k] })
+	if env == nil {
+		env = map[string]string{}
+	}
+	if _, ok := env["STATE_DIR"]; !ok {
+		env["STATE_DIR"] = t.TempDir()
+	}
+	code := run(context.Background(), args, &out, &errb, env)
 	return code, out.String(), errb.String()
 }
 
@@ -43,7 +52,8 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 		{"bad flag", nil, []string{"ask", "--bogus", "hi"}, "flag provided but not defined"},
 		{"bad reflection", nil, []string{"ask", "--reflection", "maybe", "hi"}, `--reflection "maybe"`},
 		{"bad retries", nil, []string{"ask", "--max-retries", "9", "hi"}, "outside 0..5"},
-		{"bad environment", map[string]string{"MAX_RETRY_COUNT": "lots", "TURN_TIMEOUT": "soon"}, []string{"ask", "hi"}, `MAX_RETRY_COUNT="lots" is not a whole number; TURN_TIMEOUT="soon"`},
+		{"bad environment", map[string]string{"MAX_RETRY_COUNT": "lots", "TURN_TIMEOUT": "soon", "MODEL": "anthropic:claude-x", "EMBEDDER": "word2vec"}, []string{"ask", "hi"},
+			`bad environment: MAX_RETRY_COUNT="lots" is not a valid int; TURN_TIMEOUT="soon" is not a valid time.Duration; MODEL: model anthropic:claude-x needs ANTHROPIC_API_KEY; EMBEDDER="word2vec": want hash, openai:<model> or ollama:<model>`},
 		{"eval bad mode", nil, []string{"eval", "--reflection", "sometimes"}, "want on, off or both"},
 		{"eval cases needed with data", nil, []string{"eval", "--data", "x.json"}, "--cases is required"},
 	}
@@ -183,5 +193,44 @@ func TestVersion(t *testing.T) {
 	code, out, _ := cli(t, nil, "version")
 	if code != 0 || !strings.HasPrefix(out, "erleah-agent ") {
 		t.Fatalf("version: %d %q", code, out)
+	}
+}
+
+func TestAskUsesTheConfiguredProvider(t *testing.T) {
+	srv := llmtest.NewOpenAI(t)
+	srv.Script(agent.StepPlan, llmtest.Reply{Text: `{"intent":"x","queries":[{"table":"sessions","search_mode":"faceted","query_text":"retrieval-augmented generation","limit":10}]}`})
+	srv.Script(agent.StepRespond, llmtest.Reply{Text: "Go to [sessions/s006]."})
+	srv.Script(agent.StepEval, llmtest.Reply{Text: `{"quality_score":0.8,"confidence_score":0.8,"issues":[],"improvement_hint":null}`})
+	env := map[string]string{"MODEL": "openai:gpt-test", "OPENAI_API_KEY": "k", "OPENAI_BASE_URL": srv.URL + "/v1", "MAX_RETRY_COUNT": "0"}
+	code, out, errOut := cli(t, env, "ask", "--json", "sessions on RAG?")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var got struct {
+		Answer string `json:"answer"`
+		Trace  struct {
+			PlanSource string `json:"plan_source"`
+			Evaluation struct {
+				Quality float64 `json:"quality_score"`
+			} `json:"evaluation"`
+		} `json:"trace"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Answer != "Go to [sessions/s006]." || got.Trace.PlanSource != "model" || got.Trace.Evaluation.Quality != 0.8 {
+		t.Fatalf("answer %q, plan from %s, evaluation %v", got.Answer, got.Trace.PlanSource, got.Trace.Evaluation)
+	}
+}
+
+func TestAskAnswersWhenTheProviderRejectsTheKey(t *testing.T) {
+	srv := llmtest.NewAnthropic(t)
+	srv.Default = func(agent.Step) llmtest.Reply {
+		return llmtest.Reply{Status: 401, Text: `{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}`}
+	}
+	env := map[string]string{"ANTHROPIC_API_KEY": "bad", "ANTHROPIC_BASE_URL": srv.URL + "/v1"}
+	code, out, errOut := cli(t, env, "ask", "Who can help me deploy ML models on-prem?")
+	if code != 0 || !strings.Contains(out, "[exhibitors/") || strings.Contains(out+errOut, "x-api-key") {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out, errOut)
 	}
 }

@@ -4,14 +4,19 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"log/slog"
+	"path/filepath"
 	"strings"
 
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/conference"
+	"github.com/erleah/erleah-agent/llm"
+	"github.com/erleah/erleah-agent/prompts"
 	"github.com/erleah/erleah-agent/rules"
 	"github.com/erleah/erleah-agent/search"
+	"github.com/erleah/erleah-agent/search/embedcache"
 	"github.com/erleah/erleah-agent/search/hashembed"
 	"github.com/erleah/erleah-agent/search/memsearch"
 )
@@ -25,16 +30,16 @@ type common struct {
 	maxRetries int
 }
 
-func (c *common) register(fs *flag.FlagSet, env settings, reflectionValues string) {
-	fs.StringVar(&c.data, "data", env.DataFile, "conference bundle `file` (default: the demo bundle compiled in)")
+func (c *common) register(fs *flag.FlagSet, cfg config, reflectionValues string) {
+	fs.StringVar(&c.data, "data", cfg.DataFile, "conference bundle `file` (default: the demo bundle compiled in)")
 	fs.StringVar(&c.conference, "conference", "", "conference `id` (default: the bundle's first)")
 	def := "on"
-	if !env.Reflection {
+	if !cfg.Reflection {
 		def = "off"
 	}
 	fs.StringVar(&c.reflection, "reflection", def, "reflection "+reflectionValues)
 	fs.BoolVar(&c.json, "json", false, "machine-readable JSON on stdout, nothing else")
-	fs.IntVar(&c.maxRetries, "max-retries", env.MaxRetries, "retry rounds after the first search (0..5)")
+	fs.IntVar(&c.maxRetries, "max-retries", cfg.MaxRetries, "retry rounds after the first search (0..5)")
 }
 
 // parseArgs parses flags wherever they appear among the positional
@@ -71,9 +76,31 @@ func loadBundle(path string) (*conference.Bundle, error) {
 	return conference.LoadFile(path, opts)
 }
 
-// newEngine indexes a bundle with the offline embedder in memory.
-func newEngine(ctx context.Context, b *conference.Bundle) (*search.Engine, error) {
-	emb := hashembed.New(0)
+// newEmbedder returns the configured embedder: the offline hash embedder,
+// or a provider model behind the disk cache in the state directory.
+func newEmbedder(ctx context.Context, cfg config) (search.Embedder, error) {
+	spec, _ := cfg.embedderSpec()
+	if spec.Provider == "" {
+		return hashembed.New(0), nil
+	}
+	levels, _ := cfg.levels()
+	cache, err := embedcache.Open(filepath.Join(cfg.stateDir(), "embeddings"), spec.String())
+	if err != nil {
+		return nil, err
+	}
+	inner, err := llm.NewEmbedder(ctx, spec, cfg.llmConfig(), cache.Dim(), llm.DefaultBatch, levels)
+	if err != nil {
+		return nil, err
+	}
+	return cache.Wrap(inner)
+}
+
+// newEngine indexes a bundle in memory with the configured embedder.
+func newEngine(ctx context.Context, cfg config, b *conference.Bundle) (*search.Engine, error) {
+	emb, err := newEmbedder(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("embedder: %w", err)
+	}
 	eng, err := search.NewEngine(emb, memsearch.New(emb.Dim()))
 	if err != nil {
 		return nil, err
@@ -82,6 +109,28 @@ func newEngine(ctx context.Context, b *conference.Bundle) (*search.Engine, error
 		return nil, err
 	}
 	return eng, nil
+}
+
+// newModel opens the prompt and model registries in the state directory
+// and returns the router that sends each step to its model.
+func newModel(cfg config, log *slog.Logger) (*llm.Router, *prompts.Registry, error) {
+	dir := cfg.stateDir()
+	p, warnings, err := prompts.Open(filepath.Join(dir, "prompts.json"))
+	if err != nil {
+		return nil, nil, err
+	}
+	steps, err := cfg.stepModels()
+	if err != nil {
+		return nil, nil, usagef("%v", err)
+	}
+	r, more, err := llm.OpenRouter(filepath.Join(dir, "models.json"), steps, cfg.llmConfig(), p, rules.New())
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, w := range append(warnings, more...) {
+		log.Warn("registry entry replaced by its default", "detail", w)
+	}
+	return r, p, nil
 }
 
 // pickConference returns the conference with id, or the bundle's first when
@@ -97,11 +146,13 @@ func pickConference(b *conference.Bundle, id string) (agent.Conference, error) {
 	return agent.Conference{ID: c.ID, Name: c.Name, Venue: c.Venue, StartsOn: c.StartsOn, EndsOn: c.EndsOn}, nil
 }
 
-func newAgent(eng *search.Engine, mechanical bool, maxRetries int, log *slog.Logger) *agent.Agent {
+// agentOptions are the agent's options from the configuration and flags.
+func agentOptions(cfg config, mechanical bool, maxRetries int, log *slog.Logger) agent.Options {
 	if maxRetries == 0 {
 		maxRetries = -1 // agent.Options: negative means no retries
 	}
-	return agent.New(rules.New(), eng, agent.Options{Mechanical: mechanical, MaxRetries: maxRetries, Logger: log})
+	return agent.Options{Mechanical: mechanical, MaxRetries: maxRetries, Fallback: rules.New(), Logger: log,
+		EvaluateFeedback: cfg.EvaluateFeedback, RegenerationThreshold: cfg.RegenThreshold}
 }
 
 func checkRetries(n int) error {

@@ -1,0 +1,225 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/caarlos0/env/v11"
+
+	"github.com/erleah/erleah-agent/agent"
+	"github.com/erleah/erleah-agent/llm"
+	"github.com/erleah/erleah-agent/search"
+)
+
+// secret is a credential: it prints and logs as "[set]" or "[unset]".
+type secret string
+
+func (s secret) String() string {
+	if s == "" {
+		return "[unset]"
+	}
+	return "[set]"
+}
+
+// LogValue keeps secrets out of logs.
+func (s secret) LogValue() slog.Value { return slog.StringValue(s.String()) }
+
+// config is the whole environment of contract §7, read once, here only.
+type config struct {
+	ListenAddr    string        `env:"LISTEN_ADDR" envDefault:"127.0.0.1:8080"`
+	PublicURL     string        `env:"PUBLIC_URL"`
+	DirectusURL   string        `env:"DIRECTUS_URL"`
+	DirectusToken secret        `env:"DIRECTUS_TOKEN"`
+	WebhookSecret secret        `env:"WEBHOOK_SECRET"`
+	APIToken      secret        `env:"API_TOKEN"`
+	DataFile      string        `env:"DATA_FILE"`
+	Reflection    bool          `env:"REFLECTION_ENABLED" envDefault:"true"`
+	MaxRetries    int           `env:"MAX_RETRY_COUNT" envDefault:"2"`
+	TurnTimeout   time.Duration `env:"TURN_TIMEOUT" envDefault:"30s"`
+
+	Model          string `env:"MODEL"`
+	ModelPlan      string `env:"MODEL_PLAN_QUERIES"`
+	ModelReflect   string `env:"MODEL_REFLECT_AND_REPLAN"`
+	ModelRespond   string `env:"MODEL_GENERATE_RESPONSE"`
+	ModelEvaluate  string `env:"MODEL_EVALUATE"`
+	ModelAck       string `env:"MODEL_ACKNOWLEDGMENT"`
+	AnthropicKey   secret `env:"ANTHROPIC_API_KEY"`
+	AnthropicURL   string `env:"ANTHROPIC_BASE_URL"`
+	OpenAIKey      secret `env:"OPENAI_API_KEY"`
+	OpenAIURL      string `env:"OPENAI_BASE_URL"`
+	OllamaURL      string `env:"OLLAMA_URL"`
+	Embedder       string `env:"EMBEDDER" envDefault:"hash"`
+	EmbedderLevels string `env:"EMBEDDER_LEVELS"`
+	SearchBackend  string `env:"SEARCH_BACKEND" envDefault:"memory"`
+	StateDir       string `env:"STATE_DIR"`
+
+	EvaluateFeedback bool    `env:"EVALUATE_FEEDBACK_ENABLED" envDefault:"false"`
+	RegenThreshold   float64 `env:"EVALUATE_REGENERATION_THRESHOLD" envDefault:"0.4"`
+
+	XDGStateHome string `env:"XDG_STATE_HOME"`
+	Home         string `env:"HOME"`
+}
+
+// loadConfig reads and checks the environment, reporting every bad
+// variable in one usage error.
+func loadConfig(environ map[string]string) (config, error) {
+	var c config
+	var problems []string
+	failed := map[string]bool{}
+	if err := env.ParseWithOptions(&c, env.Options{Environment: environ}); err != nil {
+		var agg env.AggregateError
+		if !errors.As(err, &agg) {
+			return c, usagef("bad environment: %v", err)
+		}
+		for _, e := range agg.Errors {
+			name, msg := describeEnvError(e, environ)
+			failed[name] = true
+			problems = append(problems, msg)
+		}
+	}
+	for _, p := range c.check() {
+		if name, _, _ := strings.Cut(p, "="); !failed[name] {
+			problems = append(problems, p)
+		}
+	}
+	if len(problems) > 0 {
+		return c, usagef("bad environment: %s", strings.Join(problems, "; "))
+	}
+	return c, nil
+}
+
+// describeEnvError names the variable behind a parse error and its value.
+func describeEnvError(err error, environ map[string]string) (string, string) {
+	var pe env.ParseError
+	if !errors.As(err, &pe) {
+		return "", err.Error()
+	}
+	if f, ok := reflect.TypeOf(config{}).FieldByName(pe.Name); ok {
+		name := f.Tag.Get("env")
+		return name, fmt.Sprintf("%s=%q is not a valid %s", name, environ[name], pe.Type)
+	}
+	return pe.Name, err.Error()
+}
+
+func (c config) check() []string {
+	var p []string
+	add := func(cond bool, format string, args ...any) {
+		if cond {
+			p = append(p, fmt.Sprintf(format, args...))
+		}
+	}
+	add(c.MaxRetries < 0 || c.MaxRetries > 5, "MAX_RETRY_COUNT=%d is outside 0..5", c.MaxRetries)
+	add(c.TurnTimeout <= 0 || c.TurnTimeout > 10*time.Minute, "TURN_TIMEOUT=%s is outside (0, 10m]", c.TurnTimeout)
+	add(c.RegenThreshold < 0 || c.RegenThreshold > 1, "EVALUATE_REGENERATION_THRESHOLD=%g is outside 0..1", c.RegenThreshold)
+	add(c.SearchBackend != "memory", "SEARCH_BACKEND=%q: only memory is available", c.SearchBackend)
+	if _, _, err := net.SplitHostPort(c.ListenAddr); err != nil {
+		p = append(p, fmt.Sprintf("LISTEN_ADDR=%q is not host:port", c.ListenAddr))
+	}
+	if _, err := c.stepModels(); err != nil {
+		p = append(p, err.Error())
+	}
+	if _, err := c.embedderSpec(); err != nil {
+		p = append(p, err.Error())
+	}
+	if _, err := c.levels(); err != nil {
+		p = append(p, err.Error())
+	}
+	return p
+}
+
+// llmConfig is what the providers need.
+func (c config) llmConfig() llm.Config {
+	return llm.Config{AnthropicKey: string(c.AnthropicKey), AnthropicBaseURL: c.AnthropicURL,
+		OpenAIKey: string(c.OpenAIKey), OpenAIBaseURL: c.OpenAIURL, OllamaURL: c.OllamaURL}
+}
+
+// stepModels resolves MODEL and MODEL_<STEP> into each step's model.
+func (c config) stepModels() (map[agent.Step]llm.Spec, error) {
+	lc := c.llmConfig()
+	def := lc.DefaultModel()
+	var problems []string
+	parse := func(name, v string, fallback llm.Spec) llm.Spec {
+		if v == "" {
+			return fallback
+		}
+		s, err := llm.ParseSpec(v)
+		if err == nil {
+			err = lc.Check(s)
+		}
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("%s: %v", name, err))
+		}
+		return s
+	}
+	def = parse("MODEL", c.Model, def)
+	out := map[agent.Step]llm.Spec{
+		agent.StepPlan:    parse("MODEL_PLAN_QUERIES", c.ModelPlan, def),
+		agent.StepReflect: parse("MODEL_REFLECT_AND_REPLAN", c.ModelReflect, def),
+		agent.StepRespond: parse("MODEL_GENERATE_RESPONSE", c.ModelRespond, def),
+		agent.StepEval:    parse("MODEL_EVALUATE", c.ModelEvaluate, def),
+		agent.StepAck:     parse("MODEL_ACKNOWLEDGMENT", c.ModelAck, def),
+	}
+	if len(problems) > 0 {
+		return nil, errors.New(strings.Join(problems, "; "))
+	}
+	return out, nil
+}
+
+// embedderSpec parses EMBEDDER: "hash" or a provider embedding model.
+func (c config) embedderSpec() (llm.Spec, error) {
+	if c.Embedder == "hash" {
+		return llm.Spec{}, nil
+	}
+	s, err := llm.ParseSpec(c.Embedder)
+	if err != nil || (s.Provider != llm.OpenAI && s.Provider != llm.Ollama) {
+		err = errors.New("want hash, openai:<model> or ollama:<model>")
+	}
+	if err == nil {
+		err = c.llmConfig().Check(s)
+	}
+	if err != nil {
+		return s, fmt.Errorf("EMBEDDER=%q: %v", c.Embedder, err)
+	}
+	return s, nil
+}
+
+// levels parses EMBEDDER_LEVELS: "floor,threshold,confident,relaxed,loosest".
+func (c config) levels() (search.Calibration, error) {
+	if c.EmbedderLevels == "" {
+		return search.Calibration{}, nil
+	}
+	parts := strings.Split(c.EmbedderLevels, ",")
+	var v [5]float32
+	bad := len(parts) != 5
+	for i := 0; !bad && i < 5; i++ {
+		f, err := strconv.ParseFloat(strings.TrimSpace(parts[i]), 32)
+		bad = err != nil || f < 0 || f > 1
+		v[i] = float32(f)
+	}
+	cal := search.Calibration{FacetFloor: v[0], Threshold: v[1], Confident: v[2], Relaxed: v[3], Loosest: v[4]}
+	if bad || !(cal.Loosest <= cal.Relaxed && cal.Relaxed <= cal.Threshold && cal.Threshold <= cal.Confident) {
+		return cal, fmt.Errorf("EMBEDDER_LEVELS=%q: want five numbers in 0..1, floor,threshold,confident,relaxed,loosest with loosest ≤ relaxed ≤ threshold ≤ confident", c.EmbedderLevels)
+	}
+	return cal, nil
+}
+
+// stateDir is where registries and the embedding cache persist.
+func (c config) stateDir() string {
+	if c.StateDir != "" {
+		return c.StateDir
+	}
+	if c.XDGStateHome != "" {
+		return filepath.Join(c.XDGStateHome, "erleah-agent")
+	}
+	if c.Home != "" {
+		return filepath.Join(c.Home, ".local", "state", "erleah-agent")
+	}
+	return ".erleah-state"
+}
