@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -247,7 +248,9 @@ func (t *turn) run(ctx context.Context) error {
 // duration. A step only fails when the context ends.
 func (t *turn) step(ctx context.Context, s Step, fn func(context.Context) error) error {
 	round := t.st.RetryCount
+	t.deliverAck(false)
 	t.emit(StepStarted{Step: s, Round: round})
+	calls := len(t.st.ModelCalls)
 	start := t.agent.opts.Now()
 	err := ctx.Err()
 	if err == nil {
@@ -255,7 +258,7 @@ func (t *turn) step(ctx context.Context, s Step, fn func(context.Context) error)
 	}
 	d := t.agent.opts.Now().Sub(start)
 	t.st.StepDurationsMS = append(t.st.StepDurationsMS, StepTime{Step: s, MS: float64(d.Microseconds()) / 1000})
-	t.emit(StepFinished{Step: s, Round: round, Duration: d, Err: err})
+	t.emit(StepFinished{Step: s, Round: round, Duration: d, Calls: slices.Clone(t.st.ModelCalls[calls:]), Err: err})
 	if err != nil {
 		return fmt.Errorf("agent: %s: %w", s, err)
 	}

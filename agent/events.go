@@ -17,13 +17,14 @@ type StepStarted struct {
 	Round int
 }
 
-// StepFinished is sent when a step ends, with how long it took and the
-// error that ended it, if any (a step that fell back still finishes without
-// error).
+// StepFinished is sent when a step ends, with how long it took, the model
+// calls it made and the error that ended it, if any (a step that fell back
+// still finishes without error).
 type StepFinished struct {
 	Step     Step
 	Round    int
 	Duration time.Duration
+	Calls    []CallInfo
 	Err      error
 }
 

@@ -63,6 +63,12 @@ type config struct {
 	EvaluateFeedback bool    `env:"EVALUATE_FEEDBACK_ENABLED" envDefault:"false"`
 	RegenThreshold   float64 `env:"EVALUATE_REGENERATION_THRESHOLD" envDefault:"0.4"`
 
+	MaxTurns      int           `env:"MAX_TURNS" envDefault:"32"`
+	TurnQueue     int           `env:"TURN_QUEUE" envDefault:"64"`
+	ShutdownGrace time.Duration `env:"SHUTDOWN_GRACE" envDefault:"25s"`
+	DebugEvents   bool          `env:"DEBUG_EVENTS" envDefault:"false"`
+	LogLevel      string        `env:"LOG_LEVEL" envDefault:"info"`
+
 	XDGStateHome string `env:"XDG_STATE_HOME"`
 	Home         string `env:"HOME"`
 }
@@ -119,6 +125,12 @@ func (c config) check() []string {
 	add(c.TurnTimeout <= 0 || c.TurnTimeout > 10*time.Minute, "TURN_TIMEOUT=%s is outside (0, 10m]", c.TurnTimeout)
 	add(c.RegenThreshold < 0 || c.RegenThreshold > 1, "EVALUATE_REGENERATION_THRESHOLD=%g is outside 0..1", c.RegenThreshold)
 	add(c.SearchBackend != "memory", "SEARCH_BACKEND=%q: only memory is available", c.SearchBackend)
+	add(c.MaxTurns < 1 || c.MaxTurns > 10000, "MAX_TURNS=%d is outside 1..10000", c.MaxTurns)
+	add(c.TurnQueue < 0 || c.TurnQueue > 100000, "TURN_QUEUE=%d is outside 0..100000", c.TurnQueue)
+	add(c.ShutdownGrace < 0 || c.ShutdownGrace > 10*time.Minute, "SHUTDOWN_GRACE=%s is outside 0..10m", c.ShutdownGrace)
+	if _, err := c.logLevel(); err != nil {
+		p = append(p, err.Error())
+	}
 	if _, _, err := net.SplitHostPort(c.ListenAddr); err != nil {
 		p = append(p, fmt.Sprintf("LISTEN_ADDR=%q is not host:port", c.ListenAddr))
 	}
@@ -222,4 +234,32 @@ func (c config) stateDir() string {
 		return filepath.Join(c.Home, ".local", "state", "erleah-agent")
 	}
 	return ".erleah-state"
+}
+
+func (c config) logLevel() (slog.Level, error) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(c.LogLevel)); err != nil {
+		return l, fmt.Errorf("LOG_LEVEL=%q: want debug, info, warn or error", c.LogLevel)
+	}
+	return l, nil
+}
+
+// LogValue is the effective configuration with secrets masked.
+func (c config) LogValue() slog.Value {
+	return slog.GroupValue(
+		slog.String("listen_addr", c.ListenAddr), slog.String("public_url", c.PublicURL),
+		slog.String("directus_url", c.DirectusURL), slog.Any("directus_token", c.DirectusToken),
+		slog.Any("webhook_secret", c.WebhookSecret), slog.Any("api_token", c.APIToken),
+		slog.String("data_file", c.DataFile), slog.Bool("reflection_enabled", c.Reflection),
+		slog.Int("max_retry_count", c.MaxRetries), slog.Duration("turn_timeout", c.TurnTimeout),
+		slog.String("model", c.Model), slog.String("model_plan_queries", c.ModelPlan),
+		slog.String("model_reflect_and_replan", c.ModelReflect), slog.String("model_generate_response", c.ModelRespond),
+		slog.String("model_evaluate", c.ModelEvaluate), slog.String("model_acknowledgment", c.ModelAck),
+		slog.Any("anthropic_api_key", c.AnthropicKey), slog.String("anthropic_base_url", c.AnthropicURL),
+		slog.Any("openai_api_key", c.OpenAIKey), slog.String("openai_base_url", c.OpenAIURL), slog.String("ollama_url", c.OllamaURL),
+		slog.String("embedder", c.Embedder), slog.String("search_backend", c.SearchBackend), slog.String("state_dir", c.stateDir()),
+		slog.Bool("evaluate_feedback_enabled", c.EvaluateFeedback), slog.Float64("evaluate_regeneration_threshold", c.RegenThreshold),
+		slog.Int("max_turns", c.MaxTurns), slog.Int("turn_queue", c.TurnQueue), slog.Duration("shutdown_grace", c.ShutdownGrace),
+		slog.Bool("debug_events", c.DebugEvents), slog.String("log_level", c.LogLevel),
+	)
 }

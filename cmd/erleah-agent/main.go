@@ -38,6 +38,7 @@ const usage = `usage: erleah-agent <command> [flags]
 commands:
   ask [flags] "question"   answer one question, offline by default
   eval [flags]             measure reflection against mechanical relaxation
+  serve                    run the HTTP service, configured by the environment
   version                  print version and build information
 
 Run "erleah-agent <command> -h" for a command's flags.
@@ -69,6 +70,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, env map[s
 	}
 }
 
+// onListen, when set (by tests), learns the address serve listens on.
+var onListen func(addr string)
+
 // errHelp ends a command that printed its help on request.
 var errHelp = errors.New("help requested")
 
@@ -78,22 +82,25 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer, envi
 		return usagef("no command given")
 	}
 	switch args[0] {
-	case "ask", "eval":
+	case "ask", "eval", "serve":
 		cfg, err := loadConfig(environ)
 		if err != nil {
 			return err
 		}
-		if args[0] == "ask" {
+		switch args[0] {
+		case "ask":
 			return cmdAsk(ctx, args[1:], stdout, stderr, cfg)
+		case "eval":
+			return cmdEval(ctx, args[1:], stdout, stderr, cfg)
 		}
-		return cmdEval(ctx, args[1:], stdout, stderr, cfg)
+		return cmdServe(ctx, args[1:], stderr, cfg, onListen)
 	case "version":
 		return cmdVersion(stdout)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
 	}
-	return usagef("unknown command %q (want ask, eval or version)", args[0])
+	return usagef("unknown command %q (want ask, eval, serve or version)", args[0])
 }
 
 // environ is the process environment as a map, read once here.

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/erleah/erleah-agent/agent"
 )
@@ -24,6 +25,7 @@ type Reply struct {
 	Text   string      // the assistant's text (or the error body when Status is not 200)
 	Header http.Header // extra response headers, such as Retry-After
 	Hang   bool        // block until the client gives up
+	Delay  time.Duration
 }
 
 // Request is what a fake provider received.
@@ -130,6 +132,11 @@ func fail(w http.ResponseWriter, r *http.Request, rep Reply) bool {
 	}
 	if rep.Hang {
 		<-r.Context().Done()
+		return true
+	}
+	select {
+	case <-time.After(rep.Delay):
+	case <-r.Context().Done():
 		return true
 	}
 	if rep.Status == 0 || rep.Status == http.StatusOK {

@@ -1,0 +1,245 @@
+// Package chat runs conversational turns as a service: it bounds how many
+// turns run and wait, gives every turn its deadline and trace id, keeps the
+// recent traces, evaluates answers in the background on a context that
+// shutdown waits for, records metrics, and (with a Directus store) persists
+// each turn into the assistant message the chat widget watches.
+//
+// A Service is safe for concurrent use.
+package chat
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/erleah/erleah-agent/agent"
+	"github.com/erleah/erleah-agent/metrics"
+)
+
+// Errors a request can be refused with. Callers branch with errors.Is.
+var (
+	ErrInvalid      = errors.New("chat: invalid request")
+	ErrUnknownConf  = errors.New("chat: unknown conference")
+	ErrShuttingDown = errors.New("chat: shutting down")
+)
+
+// Options tune a Service. Zero values get the defaults shown.
+type Options struct {
+	MaxTurns    int           // turns running at once (32)
+	QueueSize   int           // interactive turns waiting for a slot (64)
+	TurnTimeout time.Duration // deadline of a turn (30 s)
+	EvalTimeout time.Duration // deadline of a background evaluation (20 s)
+	Traces      int           // recent traces kept (200)
+	Evaluate    bool          // evaluate answers in the background
+	Logger      *slog.Logger
+	Metrics     *metrics.Metrics
+	Now         func() time.Time
+}
+
+// Service runs turns.
+type Service struct {
+	agent  *agent.Agent
+	confs  func(id string) (agent.Conference, bool)
+	opts   Options
+	limit  *Limiter
+	traces *Traces
+	log    *slog.Logger
+	m      *metrics.Metrics
+
+	bg       sync.WaitGroup // background evaluations and detached turns
+	bgCtx    context.Context
+	bgCancel context.CancelFunc
+	mu       sync.Mutex
+	closing  bool
+}
+
+// New returns a service running turns with a, for the conferences confs knows.
+func New(a *agent.Agent, confs func(string) (agent.Conference, bool), opts Options) *Service {
+	opts = withDefaults(opts)
+	s := &Service{agent: a, confs: confs, opts: opts, traces: NewTraces(opts.Traces), log: opts.Logger, m: opts.Metrics}
+	s.limit = NewLimiter(opts.MaxTurns, opts.QueueSize, func(n int) { s.m.QueueDepth.Set(float64(n)) })
+	s.bgCtx, s.bgCancel = context.WithCancel(context.Background())
+	return s
+}
+
+func withDefaults(o Options) Options {
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&o.MaxTurns, 32)
+	def(&o.QueueSize, 64)
+	def(&o.Traces, 200)
+	if o.TurnTimeout <= 0 {
+		o.TurnTimeout = 30 * time.Second
+	}
+	if o.EvalTimeout <= 0 {
+		o.EvalTimeout = 20 * time.Second
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.Metrics == nil {
+		o.Metrics = metrics.New()
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return o
+}
+
+// Traces returns the recent turns.
+func (s *Service) Traces() *Traces { return s.traces }
+
+// Limiter returns the turn limiter.
+func (s *Service) Limiter() *Limiter { return s.limit }
+
+// Question is an interactive question.
+type Question struct {
+	Message      string
+	ConferenceID string
+	History      []agent.Turn
+	TraceID      string
+}
+
+// Ask runs one interactive turn, sending its events to obs. It refuses at
+// once, with ErrOverloaded, when every slot is busy and the queue is full.
+// The turn ends with ctx (a client that leaves stops it) or its deadline.
+func (s *Service) Ask(ctx context.Context, q Question, obs agent.Observer) (*agent.State, error) {
+	req, err := s.request(q)
+	if err != nil {
+		return nil, err
+	}
+	if s.shuttingDown() {
+		return nil, ErrShuttingDown
+	}
+	release, err := s.limit.Acquire(ctx)
+	if err != nil {
+		s.m.Rejected.WithLabelValues(reason(err)).Inc()
+		return nil, err
+	}
+	defer release()
+	return s.run(ctx, req, obs)
+}
+
+// request checks a question and builds the agent's request.
+func (s *Service) request(q Question) (agent.Request, error) {
+	if err := agent.ValidateMessage(q.Message); err != nil {
+		return agent.Request{}, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	conf, ok := s.confs(q.ConferenceID)
+	if !ok {
+		return agent.Request{}, fmt.Errorf("%w %q", ErrUnknownConf, q.ConferenceID)
+	}
+	if q.TraceID == "" {
+		q.TraceID = NewTraceID()
+	}
+	return agent.Request{TraceID: q.TraceID, Message: q.Message, Conference: conf, History: q.History}, nil
+}
+
+// run runs a turn holding a slot: deadline, metrics, trace, background
+// evaluation.
+func (s *Service) run(ctx context.Context, req agent.Request, obs agent.Observer) (*agent.State, error) {
+	ctx, cancel := context.WithTimeout(ctx, s.opts.TurnTimeout)
+	defer cancel()
+	s.m.ActiveTurns.Inc()
+	defer s.m.ActiveTurns.Dec()
+	start := s.opts.Now()
+	log := s.log.With("trace_id", req.TraceID)
+	st, err := s.agent.Run(ctx, req, func(e agent.Event) {
+		s.m.Observe(e)
+		if obs != nil {
+			obs(e)
+		}
+	})
+	outcome := outcomeOf(st, err)
+	s.m.Turn(outcome, st)
+	took := s.opts.Now().Sub(start)
+	log.Info("turn finished", "outcome", outcome, "ms", took.Milliseconds(), "conference", req.Conference.ID)
+	if st != nil {
+		s.traces.Add(Trace{TraceID: req.TraceID, Outcome: outcome, StartedAt: start, DurationMS: float64(took.Microseconds()) / 1000, State: st})
+	}
+	if err == nil && s.opts.Evaluate && st.Evaluation == nil {
+		s.evaluateLater(st, outcome, start, took)
+	}
+	return st, err
+}
+
+// evaluateLater scores the answer after it was delivered, on a context
+// detached from the request; Shutdown waits for it.
+func (s *Service) evaluateLater(st *agent.State, outcome string, start time.Time, took time.Duration) {
+	s.bg.Add(1)
+	go func() {
+		defer s.bg.Done()
+		ctx, cancel := context.WithTimeout(s.bgCtx, s.opts.EvalTimeout)
+		defer cancel()
+		n := len(st.ModelCalls)
+		if _, err := s.agent.Evaluate(ctx, st); err != nil {
+			s.log.Warn("evaluation failed", "trace_id", st.TraceID, "err", err)
+		}
+		s.m.Calls(st.ModelCalls[n:])
+		s.traces.Update(Trace{TraceID: st.TraceID, Outcome: outcome, StartedAt: start, DurationMS: float64(took.Microseconds()) / 1000, State: st})
+	}()
+}
+
+// outcomeOf names how a turn ended, for metrics and traces.
+func outcomeOf(st *agent.State, err error) string {
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return "timeout"
+	case errors.Is(err, context.Canceled):
+		return "canceled"
+	case err != nil || st == nil:
+		return "failed"
+	case st.ResponseSource == agent.FromMechanical:
+		return "apology"
+	case st.ResponseSource == agent.FromFallbackModel:
+		return "fallback_answer"
+	}
+	return "answered"
+}
+
+func reason(err error) string {
+	if errors.Is(err, ErrOverloaded) {
+		return "overloaded"
+	}
+	return "canceled"
+}
+
+func (s *Service) shuttingDown() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closing
+}
+
+// Shutdown refuses new turns and waits for background work (evaluations,
+// detached turns) until ctx ends, then cancels what is left and waits for it
+// to stop.
+func (s *Service) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	s.closing = true
+	s.mu.Unlock()
+	done := make(chan struct{})
+	go func() { s.bg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		s.bgCancel()
+		<-done
+		return fmt.Errorf("chat: shutdown: %w", ctx.Err())
+	}
+}
+
+// NewTraceID returns a random 16-hex-digit trace id.
+func NewTraceID() string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}

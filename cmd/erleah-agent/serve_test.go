@@ -1,0 +1,105 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/erleah/erleah-agent/agent"
+	"github.com/erleah/erleah-agent/llm/llmtest"
+)
+
+// serveForTest runs `serve` in-process and returns its address and a stop
+// function that plays SIGTERM and returns the exit code.
+func serveForTest(t *testing.T, env map[string]string) (string, func() int) {
+	t.Helper()
+	env["LISTEN_ADDR"] = "127.0.0.1:0"
+	if env["STATE_DIR"] == "" {
+		env["STATE_DIR"] = t.TempDir()
+	}
+	addr := make(chan string, 1)
+	onListen = func(a string) { addr <- a }
+	t.Cleanup(func() { onListen = nil })
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	var logs syncBuffer
+	go func() { done <- run(ctx, []string{"serve"}, io.Discard, &logs, env) }()
+	select {
+	case a := <-addr:
+		return "http://" + a, func() int { cancel(); return <-done }
+	case code := <-done:
+		t.Fatalf("serve exited with %d:\n%s", code, logs.String())
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not start")
+	}
+	return "", nil
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func TestServeFinishesAnInFlightTurnOnShutdown(t *testing.T) {
+	model := llmtest.NewOpenAI(t)
+	model.Script(agent.StepPlan, llmtest.Reply{Text: `{"intent":"x","queries":[{"table":"sessions","search_mode":"faceted","query_text":"retrieval-augmented generation","limit":10}]}`})
+	model.Script(agent.StepRespond, llmtest.Reply{Text: "Go to [sessions/s006].", Delay: 700 * time.Millisecond})
+	model.Default = func(agent.Step) llmtest.Reply { return llmtest.Reply{Text: "Looking into it."} }
+	url, stop := serveForTest(t, map[string]string{"MODEL": "openai:slow", "OPENAI_API_KEY": "k", "OPENAI_BASE_URL": model.URL + "/v1",
+		"MAX_RETRY_COUNT": "0", "SHUTDOWN_GRACE": "10s"})
+	body := make(chan string, 1)
+	go func() {
+		resp, err := http.Post(url+"/v1/chat/stream", "application/json", strings.NewReader(`{"message":"RAG sessions?","conference_id":"aidata26"}`))
+		if err != nil {
+			body <- err.Error()
+			return
+		}
+		b, _ := io.ReadAll(resp.Body)
+		body <- string(b)
+	}()
+	for deadline := time.Now().Add(5 * time.Second); len(model.Of(agent.StepRespond)) == 0; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the turn never reached its answer")
+		}
+	}
+	code := stop() // SIGTERM while the answer is being written
+	got := <-body
+	if code != 0 || !strings.Contains(got, "event: answer") || !strings.Contains(got, "event: done") || !strings.Contains(got, "sessions/s006") {
+		t.Fatalf("exit %d; stream:\n%s", code, got)
+	}
+	if _, err := http.Get(url + "/healthz"); err == nil {
+		t.Fatal("still accepting after shutdown")
+	}
+}
+
+func TestServeHealthReadinessAndMetrics(t *testing.T) {
+	url, stop := serveForTest(t, map[string]string{})
+	defer stop()
+	for path, want := range map[string]string{"/healthz": `"ok"`, "/readyz": `"ready"`, "/metrics": "erleah_turns_total"} {
+		resp, err := http.Get(url + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != 200 || !strings.Contains(string(b), want) {
+			t.Fatalf("%s: %d %.200s", path, resp.StatusCode, b)
+		}
+	}
+}

@@ -1,0 +1,148 @@
+// Package server is the HTTP API of erleah-agent (contract §6): the
+// Server-Sent Events stream for developer tools, the protected admin API for
+// prompts, models and traces, health, readiness and metrics, and the Directus
+// routes when a Directus store is configured. It refuses overload politely
+// (503 with Retry-After), limits request sizes and rates with bounded memory,
+// and never shows a stack trace.
+package server
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/erleah/erleah-agent/agent"
+	"github.com/erleah/erleah-agent/chat"
+	"github.com/erleah/erleah-agent/metrics"
+	"github.com/erleah/erleah-agent/prompts"
+	"github.com/erleah/erleah-agent/registry"
+)
+
+// Turns runs interactive turns.
+type Turns interface {
+	Ask(ctx context.Context, q chat.Question, obs agent.Observer) (*agent.State, error)
+}
+
+// TraceLister reads recent turn traces.
+type TraceLister interface {
+	List() []chat.Trace
+	Get(id string) (chat.Trace, bool)
+}
+
+// Prompts is the runtime prompt registry.
+type Prompts interface {
+	List() []prompts.Prompt
+	Get(agent.Step) (prompts.Prompt, error)
+	History(agent.Step) []prompts.Prompt
+	Set(agent.Step, string) (prompts.Prompt, error)
+	Reset(agent.Step) (prompts.Prompt, error)
+}
+
+// Models is the runtime model registry.
+type Models interface {
+	Models() []registry.Entry[string]
+	Model(agent.Step) (registry.Entry[string], error)
+	SetModel(agent.Step, string) (registry.Entry[string], error)
+	ResetModel(agent.Step) (registry.Entry[string], error)
+}
+
+// Check is a readiness check; it must respect ctx.
+type Check func(ctx context.Context) error
+
+// Options configure a Server. Zero values get the defaults shown.
+type Options struct {
+	Turns       Turns
+	Traces      TraceLister
+	Prompts     Prompts
+	Models      Models
+	Directus    http.Handler // the Directus routes (/v1/webhooks/directus, /v1/chat), if configured
+	Ready       map[string]Check
+	APIToken    string // protects /v1/chat/stream and enables /v1/admin
+	DebugEvents bool   // step_start / step_end events on the stream
+	MaxBody     int64  // request body limit (64 KiB)
+	PerIP       Rate   // interactive requests per client address (1/s, burst 10)
+	PerUser     Rate   // interactive requests per user (0.5/s, burst 5)
+	RateKeys    int    // keys each rate limiter remembers (10,000)
+	RetryAfter  time.Duration
+	Logger      *slog.Logger
+	Metrics     *metrics.Metrics
+}
+
+// Server is the HTTP API. Create it with New; it is safe for concurrent use.
+type Server struct {
+	opts   Options
+	mux    *http.ServeMux
+	perIP  *rateLimiter
+	perUsr *rateLimiter
+	log    *slog.Logger
+	m      *metrics.Metrics
+}
+
+// New builds the routes.
+func New(opts Options) *Server {
+	if opts.MaxBody <= 0 {
+		opts.MaxBody = 64 << 10
+	}
+	if opts.PerIP == (Rate{}) {
+		opts.PerIP = Rate{PerSecond: 1, Burst: 10}
+	}
+	if opts.PerUser == (Rate{}) {
+		opts.PerUser = Rate{PerSecond: 0.5, Burst: 5}
+	}
+	if opts.RateKeys <= 0 {
+		opts.RateKeys = 10000
+	}
+	if opts.RetryAfter <= 0 {
+		opts.RetryAfter = 5 * time.Second
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.Metrics == nil {
+		opts.Metrics = metrics.New()
+	}
+	s := &Server{opts: opts, mux: http.NewServeMux(), log: opts.Logger, m: opts.Metrics,
+		perIP: newRateLimiter(opts.PerIP, opts.RateKeys), perUsr: newRateLimiter(opts.PerUser, opts.RateKeys)}
+	s.routes()
+	return s
+}
+
+func (s *Server) routes() {
+	s.handle("POST /v1/chat/stream", s.auth(s.limited(s.stream)))
+	s.handle("GET /healthz", s.healthz)
+	s.handle("GET /readyz", s.readyz)
+	s.mux.Handle("GET /metrics", s.m.Handler())
+	s.adminRoutes()
+	if s.opts.Directus != nil {
+		s.mux.Handle("POST /v1/webhooks/directus", s.observe("POST /v1/webhooks/directus", s.opts.Directus))
+		s.mux.Handle("POST /v1/chat", s.observe("POST /v1/chat", s.opts.Directus))
+	}
+	s.handle("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, "no such route: "+r.Method+" "+r.URL.Path)
+	})
+}
+
+// handle registers a handler with the middleware every route gets.
+func (s *Server) handle(pattern string, h http.HandlerFunc) {
+	s.mux.Handle(pattern, s.observe(pattern, h))
+}
+
+// ServeHTTP serves the API.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+
+// HTTPServer returns an http.Server for the API with timeouts that protect
+// it without cutting event streams (the stream handler lifts the write
+// deadline for itself).
+func (s *Server) HTTPServer(addr string) *http.Server {
+	return &http.Server{
+		Addr:              addr,
+		Handler:           s,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       15 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    32 << 10,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+}
