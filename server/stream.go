@@ -131,10 +131,10 @@ func friendly(err error) string {
 // event, keeps it alive while idle, and is safe for the turn's goroutine and
 // its own keep-alive goroutine.
 type sseWriter struct {
-	w    http.ResponseWriter
-	rc   *http.ResponseController
-	mu   sync.Mutex
-	id   int
+	w      http.ResponseWriter
+	rc     *http.ResponseController
+	mu     sync.Mutex
+	id     int
 	open   bool
 	stop   chan struct{}
 	closed bool // stop is closed
