@@ -61,8 +61,8 @@ type Options struct {
 	APIToken    string // protects /v1/chat/stream and enables /v1/admin
 	DebugEvents bool   // step_start / step_end events on the stream
 	MaxBody     int64  // request body limit (64 KiB)
-	PerIP       Rate   // interactive requests per client address (1/s, burst 10)
-	PerUser     Rate   // interactive requests per user (0.5/s, burst 5)
+	PerIP       Rate   // interactive requests per client address (1/s, burst 10; a zero rate with a burst turns it off)
+	PerUser     Rate   // interactive requests per user (0.5/s, burst 5; likewise)
 	RateKeys    int    // keys each rate limiter remembers (10,000)
 	RetryAfter  time.Duration
 	Logger      *slog.Logger

@@ -67,6 +67,10 @@ type config struct {
 	TurnQueue     int           `env:"TURN_QUEUE" envDefault:"64"`
 	ShutdownGrace time.Duration `env:"SHUTDOWN_GRACE" envDefault:"25s"`
 	DebugEvents   bool          `env:"DEBUG_EVENTS" envDefault:"false"`
+	RatePerIP     float64       `env:"RATE_PER_IP" envDefault:"1"`
+	BurstPerIP    float64       `env:"RATE_PER_IP_BURST" envDefault:"10"`
+	RatePerUser   float64       `env:"RATE_PER_USER" envDefault:"0.5"`
+	BurstPerUser  float64       `env:"RATE_PER_USER_BURST" envDefault:"5"`
 	LogLevel      string        `env:"LOG_LEVEL" envDefault:"info"`
 
 	XDGStateHome string `env:"XDG_STATE_HOME"`
@@ -125,6 +129,8 @@ func (c config) check() []string {
 	add(c.TurnTimeout <= 0 || c.TurnTimeout > 10*time.Minute, "TURN_TIMEOUT=%s is outside (0, 10m]", c.TurnTimeout)
 	add(c.RegenThreshold < 0 || c.RegenThreshold > 1, "EVALUATE_REGENERATION_THRESHOLD=%g is outside 0..1", c.RegenThreshold)
 	add(c.SearchBackend != "memory", "SEARCH_BACKEND=%q: only memory is available", c.SearchBackend)
+	add(c.RatePerIP < 0 || c.BurstPerIP < 1, "RATE_PER_IP=%g / RATE_PER_IP_BURST=%g: want a rate ≥ 0 (0 = off) and a burst ≥ 1", c.RatePerIP, c.BurstPerIP)
+	add(c.RatePerUser < 0 || c.BurstPerUser < 1, "RATE_PER_USER=%g / RATE_PER_USER_BURST=%g: want a rate ≥ 0 (0 = off) and a burst ≥ 1", c.RatePerUser, c.BurstPerUser)
 	add(c.MaxTurns < 1 || c.MaxTurns > 10000, "MAX_TURNS=%d is outside 1..10000", c.MaxTurns)
 	add(c.TurnQueue < 0 || c.TurnQueue > 100000, "TURN_QUEUE=%d is outside 0..100000", c.TurnQueue)
 	add(c.ShutdownGrace < 0 || c.ShutdownGrace > 10*time.Minute, "SHUTDOWN_GRACE=%s is outside 0..10m", c.ShutdownGrace)
@@ -261,5 +267,6 @@ func (c config) LogValue() slog.Value {
 		slog.Bool("evaluate_feedback_enabled", c.EvaluateFeedback), slog.Float64("evaluate_regeneration_threshold", c.RegenThreshold),
 		slog.Int("max_turns", c.MaxTurns), slog.Int("turn_queue", c.TurnQueue), slog.Duration("shutdown_grace", c.ShutdownGrace),
 		slog.Bool("debug_events", c.DebugEvents), slog.String("log_level", c.LogLevel),
+		slog.Float64("rate_per_ip", c.RatePerIP), slog.Float64("rate_per_user", c.RatePerUser),
 	)
 }

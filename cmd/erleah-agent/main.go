@@ -40,6 +40,7 @@ commands:
   eval [flags]             measure reflection against mechanical relaxation
   serve                    run the HTTP service, configured by the environment
   version                  print version and build information
+  health [--url URL]       exit 0 when the service answers 200 (for container health checks)
 
 Run "erleah-agent <command> -h" for a command's flags.
 `
@@ -96,6 +97,8 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer, envi
 		return cmdServe(ctx, args[1:], stderr, cfg, onListen)
 	case "version":
 		return cmdVersion(stdout)
+	case "health":
+		return cmdHealth(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -95,6 +95,7 @@ func build(ctx context.Context, cfg config, log *slog.Logger) (*app, error) {
 		TurnTimeout: cfg.TurnTimeout, Evaluate: !cfg.EvaluateFeedback, Logger: log, Metrics: m})
 	srv := server.New(server.Options{Turns: svc, Traces: svc.Traces(), Prompts: reg, Models: router,
 		APIToken: string(cfg.APIToken), DebugEvents: cfg.DebugEvents, Logger: log, Metrics: m,
+		PerIP: server.Rate{PerSecond: cfg.RatePerIP, Burst: cfg.BurstPerIP}, PerUser: server.Rate{PerSecond: cfg.RatePerUser, Burst: cfg.BurstPerUser},
 		Ready: map[string]server.Check{"index": indexReady(eng, b), "models": modelsReady(router, cfg)}})
 	return &app{server: srv, chat: svc}, nil
 }
