@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -37,8 +38,18 @@ type Options struct {
 	Traces      int           // recent traces kept (200)
 	Evaluate    bool          // evaluate answers in the background
 	Logger      *slog.Logger
-	Metrics     *metrics.Metrics
-	Now         func() time.Time
+
+	// Store persists turns into conversations (Directus); without one only
+	// interactive turns run.
+	Store           Store
+	FlushEvery      time.Duration // least time between partial answer writes (250 ms)
+	HistoryTurns    int           // earlier messages given as context (10)
+	ReconcileGrace  time.Duration // a user message unanswered this long is taken up (30 s)
+	ReconcileWindow time.Duration // how far back the reconciler looks (24 h)
+	AbandonAfter    time.Duration // a reply not updated this long is restarted (TurnTimeout + 30 s)
+	Instance        string        // names this process in message metadata (hostname-pid)
+	Metrics         *metrics.Metrics
+	Now             func() time.Time
 }
 
 // Service runs turns.
@@ -51,6 +62,11 @@ type Service struct {
 	log    *slog.Logger
 	m      *metrics.Metrics
 
+	seen     *seenSet
+	convs    *convQueues
+	inflight inflight
+	instance string
+
 	bg       sync.WaitGroup // background evaluations and detached turns
 	bgCtx    context.Context
 	bgCancel context.CancelFunc
@@ -61,7 +77,8 @@ type Service struct {
 // New returns a service running turns with a, for the conferences confs knows.
 func New(a *agent.Agent, confs func(string) (agent.Conference, bool), opts Options) *Service {
 	opts = withDefaults(opts)
-	s := &Service{agent: a, confs: confs, opts: opts, traces: NewTraces(opts.Traces), log: opts.Logger, m: opts.Metrics}
+	s := &Service{agent: a, confs: confs, opts: opts, traces: NewTraces(opts.Traces), log: opts.Logger, m: opts.Metrics,
+		seen: newSeenSet(10000), convs: newConvQueues(), instance: opts.Instance}
 	s.limit = NewLimiter(opts.MaxTurns, opts.QueueSize, func(n int) { s.m.QueueDepth.Set(float64(n)) })
 	s.bgCtx, s.bgCancel = context.WithCancel(context.Background())
 	return s
@@ -76,8 +93,16 @@ func withDefaults(o Options) Options {
 	def(&o.MaxTurns, 32)
 	def(&o.QueueSize, 64)
 	def(&o.Traces, 200)
+	def(&o.HistoryTurns, 10)
 	if o.TurnTimeout <= 0 {
 		o.TurnTimeout = 30 * time.Second
+	}
+	durations := map[*time.Duration]time.Duration{&o.ReconcileGrace: 30 * time.Second, &o.ReconcileWindow: 24 * time.Hour,
+		&o.AbandonAfter: o.TurnTimeout + 30*time.Second}
+	for p, d := range durations {
+		if *p <= 0 {
+			*p = d
+		}
 	}
 	if o.EvalTimeout <= 0 {
 		o.EvalTimeout = 20 * time.Second
@@ -100,12 +125,15 @@ func (s *Service) Traces() *Traces { return s.traces }
 // Limiter returns the turn limiter.
 func (s *Service) Limiter() *Limiter { return s.limit }
 
-// Question is an interactive question.
+// Question is an interactive question. With a ConversationID and a store,
+// the question and its answer are stored in that conversation, and the turn
+// finishes and persists even if the caller leaves.
 type Question struct {
-	Message      string
-	ConferenceID string
-	History      []agent.Turn
-	TraceID      string
+	Message        string
+	ConferenceID   string
+	ConversationID string
+	History        []agent.Turn
+	TraceID        string
 }
 
 // Ask runs one interactive turn, sending its events to obs. It refuses at
@@ -123,6 +151,9 @@ func (s *Service) Ask(ctx context.Context, q Question, obs agent.Observer) (*age
 	if err != nil {
 		s.m.Rejected.WithLabelValues(reason(err)).Inc()
 		return nil, err
+	}
+	if q.ConversationID != "" && s.opts.Store != nil {
+		return s.askPersisted(ctx, q, obs, release)
 	}
 	defer release()
 	return s.run(ctx, req, obs)
@@ -172,8 +203,12 @@ func (s *Service) run(ctx context.Context, req agent.Request, obs agent.Observer
 }
 
 // evaluateLater scores the answer after it was delivered, on a context
-// detached from the request; Shutdown waits for it.
-func (s *Service) evaluateLater(st *agent.State, outcome string, start time.Time, took time.Duration) {
+// detached from the request; Shutdown waits for it. It works on its own copy
+// of the state: the caller still reads the original to deliver the answer.
+func (s *Service) evaluateLater(orig *agent.State, outcome string, start time.Time, took time.Duration) {
+	cp := *orig
+	cp.ModelCalls = slices.Clone(orig.ModelCalls)
+	st := &cp
 	s.bg.Add(1)
 	go func() {
 		defer s.bg.Done()

@@ -47,26 +47,33 @@ type Models interface {
 	ResetModel(agent.Step) (registry.Entry[string], error)
 }
 
+// Inbox takes delivered user messages (chat.Service with a Directus store).
+type Inbox interface {
+	Accept(ctx context.Context, d chat.Delivery) (chat.Accepted, error)
+	CanRead(ctx context.Context, token, messageID string) (chat.Message, error)
+}
+
 // Check is a readiness check; it must respect ctx.
 type Check func(ctx context.Context) error
 
 // Options configure a Server. Zero values get the defaults shown.
 type Options struct {
-	Turns       Turns
-	Traces      TraceLister
-	Prompts     Prompts
-	Models      Models
-	Directus    http.Handler // the Directus routes (/v1/webhooks/directus, /v1/chat), if configured
-	Ready       map[string]Check
-	APIToken    string // protects /v1/chat/stream and enables /v1/admin
-	DebugEvents bool   // step_start / step_end events on the stream
-	MaxBody     int64  // request body limit (64 KiB)
-	PerIP       Rate   // interactive requests per client address (1/s, burst 10; a zero rate with a burst turns it off)
-	PerUser     Rate   // interactive requests per user (0.5/s, burst 5; likewise)
-	RateKeys    int    // keys each rate limiter remembers (10,000)
-	RetryAfter  time.Duration
-	Logger      *slog.Logger
-	Metrics     *metrics.Metrics
+	Turns         Turns
+	Traces        TraceLister
+	Prompts       Prompts
+	Models        Models
+	Inbox         Inbox  // takes delivered user messages; enables /v1/webhooks/directus and /v1/chat
+	WebhookSecret string // the Flow's X-Webhook-Secret; the webhook is off without one
+	Ready         map[string]Check
+	APIToken      string // protects /v1/chat/stream and enables /v1/admin
+	DebugEvents   bool   // step_start / step_end events on the stream
+	MaxBody       int64  // request body limit (64 KiB)
+	PerIP         Rate   // interactive requests per client address (1/s, burst 10; a zero rate with a burst turns it off)
+	PerUser       Rate   // interactive requests per user (0.5/s, burst 5; likewise)
+	RateKeys      int    // keys each rate limiter remembers (10,000)
+	RetryAfter    time.Duration
+	Logger        *slog.Logger
+	Metrics       *metrics.Metrics
 }
 
 // Server is the HTTP API. Create it with New; it is safe for concurrent use.
@@ -114,9 +121,9 @@ func (s *Server) routes() {
 	s.handle("GET /readyz", s.readyz)
 	s.mux.Handle("GET /metrics", s.m.Handler())
 	s.adminRoutes()
-	if s.opts.Directus != nil {
-		s.mux.Handle("POST /v1/webhooks/directus", s.observe("POST /v1/webhooks/directus", s.opts.Directus))
-		s.mux.Handle("POST /v1/chat", s.observe("POST /v1/chat", s.opts.Directus))
+	if s.opts.Inbox != nil {
+		s.handle("POST /v1/webhooks/directus", s.webhook)
+		s.handle("POST /v1/chat", s.limited(s.chat))
 	}
 	s.handle("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such route: "+r.Method+" "+r.URL.Path)

@@ -45,7 +45,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 	}
 	sse := newSSE(w)
 	defer sse.close()
-	q := chat.Question{Message: req.Message, ConferenceID: req.ConferenceID, History: req.History, TraceID: traceID(r.Context())}
+	q := chat.Question{Message: req.Message, ConferenceID: req.ConferenceID, ConversationID: req.ConversationID, History: req.History, TraceID: traceID(r.Context())}
 	st, err := s.opts.Turns.Ask(r.Context(), q, func(e agent.Event) { s.sendEvent(sse, e) })
 	if !sse.started() {
 		s.refuse(w, err)

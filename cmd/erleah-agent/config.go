@@ -67,6 +67,11 @@ type config struct {
 	TurnQueue     int           `env:"TURN_QUEUE" envDefault:"64"`
 	ShutdownGrace time.Duration `env:"SHUTDOWN_GRACE" envDefault:"25s"`
 	DebugEvents   bool          `env:"DEBUG_EVENTS" envDefault:"false"`
+	Trigger       string        `env:"TRIGGER" envDefault:"webhook"`
+	Reconcile     time.Duration `env:"RECONCILE_INTERVAL" envDefault:"30s"`
+	ReconcileWait time.Duration `env:"RECONCILE_GRACE" envDefault:"30s"`
+	AbandonAfter  time.Duration `env:"RECONCILE_ABANDON_AFTER"` // default TURN_TIMEOUT + 30s
+	Resync        time.Duration `env:"RESYNC_INTERVAL" envDefault:"10m"`
 	RatePerIP     float64       `env:"RATE_PER_IP" envDefault:"1"`
 	BurstPerIP    float64       `env:"RATE_PER_IP_BURST" envDefault:"10"`
 	RatePerUser   float64       `env:"RATE_PER_USER" envDefault:"0.5"`
@@ -131,6 +136,12 @@ func (c config) check() []string {
 	add(c.SearchBackend != "memory", "SEARCH_BACKEND=%q: only memory is available", c.SearchBackend)
 	add(c.RatePerIP < 0 || c.BurstPerIP < 1, "RATE_PER_IP=%g / RATE_PER_IP_BURST=%g: want a rate ≥ 0 (0 = off) and a burst ≥ 1", c.RatePerIP, c.BurstPerIP)
 	add(c.RatePerUser < 0 || c.BurstPerUser < 1, "RATE_PER_USER=%g / RATE_PER_USER_BURST=%g: want a rate ≥ 0 (0 = off) and a burst ≥ 1", c.RatePerUser, c.BurstPerUser)
+	add(c.Trigger != "webhook" && c.Trigger != "realtime", "TRIGGER=%q: want webhook or realtime", c.Trigger)
+	add(c.Reconcile < time.Second, "RECONCILE_INTERVAL=%s: want at least 1s", c.Reconcile)
+	add(c.ReconcileWait < 0, "RECONCILE_GRACE=%s must not be negative", c.ReconcileWait)
+	add(c.AbandonAfter != 0 && c.AbandonAfter < c.TurnTimeout, "RECONCILE_ABANDON_AFTER=%s must be at least TURN_TIMEOUT (%s)", c.AbandonAfter, c.TurnTimeout)
+	add(c.Resync < time.Second, "RESYNC_INTERVAL=%s: want at least 1s", c.Resync)
+	add((c.DirectusURL == "") != (c.DirectusToken == ""), "DIRECTUS_URL and DIRECTUS_TOKEN go together")
 	add(c.MaxTurns < 1 || c.MaxTurns > 10000, "MAX_TURNS=%d is outside 1..10000", c.MaxTurns)
 	add(c.TurnQueue < 0 || c.TurnQueue > 100000, "TURN_QUEUE=%d is outside 0..100000", c.TurnQueue)
 	add(c.ShutdownGrace < 0 || c.ShutdownGrace > 10*time.Minute, "SHUTDOWN_GRACE=%s is outside 0..10m", c.ShutdownGrace)
@@ -268,5 +279,14 @@ func (c config) LogValue() slog.Value {
 		slog.Int("max_turns", c.MaxTurns), slog.Int("turn_queue", c.TurnQueue), slog.Duration("shutdown_grace", c.ShutdownGrace),
 		slog.Bool("debug_events", c.DebugEvents), slog.String("log_level", c.LogLevel),
 		slog.Float64("rate_per_ip", c.RatePerIP), slog.Float64("rate_per_user", c.RatePerUser),
+		slog.String("trigger", c.Trigger), slog.Duration("reconcile_interval", c.Reconcile), slog.Duration("resync_interval", c.Resync),
 	)
+}
+
+// publicURL is PUBLIC_URL, or the listen address as an http URL.
+func (c config) publicURL() string {
+	if c.PublicURL != "" {
+		return strings.TrimRight(c.PublicURL, "/")
+	}
+	return "http://" + c.ListenAddr
 }

@@ -39,6 +39,7 @@ commands:
   ask [flags] "question"   answer one question, offline by default
   eval [flags]             measure reflection against mechanical relaxation
   serve                    run the HTTP service, configured by the environment
+  directus setup|check|import   prepare a Directus instance, check it, load a bundle into it
   version                  print version and build information
   health [--url URL]       exit 0 when the service answers 200 (for container health checks)
 
@@ -83,7 +84,7 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer, envi
 		return usagef("no command given")
 	}
 	switch args[0] {
-	case "ask", "eval", "serve":
+	case "ask", "eval", "serve", "directus":
 		cfg, err := loadConfig(environ)
 		if err != nil {
 			return err
@@ -93,6 +94,8 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer, envi
 			return cmdAsk(ctx, args[1:], stdout, stderr, cfg)
 		case "eval":
 			return cmdEval(ctx, args[1:], stdout, stderr, cfg)
+		case "directus":
+			return cmdDirectus(ctx, args[1:], stdout, stderr, cfg)
 		}
 		return cmdServe(ctx, args[1:], stderr, cfg, onListen)
 	case "version":
@@ -103,7 +106,7 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer, envi
 		fmt.Fprint(stdout, usage)
 		return nil
 	}
-	return usagef("unknown command %q (want ask, eval, serve or version)", args[0])
+	return usagef("unknown command %q (want ask, eval, serve, directus or version)", args[0])
 }
 
 // environ is the process environment as a map, read once here.

@@ -2,19 +2,26 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
+	"sync"
+	"time"
 
 	"github.com/erleah/erleah-agent/agent"
+	"github.com/erleah/erleah-agent/catalog"
 	"github.com/erleah/erleah-agent/chat"
 	"github.com/erleah/erleah-agent/conference"
+	"github.com/erleah/erleah-agent/directus"
 	"github.com/erleah/erleah-agent/llm"
 	"github.com/erleah/erleah-agent/metrics"
 	"github.com/erleah/erleah-agent/search"
+	"github.com/erleah/erleah-agent/search/memsearch"
 	"github.com/erleah/erleah-agent/server"
 )
 
@@ -43,18 +50,28 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer, cfg config, 
 	if ready != nil {
 		ready(ln.Addr().String())
 	}
+	bgCtx, stopBackground := context.WithCancel(context.Background())
+	var bg sync.WaitGroup
+	for _, run := range app.background {
+		bg.Add(1)
+		go func() { defer bg.Done(); run(bgCtx) }()
+	}
 	select {
 	case err := <-errc:
+		stopBackground()
 		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
 	}
+	stopBackground() // no new work from the reconciler, the watchers or the realtime trigger
+	bg.Wait()
 	return app.shutdown(hs, cfg, log)
 }
 
 // app is the wired service.
 type app struct {
-	server *server.Server
-	chat   *chat.Service
+	server     *server.Server
+	chat       *chat.Service
+	background []func(context.Context) // run until shutdown: catalog watch, reconciler, realtime trigger
 }
 
 func (a *app) shutdown(hs *http.Server, cfg config, log *slog.Logger) error {
@@ -75,13 +92,17 @@ func (a *app) shutdown(hs *http.Server, cfg config, log *slog.Logger) error {
 
 // build wires the service from the configuration.
 func build(ctx context.Context, cfg config, log *slog.Logger) (*app, error) {
-	b, err := loadBundle(cfg.DataFile)
+	emb, err := newEmbedder(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("embedder: %w", err)
+	}
+	eng, err := search.NewEngine(emb, memsearch.New(emb.Dim()))
 	if err != nil {
 		return nil, err
 	}
-	eng, err := newEngine(ctx, cfg, b)
+	d, err := data(ctx, cfg, eng, log)
 	if err != nil {
-		return nil, fmt.Errorf("index conferences: %w", err)
+		return nil, err
 	}
 	router, reg, err := newModel(cfg, log)
 	if err != nil {
@@ -91,13 +112,126 @@ func build(ctx context.Context, cfg config, log *slog.Logger) (*app, error) {
 	opts := agentOptions(cfg, !cfg.Reflection, cfg.MaxRetries, log)
 	opts.Acknowledge = true
 	a := agent.New(router, m.TimeSearches(eng), opts)
-	svc := chat.New(a, conferenceLookup(b), chat.Options{MaxTurns: cfg.MaxTurns, QueueSize: cfg.TurnQueue,
-		TurnTimeout: cfg.TurnTimeout, Evaluate: !cfg.EvaluateFeedback, Logger: log, Metrics: m})
-	srv := server.New(server.Options{Turns: svc, Traces: svc.Traces(), Prompts: reg, Models: router,
+	svc := chat.New(a, d.confs, chat.Options{MaxTurns: cfg.MaxTurns, QueueSize: cfg.TurnQueue, TurnTimeout: cfg.TurnTimeout,
+		Evaluate: !cfg.EvaluateFeedback, Logger: log, Metrics: m, Store: d.store, ReconcileGrace: cfg.ReconcileWait, AbandonAfter: cfg.AbandonAfter, Instance: instance()})
+	sopts := server.Options{Turns: svc, Traces: svc.Traces(), Prompts: reg, Models: router,
 		APIToken: string(cfg.APIToken), DebugEvents: cfg.DebugEvents, Logger: log, Metrics: m,
 		PerIP: server.Rate{PerSecond: cfg.RatePerIP, Burst: cfg.BurstPerIP}, PerUser: server.Rate{PerSecond: cfg.RatePerUser, Burst: cfg.BurstPerUser},
-		Ready: map[string]server.Check{"index": indexReady(eng, b), "models": modelsReady(router, cfg)}})
-	return &app{server: srv, chat: svc}, nil
+		Ready: map[string]server.Check{"index": d.ready, "models": modelsReady(router, cfg)}}
+	out := &app{chat: svc, background: d.background}
+	if d.client != nil {
+		out.wireDirectus(&sopts, d.client, cfg, log)
+	}
+	out.server = server.New(sopts)
+	return out, nil
+}
+
+// wireDirectus adds the Directus routes, readiness, the reconciler and, with
+// TRIGGER=realtime, the agent's own subscription to new user messages.
+func (a *app) wireDirectus(o *server.Options, c *directus.Client, cfg config, log *slog.Logger) {
+	o.Inbox, o.WebhookSecret = a.chat, string(cfg.WebhookSecret)
+	o.Ready["directus"] = c.Ping
+	if cfg.WebhookSecret == "" && cfg.Trigger == "webhook" {
+		log.Warn("WEBHOOK_SECRET is not set: the Directus webhook refuses every delivery; the reconciler still answers")
+	}
+	a.background = append(a.background, func(ctx context.Context) { a.chat.RunReconciler(ctx, cfg.Reconcile) })
+	if cfg.Trigger == "realtime" {
+		a.background = append(a.background, func(ctx context.Context) { realtimeTrigger(ctx, c, a.chat, log) })
+	}
+}
+
+// dataSource is where conferences come from and how to watch them.
+type dataSource struct {
+	confs      func(string) (agent.Conference, bool)
+	ready      server.Check
+	store      chat.Store
+	client     *directus.Client
+	background []func(context.Context)
+}
+
+// data loads the conferences: from Directus (the source of truth, watched
+// for changes) when it is configured, else from DATA_FILE or the demo.
+func data(ctx context.Context, cfg config, eng *search.Engine, log *slog.Logger) (dataSource, error) {
+	if cfg.DirectusURL == "" {
+		b, err := loadBundle(cfg.DataFile)
+		if err != nil {
+			return dataSource{}, err
+		}
+		if err := eng.Load(ctx, b); err != nil {
+			return dataSource{}, fmt.Errorf("index conferences: %w", err)
+		}
+		return dataSource{confs: conferenceLookup(b), ready: indexReady(eng, b)}, nil
+	}
+	c, err := directus.New(directus.Options{BaseURL: cfg.DirectusURL, Token: string(cfg.DirectusToken)})
+	if err != nil {
+		return dataSource{}, usagef("DIRECTUS_URL: %v", err)
+	}
+	cat := catalog.New(c, eng, log)
+	if err := syncWithRetry(ctx, cat, log); err != nil {
+		return dataSource{}, err
+	}
+	log.Info("conferences loaded from Directus", "conferences", cat.Conferences())
+	return dataSource{confs: cat.Conference, store: chat.NewDirectusStore(c), client: c,
+		ready:      func(context.Context) error { return nonEmpty(cat) },
+		background: []func(context.Context){func(ctx context.Context) { _ = cat.Watch(ctx, cfg.Resync) }}}, nil
+}
+
+// syncWithRetry loads the catalog, retrying for up to 30 s while Directus
+// starts.
+func syncWithRetry(ctx context.Context, cat *catalog.Catalog, log *slog.Logger) error {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	for wait := 500 * time.Millisecond; ; wait = min(2*wait, 5*time.Second) {
+		err := cat.Sync(ctx)
+		if err == nil {
+			return nil
+		}
+		log.Warn("loading conferences from Directus failed; retrying", "err", err)
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("load conferences from Directus: %w", err)
+		case <-time.After(wait):
+		}
+	}
+}
+
+func nonEmpty(cat *catalog.Catalog) error {
+	if len(cat.Conferences()) == 0 {
+		return errors.New("no conference loaded from Directus")
+	}
+	return nil
+}
+
+// realtimeTrigger subscribes to new user messages and accepts each; after
+// every (re)connect it reconciles, since missed events are not replayed.
+func realtimeTrigger(ctx context.Context, c *directus.Client, svc *chat.Service, log *slog.Logger) {
+	sub := directus.Subscription{UID: "agent-user-messages", Collection: "messages", Event: "create",
+		Query: map[string]any{"fields": []string{"id", "conversation", "role"}, "filter": map[string]any{"role": map[string]any{"_eq": "user"}}}}
+	err := c.Realtime(ctx, directus.RealtimeOptions{
+		Subscriptions: []directus.Subscription{sub},
+		OnEvent: func(e directus.Event) {
+			var items []struct{ ID, Conversation, Role string }
+			if json.Unmarshal(e.Data, &items) != nil {
+				return
+			}
+			for _, it := range items {
+				if _, err := svc.Accept(ctx, chat.Delivery{MessageID: it.ID, ConversationID: it.Conversation, Role: it.Role}); err != nil {
+					log.Warn("realtime delivery refused", "message", it.ID, "err", err)
+				}
+			}
+		},
+		OnConnect:    func() { go svc.Reconcile(ctx) },
+		OnDisconnect: func(err error) { log.Warn("realtime trigger disconnected", "err", err) },
+	})
+	if err != nil && ctx.Err() == nil {
+		log.Error("realtime trigger stopped", "err", err)
+	}
+}
+
+// instance names this process in message metadata.
+func instance() string {
+	host, _ := os.Hostname()
+	return fmt.Sprintf("%s-%d", host, os.Getpid())
 }
 
 // indexReady checks that every conference of the bundle is searchable.

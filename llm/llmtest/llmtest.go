@@ -26,6 +26,8 @@ type Reply struct {
 	Header http.Header // extra response headers, such as Retry-After
 	Hang   bool        // block until the client gives up
 	Delay  time.Duration
+	// ChunkDelay paces a streamed reply: the wait before each delta.
+	ChunkDelay time.Duration
 }
 
 // Request is what a fake provider received.

@@ -7,6 +7,7 @@ import (
 	"math"
 	"net/http"
 	"testing"
+	"time"
 )
 
 // NewAnthropic starts a fake Anthropic Messages API at URL+"/v1/messages".
@@ -76,7 +77,7 @@ func NewOpenAI(t *testing.T) *Server {
 				return
 			}
 			if req.Stream {
-				openAIStream(w, req, rep.Text)
+				openAIStream(w, req, rep)
 				return
 			}
 			writeJSON(w, map[string]any{"id": "chatcmpl-test", "object": "chat.completion", "created": 1, "model": req.Model,
@@ -97,7 +98,8 @@ func NewOpenAI(t *testing.T) *Server {
 	})
 }
 
-func openAIStream(w http.ResponseWriter, req Request, text string) {
+func openAIStream(w http.ResponseWriter, req Request, rep Reply) {
+	text := rep.Text
 	w.Header().Set("Content-Type", "text/event-stream")
 	send := func(data map[string]any) {
 		b, _ := json.Marshal(data)
@@ -110,6 +112,7 @@ func openAIStream(w http.ResponseWriter, req Request, text string) {
 	}
 	send(chunk(map[string]any{"role": "assistant", "content": ""}, nil))
 	for _, part := range words(text) {
+		time.Sleep(rep.ChunkDelay)
 		send(chunk(map[string]any{"content": part}, nil))
 	}
 	send(chunk(map[string]any{}, "stop"))

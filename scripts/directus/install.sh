@@ -29,8 +29,11 @@ if installed_ok; then
   exit 0
 fi
 
-# Build dependencies for the native modules (sqlite3, isolated-vm).
+# Node.js itself (Debian's, when the machine has none) and the build
+# dependencies for the native modules (sqlite3, isolated-vm).
 missing=()
+command -v node >/dev/null || missing+=(nodejs)
+command -v npm >/dev/null || missing+=(npm)
 for pkg in libsqlite3-dev python3 make g++; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
 done

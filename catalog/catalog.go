@@ -1,0 +1,176 @@
+// Package catalog keeps the search index in step with the conferences
+// stored in Directus, which is the source of truth: it loads every
+// conference's sessions, exhibitors and speakers at startup, reloads a
+// conference when realtime events say it changed, and resyncs everything
+// after a reconnect and periodically, as a safety net for missed events.
+//
+// A Catalog is safe for concurrent use.
+package catalog
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/erleah/erleah-agent/agent"
+	"github.com/erleah/erleah-agent/conference"
+	"github.com/erleah/erleah-agent/directus"
+)
+
+// Index is what the catalog feeds.
+type Index interface {
+	Load(ctx context.Context, b *conference.Bundle) error
+}
+
+// Catalog mirrors Directus into an index.
+type Catalog struct {
+	c     *directus.Client
+	index Index
+	log   *slog.Logger
+
+	mu      sync.RWMutex
+	confs   map[string]conference.Conference
+	reloads int
+}
+
+// New returns a catalog reading with c (a token allowed to read the four
+// conference collections) and loading into index.
+func New(c *directus.Client, index Index, log *slog.Logger) *Catalog {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Catalog{c: c, index: index, log: log, confs: map[string]conference.Conference{}}
+}
+
+// Conference describes a loaded conference for the agent.
+func (k *Catalog) Conference(id string) (agent.Conference, bool) {
+	k.mu.RLock()
+	defer k.mu.RUnlock()
+	c, ok := k.confs[id]
+	return agent.Conference{ID: c.ID, Name: c.Name, Venue: c.Venue, StartsOn: c.StartsOn, EndsOn: c.EndsOn}, ok
+}
+
+// Conferences lists the loaded conference ids.
+func (k *Catalog) Conferences() []string {
+	k.mu.RLock()
+	defer k.mu.RUnlock()
+	out := make([]string, 0, len(k.confs))
+	for id := range k.confs {
+		out = append(out, id)
+	}
+	return out
+}
+
+// Reloads counts completed loads, for tests and metrics.
+func (k *Catalog) Reloads() int {
+	k.mu.RLock()
+	defer k.mu.RUnlock()
+	return k.reloads
+}
+
+// Sync loads the given conferences (all of them when none is given) from
+// Directus into the index.
+func (k *Catalog) Sync(ctx context.Context, ids ...string) error {
+	b, problems, err := k.read(ctx, ids)
+	if err != nil {
+		return err
+	}
+	for _, p := range problems {
+		k.log.Warn("conference data problem (entry dropped)", "problem", p)
+	}
+	if len(b.Conferences) == 0 {
+		return nil
+	}
+	if err := k.index.Load(ctx, b); err != nil {
+		return fmt.Errorf("catalog: index: %w", err)
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	for _, c := range b.Conferences {
+		k.confs[c.ID] = c
+	}
+	k.reloads++
+	return nil
+}
+
+// Watch keeps the index fresh until ctx ends: it reloads a conference a
+// moment after Directus reports a change to it, and everything after each
+// reconnect and every resync interval.
+func (k *Catalog) Watch(ctx context.Context, resync time.Duration) error {
+	changed := make(chan string, 256)
+	go k.debounce(ctx, changed, resync)
+	subs := []directus.Subscription{}
+	for _, coll := range []string{"conferences", "sessions", "exhibitors", "speakers"} {
+		field := "conference"
+		if coll == "conferences" {
+			field = "id"
+		}
+		subs = append(subs, directus.Subscription{UID: "catalog-" + coll, Collection: coll, Query: map[string]any{"fields": []string{"id", field}}})
+	}
+	return k.c.Realtime(ctx, directus.RealtimeOptions{
+		Subscriptions: subs,
+		OnEvent:       func(e directus.Event) { k.onEvent(e, changed) },
+		OnConnect:     func() { notify(changed, "*") },
+		OnDisconnect:  func(err error) { k.log.Warn("catalog realtime disconnected", "err", err) },
+	})
+}
+
+func notify(ch chan<- string, id string) {
+	select {
+	case ch <- id:
+	default: // a reload is queued already; it will read everything needed
+	}
+}
+
+// debounce gathers change notices for a moment, then reloads.
+func (k *Catalog) debounce(ctx context.Context, changed <-chan string, resync time.Duration) {
+	tick := time.NewTicker(resync)
+	defer tick.Stop()
+	pending := map[string]bool{}
+	var fire <-chan time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case id := <-changed:
+			pending[id] = true
+			if fire == nil {
+				fire = time.After(300 * time.Millisecond)
+			}
+		case <-tick.C:
+			pending["*"], fire = true, time.After(0)
+		case <-fire:
+			k.reload(ctx, pending)
+			pending, fire = map[string]bool{}, nil
+		}
+	}
+}
+
+func (k *Catalog) reload(ctx context.Context, pending map[string]bool) {
+	var ids []string
+	if !pending["*"] {
+		for id := range pending {
+			ids = append(ids, id)
+		}
+	}
+	if err := k.Sync(ctx, ids...); err != nil && ctx.Err() == nil {
+		k.log.Warn("catalog reload failed; the next resync retries", "err", err)
+	}
+}
+
+// onEvent finds which conferences an event touches; deletes carry only
+// ids, so they reload everything.
+func (k *Catalog) onEvent(e directus.Event, changed chan<- string) {
+	if e.Type == "init" {
+		return
+	}
+	if e.Type == "delete" {
+		notify(changed, "*")
+		return
+	}
+	for _, id := range conferencesOf(e) {
+		notify(changed, id)
+	}
+}

@@ -1,0 +1,224 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/erleah/erleah-agent/agent"
+	"github.com/erleah/erleah-agent/rules"
+)
+
+func TestAcceptAnswersIntoTheAssistantMessage(t *testing.T) {
+	store := newMemStore()
+	store.addUser("c1", "u1", "Who can help me deploy ML models on-prem?", 0)
+	s := testService(t, store, nil, Options{Evaluate: true}) // evaluation runs beside the delivery
+	acc, err := s.Accept(context.Background(), Delivery{MessageID: "u1", ConversationID: "c1", Role: "user"})
+	if err != nil || acc.Status != "accepted" || len(acc.AssistantID) != 36 {
+		t.Fatalf("Accept = %+v, %v", acc, err)
+	}
+	var reply Message
+	waitFor(t, "the reply", func() (ok bool) { reply, ok = finalOf(store, "u1"); return })
+	if reply.ID != acc.AssistantID || reply.Status != StatusCompleted || !strings.Contains(reply.Text, "[exhibitors/") {
+		t.Fatalf("reply %+v", reply)
+	}
+	patches := store.patches[reply.ID]
+	seen := map[string]bool{}
+	for _, p := range patches {
+		if p["thinking_output"] != nil {
+			seen["thinking"] = true
+		}
+		if p["status"] == StatusStreaming {
+			seen["streaming"] = true
+		}
+	}
+	last := patches[len(patches)-1]
+	meta, _ := last["metadata"].(map[string]any)
+	if !seen["thinking"] || !seen["streaming"] || last["status"] != StatusCompleted || meta["trace_id"] == nil || meta["citations"] == nil {
+		t.Fatalf("writes %v; final %v", seen, last)
+	}
+	traceID, _ := meta["trace_id"].(string)
+	waitFor(t, "the evaluation in the trace", func() bool {
+		tr, ok := s.Traces().Get(traceID)
+		return ok && tr.State.Evaluation != nil
+	})
+}
+
+func TestDuplicateDeliveriesGiveOneReply(t *testing.T) {
+	store := newMemStore()
+	store.addUser("c1", "u1", "k8s workshops?", 0)
+	s := testService(t, store, nil, Options{})
+	var wg sync.WaitGroup
+	results := make(chan Accepted, 8)
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			acc, _ := s.Accept(context.Background(), Delivery{MessageID: "u1", Role: "user"})
+			results <- acc
+		}()
+	}
+	wg.Wait()
+	close(results)
+	accepted, ids := 0, map[string]bool{}
+	for r := range results {
+		if r.Status == "accepted" {
+			accepted++
+		}
+		ids[r.AssistantID] = true
+	}
+	if accepted != 1 || len(ids) != 1 {
+		t.Fatalf("%d accepted, %d distinct ids; want one of each", accepted, len(ids))
+	}
+	waitFor(t, "the reply", func() bool { _, ok := finalOf(store, "u1"); return ok })
+	if acc, _ := s.Accept(context.Background(), Delivery{MessageID: "u1"}); acc.Status != "duplicate" {
+		t.Fatalf("a later delivery: %+v", acc)
+	}
+	// Another replica delivered it too: the store refuses its second reply.
+	other := testService(t, store, nil, Options{})
+	other.Accept(context.Background(), Delivery{MessageID: "u1"})
+	time.Sleep(100 * time.Millisecond)
+	if n := len(store.replies("u1")); n != 1 {
+		t.Fatalf("%d replies", n)
+	}
+}
+
+func TestNonUserMessagesAreIgnored(t *testing.T) {
+	store := newMemStore()
+	s := testService(t, store, nil, Options{})
+	if acc, err := s.Accept(context.Background(), Delivery{MessageID: "a1", Role: "assistant"}); err != nil || acc.Status != "ignored" {
+		t.Fatalf("%+v %v", acc, err)
+	}
+	if _, err := s.Accept(context.Background(), Delivery{}); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("no message id: %v", err)
+	}
+	if _, err := New(nil, nil, Options{}).Accept(context.Background(), Delivery{MessageID: "x"}); !errors.Is(err, ErrNoStore) {
+		t.Fatalf("without a store: %v", err)
+	}
+}
+
+// gate answers only after a turn's message was let through, to observe order.
+type gate struct {
+	mu      sync.Mutex
+	started []string
+	release map[string]chan struct{}
+}
+
+func (g *gate) Complete(ctx context.Context, call agent.Call) (agent.Completion, error) {
+	if call.Step == agent.StepPlan {
+		msg := call.Plan.Message
+		g.mu.Lock()
+		g.started = append(g.started, msg)
+		ch := g.release[msg]
+		g.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return agent.Completion{}, ctx.Err()
+		}
+	}
+	return rules.New().Complete(ctx, call)
+}
+
+func TestConversationIsAnsweredInOrder(t *testing.T) {
+	store := newMemStore()
+	store.addUser("c1", "u1", "first: k8s?", 2*time.Second)
+	store.addUser("c1", "u2", "second: RAG?", time.Second)
+	store.addUser("c2", "u3", "other conversation: yoga?", time.Second)
+	g := &gate{release: map[string]chan struct{}{"first: k8s?": make(chan struct{}), "second: RAG?": make(chan struct{}), "other conversation: yoga?": make(chan struct{})}}
+	s := testService(t, store, g, Options{})
+	for _, id := range []string{"u1", "u2", "u3"} {
+		s.Accept(context.Background(), Delivery{MessageID: id})
+	}
+	waitFor(t, "two turns to start", func() bool { g.mu.Lock(); defer g.mu.Unlock(); return len(g.started) == 2 })
+	g.mu.Lock()
+	for _, m := range g.started {
+		if m == "second: RAG?" {
+			t.Fatal("the second message of c1 started before the first finished")
+		}
+	}
+	g.mu.Unlock()
+	close(g.release["first: k8s?"])
+	waitFor(t, "the second message", func() bool { g.mu.Lock(); defer g.mu.Unlock(); return len(g.started) == 3 })
+	close(g.release["second: RAG?"])
+	close(g.release["other conversation: yoga?"])
+	for _, u := range []string{"u1", "u2", "u3"} {
+		waitFor(t, "reply to "+u, func() bool { _, ok := finalOf(store, u); return ok })
+	}
+	first, _ := finalOf(store, "u1")
+	second, _ := finalOf(store, "u2")
+	if !first.Updated.Before(second.Updated) {
+		t.Fatal("the replies of one conversation completed out of order")
+	}
+}
+
+func TestReconcilerAnswersMissedAndRestartsAbandoned(t *testing.T) {
+	store := newMemStore()
+	store.addUser("c1", "missed", "k8s workshops?", time.Minute) // a failed Flow delivery
+	store.addUser("c1", "recent", "RAG sessions?", time.Second)  // still within the grace period
+	store.addUser("c2", "crashed", "Who works on fraud detection?", time.Hour)
+	store.Create(context.Background(), Message{ID: "a-crashed", Conversation: "c2", Role: "assistant", Status: StatusStreaming, ReplyTo: "crashed"})
+	store.msgs["a-crashed"].Updated = time.Now().Add(-10 * time.Minute) // the agent died mid-turn
+	store.addUser("c3", "hopeless", "yoga?", time.Hour)
+	store.Create(context.Background(), Message{ID: "a-hopeless", Conversation: "c3", Role: "assistant", Status: StatusPending, ReplyTo: "hopeless",
+		Metadata: map[string]any{"attempts": float64(3)}})
+	store.msgs["a-hopeless"].Updated = time.Now().Add(-10 * time.Minute)
+
+	s := testService(t, store, nil, Options{})
+	n, err := s.Reconcile(context.Background())
+	if err != nil || n != 2 {
+		t.Fatalf("Reconcile took up %d messages (%v), want the missed one and the abandoned one", n, err)
+	}
+	waitFor(t, "the missed message's reply", func() bool { _, ok := finalOf(store, "missed"); return ok })
+	waitFor(t, "the restarted reply", func() bool { m, ok := finalOf(store, "crashed"); return ok && m.ID == "a-crashed" })
+	if r := store.replies("recent"); len(r) != 0 {
+		t.Fatal("a message within the grace period was taken up")
+	}
+	if m, _ := store.Message(context.Background(), "a-hopeless"); m.Status != StatusFailed || m.Text != agent.Apology {
+		t.Fatalf("a reply abandoned three times: %+v", m)
+	}
+	if n, _ := s.Reconcile(context.Background()); n != 0 {
+		t.Fatalf("a second pass took up %d more", n)
+	}
+}
+
+func TestShutdownHandsBackUnfinishedTurns(t *testing.T) {
+	store := newMemStore()
+	store.addUser("c1", "u1", "k8s?", 0)
+	g := &gate{release: map[string]chan struct{}{"k8s?": make(chan struct{})}}
+	s := testService(t, store, g, Options{})
+	s.Accept(context.Background(), Delivery{MessageID: "u1"})
+	waitFor(t, "the turn to start", func() bool { g.mu.Lock(); defer g.mu.Unlock(); return len(g.started) == 1 })
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if err := s.Shutdown(ctx); err == nil {
+		t.Fatal("shutdown with a stuck turn reported a clean finish")
+	}
+	r := store.replies("u1")
+	if len(r) != 1 || r[0].Status != StatusPending || r[0].Metadata["handed_back"] != true {
+		t.Fatalf("reply after shutdown: %+v", r)
+	}
+	if _, err := s.Accept(context.Background(), Delivery{MessageID: "u2"}); !errors.Is(err, ErrShuttingDown) {
+		t.Fatalf("accepting after shutdown: %v", err)
+	}
+}
+
+func TestFailedCreateIsLeftForTheReconciler(t *testing.T) {
+	store := newMemStore()
+	store.addUser("c1", "u1", "k8s?", time.Minute)
+	store.fail["create"] = errors.New("directus unreachable")
+	s := testService(t, store, nil, Options{})
+	s.Accept(context.Background(), Delivery{MessageID: "u1"})
+	time.Sleep(100 * time.Millisecond)
+	if len(store.replies("u1")) != 0 {
+		t.Fatal("a reply appeared although creating it failed")
+	}
+	delete(store.fail, "create")
+	if n, _ := s.Reconcile(context.Background()); n != 1 {
+		t.Fatalf("the reconciler took up %d, want the message whose reply could not be created", n)
+	}
+	waitFor(t, "the reply", func() bool { _, ok := finalOf(store, "u1"); return ok })
+}

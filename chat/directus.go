@@ -1,0 +1,214 @@
+package chat
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/erleah/erleah-agent/directus"
+)
+
+// DirectusStore is the Store of conversations and messages in Directus
+// (collections of contract §5). It is safe for concurrent use.
+type DirectusStore struct {
+	c *directus.Client
+}
+
+// NewDirectusStore reads and writes through c, whose token must be allowed
+// to read conversations and messages and to create and update messages.
+func NewDirectusStore(c *directus.Client) *DirectusStore { return &DirectusStore{c: c} }
+
+var messageFields = []string{"id", "conversation", "role", "messageText", "status", "reply_to", "metadata", "date_created", "date_updated"}
+
+// item is a messages item as Directus returns it.
+type item struct {
+	ID           string         `json:"id"`
+	Conversation string         `json:"conversation"`
+	Role         string         `json:"role"`
+	Text         *string        `json:"messageText"`
+	Status       *string        `json:"status"`
+	ReplyTo      *string        `json:"reply_to"`
+	Metadata     map[string]any `json:"metadata"`
+	Created      *string        `json:"date_created"`
+	Updated      *string        `json:"date_updated"`
+}
+
+func (it item) message() Message {
+	m := Message{ID: it.ID, Conversation: it.Conversation, Role: it.Role, Text: deref(it.Text), Status: deref(it.Status),
+		ReplyTo: deref(it.ReplyTo), Metadata: it.Metadata, Created: parseTime(it.Created), Updated: parseTime(it.Updated)}
+	if m.Updated.IsZero() {
+		m.Updated = m.Created
+	}
+	return m
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// parseTime reads Directus timestamps ("2026-06-09T10:00:00.000Z"; SQLite
+// may omit the zone).
+func parseTime(s *string) time.Time {
+	if s == nil {
+		return time.Time{}
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05"} {
+		if t, err := time.Parse(layout, *s); err == nil {
+			return t
+		}
+	}
+	return time.Time{}
+}
+
+// Patch updates one message.
+func (s *DirectusStore) Patch(ctx context.Context, id string, fields map[string]any) error {
+	return s.c.UpdateItem(ctx, "messages", id, fields, nil)
+}
+
+// Message reads one message. Directus answers 403 for a message that does
+// not exist as for one the token may not read; the error says which call.
+func (s *DirectusStore) Message(ctx context.Context, id string) (Message, error) {
+	var it item
+	if err := s.c.ReadItem(ctx, "messages", id, messageFields, &it); err != nil {
+		return Message{}, err
+	}
+	return it.message(), nil
+}
+
+// Conversation reads one conversation.
+func (s *DirectusStore) Conversation(ctx context.Context, id string) (Conversation, error) {
+	var c struct {
+		ID         string  `json:"id"`
+		Conference string  `json:"conference"`
+		UserID     *string `json:"user_id"`
+		Status     *string `json:"status"`
+	}
+	if err := s.c.ReadItem(ctx, "conversations", id, []string{"id", "conference", "user_id", "status"}, &c); err != nil {
+		return Conversation{}, err
+	}
+	return Conversation{ID: c.ID, Conference: c.Conference, UserID: deref(c.UserID), Status: deref(c.Status)}, nil
+}
+
+// Recent returns the conversation's last n user messages and completed
+// replies created before t, oldest first.
+func (s *DirectusStore) Recent(ctx context.Context, conv string, before time.Time, n int) ([]Message, error) {
+	filter := map[string]any{"_and": []any{
+		map[string]any{"conversation": map[string]any{"_eq": conv}},
+		map[string]any{"date_created": map[string]any{"_lt": before.UTC().Format(time.RFC3339Nano)}},
+		map[string]any{"_or": []any{
+			map[string]any{"role": map[string]any{"_eq": "user"}},
+			map[string]any{"status": map[string]any{"_eq": StatusCompleted}},
+		}},
+	}}
+	var items []item
+	if err := s.c.ReadItems(ctx, "messages", directus.Query{Fields: messageFields, Filter: filter, Sort: []string{"-date_created"}, Limit: n}, &items); err != nil {
+		return nil, err
+	}
+	out := make([]Message, len(items))
+	for i, it := range items {
+		out[len(items)-1-i] = it.message()
+	}
+	return out, nil
+}
+
+// Create creates an assistant message with its own id; a second reply to
+// the same user message is refused by the unique reply_to field.
+func (s *DirectusStore) Create(ctx context.Context, m Message) error {
+	body := map[string]any{"id": m.ID, "conversation": m.Conversation, "role": m.Role, "messageText": m.Text,
+		"status": m.Status, "reply_to": m.ReplyTo, "metadata": m.Metadata}
+	err := s.c.CreateItem(ctx, "messages", body, nil)
+	if directus.IsUnique(err) {
+		return ErrDuplicate
+	}
+	return err
+}
+
+// ReplyOf returns the reply to a user message, if there is one.
+func (s *DirectusStore) ReplyOf(ctx context.Context, user string) (Message, bool, error) {
+	var items []item
+	q := directus.Query{Fields: messageFields, Filter: map[string]any{"reply_to": map[string]any{"_eq": user}}, Limit: 1}
+	if err := s.c.ReadItems(ctx, "messages", q, &items); err != nil {
+		return Message{}, false, err
+	}
+	if len(items) == 0 {
+		return Message{}, false, nil
+	}
+	return items[0].message(), true, nil
+}
+
+// Unanswered returns user messages created in [since, until) without a reply.
+func (s *DirectusStore) Unanswered(ctx context.Context, since, until time.Time, limit int) ([]Message, error) {
+	filter := map[string]any{"_and": []any{
+		map[string]any{"role": map[string]any{"_eq": "user"}},
+		map[string]any{"date_created": map[string]any{"_gte": since.UTC().Format(time.RFC3339Nano)}},
+		map[string]any{"date_created": map[string]any{"_lt": until.UTC().Format(time.RFC3339Nano)}},
+	}}
+	var users []item
+	if err := s.c.ReadItems(ctx, "messages", directus.Query{Fields: messageFields, Filter: filter, Sort: []string{"date_created"}, Limit: limit}, &users); err != nil {
+		return nil, err
+	}
+	if len(users) == 0 {
+		return nil, nil
+	}
+	ids := make([]string, len(users))
+	for i, u := range users {
+		ids[i] = u.ID
+	}
+	var replies []item
+	q := directus.Query{Fields: []string{"reply_to"}, Filter: map[string]any{"reply_to": map[string]any{"_in": ids}}, Limit: -1}
+	if err := s.c.ReadItems(ctx, "messages", q, &replies); err != nil {
+		return nil, err
+	}
+	answered := map[string]bool{}
+	for _, r := range replies {
+		answered[deref(r.ReplyTo)] = true
+	}
+	var out []Message
+	for _, u := range users {
+		if !answered[u.ID] {
+			out = append(out, u.message())
+		}
+	}
+	return out, nil
+}
+
+// Abandoned returns assistant messages pending or streaming whose last
+// update (or creation, if never updated) is before t.
+func (s *DirectusStore) Abandoned(ctx context.Context, before time.Time, limit int) ([]Message, error) {
+	at := before.UTC().Format(time.RFC3339Nano)
+	filter := map[string]any{"_and": []any{
+		map[string]any{"role": map[string]any{"_eq": "assistant"}},
+		map[string]any{"status": map[string]any{"_in": []string{StatusPending, StatusStreaming}}},
+		map[string]any{"_or": []any{
+			map[string]any{"date_updated": map[string]any{"_lt": at}},
+			map[string]any{"_and": []any{
+				map[string]any{"date_updated": map[string]any{"_null": true}},
+				map[string]any{"date_created": map[string]any{"_lt": at}},
+			}},
+		}},
+	}}
+	var items []item
+	if err := s.c.ReadItems(ctx, "messages", directus.Query{Fields: messageFields, Filter: filter, Limit: limit}, &items); err != nil {
+		return nil, err
+	}
+	out := make([]Message, 0, len(items))
+	for _, it := range items {
+		out = append(out, it.message())
+	}
+	slices.SortFunc(out, func(a, b Message) int { return a.Created.Compare(b.Created) })
+	return out, nil
+}
+
+// CanRead checks that token may read the message (a widget's own token on
+// /v1/chat) and returns it.
+func (s *DirectusStore) CanRead(ctx context.Context, token, id string) (Message, error) {
+	var it item
+	if err := s.c.WithToken(token).ReadItem(ctx, "messages", id, []string{"id", "conversation", "role"}, &it); err != nil {
+		return Message{}, fmt.Errorf("chat: read message with the caller's token: %w", err)
+	}
+	return it.message(), nil
+}

@@ -1,0 +1,358 @@
+package chat
+
+import (
+	"container/list"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/erleah/erleah-agent/agent"
+)
+
+// Delivery is news of a user message: from the Directus Flow webhook, from
+// a widget's /v1/chat call, from the realtime subscription or from the
+// reconciler.
+type Delivery struct {
+	MessageID      string
+	ConversationID string // optional: read from the message when empty
+	Role           string // optional: checked before anything is read when set
+
+	assistantID string // the reply's id
+	restart     bool   // the reply exists and is answered again (reconciler)
+	attempts    int    // how often it was restarted, this time included
+}
+
+// Accepted says what happened to a delivery.
+type Accepted struct {
+	Status      string `json:"status"` // accepted, ignored, duplicate
+	AssistantID string `json:"assistant_message_id,omitempty"`
+}
+
+// Accept takes a delivered user message and answers at once: the assistant
+// message's id is chosen here and the turn runs in the background, in order
+// with the conversation's other messages. A message already accepted here is
+// a duplicate; one already answered elsewhere is found when its reply is
+// created (the store refuses a second reply). If this process stops before
+// the turn starts, the reconciler answers the message later.
+func (s *Service) Accept(ctx context.Context, d Delivery) (Accepted, error) {
+	if s.opts.Store == nil {
+		return Accepted{}, ErrNoStore
+	}
+	if d.MessageID == "" {
+		return Accepted{}, fmt.Errorf("%w: no message id", ErrInvalid)
+	}
+	if d.Role != "" && d.Role != "user" {
+		return Accepted{Status: "ignored"}, nil
+	}
+	if s.shuttingDown() {
+		return Accepted{}, ErrShuttingDown
+	}
+	id, dup := s.seen.remember(d.MessageID)
+	if dup {
+		return Accepted{Status: "duplicate", AssistantID: id}, nil
+	}
+	d.assistantID = id
+	s.start(d)
+	return Accepted{Status: "accepted", AssistantID: id}, nil
+}
+
+// start delivers in the background; Shutdown waits for it.
+func (s *Service) start(d Delivery) {
+	s.bg.Add(1)
+	go func() {
+		defer s.bg.Done()
+		s.deliver(d)
+	}()
+}
+
+// deliver resolves the conversation and queues the message behind the
+// conversation's earlier ones.
+func (s *Service) deliver(d Delivery) {
+	ctx := s.bgCtx
+	log := s.log.With("message", d.MessageID)
+	user, err := s.opts.Store.Message(ctx, d.MessageID)
+	if err != nil {
+		s.seen.forget(d.MessageID)
+		s.directusError("read_message", err)
+		log.Warn("cannot read delivered message; the reconciler will retry", "err", err)
+		return
+	}
+	if user.Role != "user" {
+		return
+	}
+	s.convs.run(user.Conversation, &s.bg, func() { s.answer(ctx, d, user, log) })
+}
+
+// answer creates (or restarts) the assistant message and runs the turn.
+func (s *Service) answer(ctx context.Context, d Delivery, user Message, log *slog.Logger) {
+	if err := s.claim(ctx, d, user); err != nil {
+		if errors.Is(err, ErrDuplicate) {
+			log.Info("message already answered")
+			return
+		}
+		s.seen.forget(d.MessageID)
+		log.Warn("cannot create the reply; the reconciler will retry", "err", err)
+		return
+	}
+	release, err := s.limit.Acquire(ctx)
+	if err != nil {
+		s.handBack(d.assistantID, "shutdown before the turn started")
+		return
+	}
+	defer release()
+	s.persisted(ctx, d.assistantID, user, nil)
+}
+
+// claim creates the pending reply, or resets the one being restarted.
+func (s *Service) claim(ctx context.Context, d Delivery, user Message) error {
+	st := s.opts.Store
+	if d.restart {
+		return st.Patch(ctx, d.assistantID, map[string]any{"status": StatusPending, "messageText": "", "thinking_output": nil,
+			"metadata": map[string]any{"restarted_by": s.instance, "attempts": d.attempts}})
+	}
+	err := st.Create(ctx, Message{ID: d.assistantID, Conversation: user.Conversation, Role: "assistant",
+		Status: StatusPending, ReplyTo: user.ID, Metadata: map[string]any{"accepted_by": s.instance}})
+	if err != nil && !errors.Is(err, ErrDuplicate) {
+		s.directusError("create_reply", err)
+	}
+	return err
+}
+
+// persisted runs one turn into an assistant message: thinking records and
+// the streamed answer go through the message's ordered writer, and the turn
+// ends completed, or failed with an apology, never left open. Extra
+// observers (a developer's stream) get the events too.
+func (s *Service) persisted(ctx context.Context, assistantID string, user Message, extra agent.Observer) (*agent.State, error) {
+	log := s.log.With("assistant", assistantID)
+	req, err := s.persistedRequest(ctx, user)
+	if err != nil {
+		s.finalise(assistantID, failed(err.Error()))
+		return nil, err
+	}
+	w := newWriter(s.opts.Store, assistantID, s.opts.FlushEvery, func(err error) { s.directusError("patch_message", err) })
+	w.start(context.WithoutCancel(ctx))
+	s.inflight.add(assistantID)
+	defer s.inflight.remove(assistantID)
+	st, err := s.run(ctx, req, func(e agent.Event) {
+		w.observe(e)
+		if extra != nil {
+			extra(e)
+		}
+	})
+	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	switch {
+	case err == nil:
+		w.finish(fctx, completed(st))
+	case errors.Is(ctx.Err(), context.Canceled): // shutting down: give it back
+		w.finish(fctx, handedBack("shutdown during the turn"))
+	default:
+		w.finish(fctx, failed(err.Error()))
+	}
+	sent, bad := w.counts()
+	log.Info("reply written", "trace_id", req.TraceID, "patches", sent, "failed_patches", bad)
+	return st, err
+}
+
+// persistedRequest builds the agent's request from Directus: the
+// conversation's conference and its last messages.
+func (s *Service) persistedRequest(ctx context.Context, user Message) (agent.Request, error) {
+	conv, err := s.opts.Store.Conversation(ctx, user.Conversation)
+	if err != nil {
+		s.directusError("read_conversation", err)
+		return agent.Request{}, fmt.Errorf("read conversation: %w", err)
+	}
+	recent, err := s.opts.Store.Recent(ctx, user.Conversation, user.Created, s.opts.HistoryTurns)
+	if err != nil {
+		s.directusError("read_history", err)
+		recent = nil // answer without context rather than not at all
+	}
+	var history []agent.Turn
+	for _, m := range recent {
+		if m.ID != user.ID {
+			history = append(history, agent.Turn{Role: m.Role, Text: m.Text})
+		}
+	}
+	return s.request(Question{Message: user.Text, ConferenceID: conv.Conference, History: history})
+}
+
+// completed are the final fields of an answered message.
+func completed(st *agent.State) map[string]any {
+	var usage []map[string]any
+	for _, c := range st.ModelCalls {
+		usage = append(usage, map[string]any{"step": c.Step, "model": c.Model, "input_tokens": c.Usage.InputTokens,
+			"output_tokens": c.Usage.OutputTokens, "ms": c.MS, "fallback": c.Fallback})
+	}
+	return map[string]any{
+		"status": StatusCompleted, "messageText": st.ResponseText, "thinking_output": nullIfEmpty(st.ThinkingUpdates),
+		"metadata": map[string]any{"trace_id": st.TraceID, "citations": st.Citations, "strategies": st.Strategies(),
+			"model_usage": usage, "timings_ms": st.StepDurationsMS, "response_source": st.ResponseSource},
+	}
+}
+
+func nullIfEmpty(r []agent.ThinkingRecord) any {
+	if len(r) == 0 {
+		return nil
+	}
+	return r
+}
+
+// failed are the final fields of a message the agent could not answer.
+func failed(reason string) map[string]any {
+	return map[string]any{"status": StatusFailed, "messageText": agent.Apology, "metadata": map[string]any{"error": reason}}
+}
+
+// handedBack returns a message to pending so that the reconciler (here
+// after a restart, or on another replica) answers it at once.
+func handedBack(reason string) map[string]any {
+	return map[string]any{"status": StatusPending, "messageText": "", "thinking_output": nil,
+		"metadata": map[string]any{"handed_back": true, "reason": reason}}
+}
+
+func (s *Service) finalise(id string, fields map[string]any) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := s.opts.Store.Patch(ctx, id, fields); err != nil {
+		s.directusError("finalise_message", err)
+		s.log.Warn("cannot finalise message; the reconciler will", "assistant", id, "err", err)
+	}
+}
+
+func (s *Service) handBack(id, reason string) { s.finalise(id, handedBack(reason)) }
+
+func (s *Service) directusError(op string, err error) {
+	if err != nil {
+		s.m.DirectusErrors.WithLabelValues(op).Inc()
+	}
+}
+
+// seenSet remembers the most recently accepted user messages (a bounded
+// number) and the reply id given to each, so that a second delivery of the
+// same message is recognised at once.
+type seenSet struct {
+	mu    sync.Mutex
+	max   int
+	ids   map[string]*list.Element
+	order *list.List // front: most recent
+}
+
+type seenEntry struct{ message, assistant string }
+
+func newSeenSet(max int) *seenSet {
+	return &seenSet{max: max, ids: map[string]*list.Element{}, order: list.New()}
+}
+
+// remember records a message with a new reply id, or reports it as a
+// duplicate with the id it got before.
+func (s *seenSet) remember(message string) (string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if e, ok := s.ids[message]; ok {
+		return e.Value.(seenEntry).assistant, true
+	}
+	if s.order.Len() >= s.max {
+		oldest := s.order.Back()
+		delete(s.ids, oldest.Value.(seenEntry).message)
+		s.order.Remove(oldest)
+	}
+	id := newUUID()
+	s.ids[message] = s.order.PushFront(seenEntry{message, id})
+	return id, false
+}
+
+// rememberAs records a message whose reply already has an id; it reports
+// whether the message was already known.
+func (s *seenSet) rememberAs(message, assistant string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.ids[message]; ok {
+		return true
+	}
+	s.ids[message] = s.order.PushFront(seenEntry{message, assistant})
+	return false
+}
+
+// forget drops a message whose delivery failed, so that a later one is
+// not taken for a duplicate.
+func (s *seenSet) forget(message string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if e, ok := s.ids[message]; ok {
+		s.order.Remove(e)
+		delete(s.ids, message)
+	}
+}
+
+// reader is a store that can check a caller's own token.
+type reader interface {
+	CanRead(ctx context.Context, token, id string) (Message, error)
+}
+
+// CanRead checks, with the caller's own token, that the caller may read the
+// message, and returns it (/v1/chat).
+func (s *Service) CanRead(ctx context.Context, token, id string) (Message, error) {
+	r, ok := s.opts.Store.(reader)
+	if !ok {
+		return Message{}, ErrNoStore
+	}
+	return r.CanRead(ctx, token, id)
+}
+
+// askPersisted stores the question in its conversation and answers it into
+// a new assistant message, on the service's context: the caller's events
+// stop when the caller leaves, the turn does not.
+func (s *Service) askPersisted(ctx context.Context, q Question, obs agent.Observer, release func()) (*agent.State, error) {
+	st := s.opts.Store
+	conv, err := st.Conversation(ctx, q.ConversationID)
+	if err != nil {
+		release()
+		return nil, fmt.Errorf("%w: conversation %q cannot be read: %v", ErrInvalid, q.ConversationID, err)
+	}
+	if conv.Conference != q.ConferenceID {
+		release()
+		return nil, fmt.Errorf("%w: conversation %q belongs to conference %q", ErrInvalid, q.ConversationID, conv.Conference)
+	}
+	user := Message{ID: newUUID(), Conversation: conv.ID, Role: "user", Text: q.Message, Status: StatusCompleted, Created: s.opts.Now()}
+	reply, _ := s.seen.remember(user.ID) // the Flow will deliver it too: a duplicate
+	if err := st.Create(ctx, user); err != nil {
+		release()
+		s.directusError("create_message", err)
+		return nil, fmt.Errorf("store the question: %w", err)
+	}
+	if err := s.claim(ctx, Delivery{MessageID: user.ID, assistantID: reply}, user); err != nil {
+		release()
+		return nil, fmt.Errorf("create the reply: %w", err)
+	}
+	type result struct {
+		st  *agent.State
+		err error
+	}
+	done := make(chan result, 1)
+	var mu sync.Mutex
+	gone := false
+	s.bg.Add(1)
+	go func() {
+		defer s.bg.Done()
+		defer release()
+		st, err := s.persisted(s.bgCtx, reply, user, func(e agent.Event) {
+			mu.Lock()
+			defer mu.Unlock()
+			if !gone && obs != nil {
+				obs(e)
+			}
+		})
+		done <- result{st, err}
+	}()
+	select {
+	case r := <-done:
+		return r.st, r.err
+	case <-ctx.Done():
+		mu.Lock()
+		gone = true
+		mu.Unlock()
+		return nil, ctx.Err()
+	}
+}

@@ -1,0 +1,216 @@
+package chat
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/erleah/erleah-agent/agent"
+	"github.com/erleah/erleah-agent/conference"
+	"github.com/erleah/erleah-agent/rules"
+	"github.com/erleah/erleah-agent/search"
+	"github.com/erleah/erleah-agent/search/hashembed"
+	"github.com/erleah/erleah-agent/search/memsearch"
+)
+
+// memStore is a Store in memory that, like Directus, refuses a second reply
+// to the same user message.
+type memStore struct {
+	mu      sync.Mutex
+	msgs    map[string]*Message
+	convs   map[string]Conversation
+	patches map[string][]map[string]any
+	fail    map[string]error // operation → error
+}
+
+func newMemStore() *memStore {
+	return &memStore{msgs: map[string]*Message{}, convs: map[string]Conversation{}, patches: map[string][]map[string]any{}, fail: map[string]error{}}
+}
+
+func (m *memStore) addUser(conv, id, text string, age time.Duration) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := m.convs[conv]; !ok {
+		m.convs[conv] = Conversation{ID: conv, Conference: "aidata26"}
+	}
+	at := time.Now().Add(-age)
+	m.msgs[id] = &Message{ID: id, Conversation: conv, Role: "user", Text: text, Status: StatusCompleted, Created: at, Updated: at}
+}
+
+func (m *memStore) Patch(ctx context.Context, id string, f map[string]any) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.fail["patch"]; err != nil {
+		return err
+	}
+	msg, ok := m.msgs[id]
+	if !ok {
+		return fmt.Errorf("no message %s", id)
+	}
+	b, _ := json.Marshal(f)
+	var copy map[string]any
+	json.Unmarshal(b, &copy)
+	m.patches[id] = append(m.patches[id], copy)
+	if v, ok := f["status"].(string); ok {
+		msg.Status = v
+	}
+	if v, ok := f["messageText"].(string); ok {
+		msg.Text = v
+	}
+	if v, ok := copy["metadata"].(map[string]any); ok {
+		msg.Metadata = v
+	}
+	msg.Updated = time.Now()
+	return nil
+}
+
+func (m *memStore) Message(ctx context.Context, id string) (Message, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if msg, ok := m.msgs[id]; ok {
+		return *msg, nil
+	}
+	return Message{}, fmt.Errorf("403 FORBIDDEN")
+}
+
+func (m *memStore) Conversation(ctx context.Context, id string) (Conversation, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.convs[id], nil
+}
+
+func (m *memStore) Recent(ctx context.Context, conv string, before time.Time, n int) ([]Message, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []Message
+	for _, msg := range m.msgs {
+		if msg.Conversation == conv && msg.Created.Before(before) && msg.Status == StatusCompleted {
+			out = append(out, *msg)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Created.Before(out[j].Created) })
+	return out[max(0, len(out)-n):], nil
+}
+
+func (m *memStore) Create(ctx context.Context, msg Message) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.fail["create"]; err != nil {
+		return err
+	}
+	for _, other := range m.msgs {
+		if other.ReplyTo != "" && other.ReplyTo == msg.ReplyTo {
+			return ErrDuplicate
+		}
+	}
+	msg.Created, msg.Updated = time.Now(), time.Now()
+	m.msgs[msg.ID] = &msg
+	return nil
+}
+
+func (m *memStore) ReplyOf(ctx context.Context, user string) (Message, bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, msg := range m.msgs {
+		if msg.ReplyTo == user {
+			return *msg, true, nil
+		}
+	}
+	return Message{}, false, nil
+}
+
+func (m *memStore) Unanswered(ctx context.Context, since, until time.Time, limit int) ([]Message, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	replied := map[string]bool{}
+	for _, msg := range m.msgs {
+		replied[msg.ReplyTo] = true
+	}
+	var out []Message
+	for _, msg := range m.msgs {
+		if msg.Role == "user" && !replied[msg.ID] && !msg.Created.Before(since) && msg.Created.Before(until) {
+			out = append(out, *msg)
+		}
+	}
+	return out, nil
+}
+
+func (m *memStore) Abandoned(ctx context.Context, before time.Time, limit int) ([]Message, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []Message
+	for _, msg := range m.msgs {
+		if msg.Role == "assistant" && (msg.Status == StatusPending || msg.Status == StatusStreaming) && msg.Updated.Before(before) {
+			out = append(out, *msg)
+		}
+	}
+	return out, nil
+}
+
+func (m *memStore) replies(user string) []Message {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []Message
+	for _, msg := range m.msgs {
+		if msg.ReplyTo == user {
+			out = append(out, *msg)
+		}
+	}
+	return out
+}
+
+var (
+	engOnce sync.Once
+	engine  *search.Engine
+	demo    *conference.Bundle
+)
+
+func testService(t *testing.T, store Store, model agent.Model, opts Options) *Service {
+	t.Helper()
+	engOnce.Do(func() {
+		demo, _ = conference.Demo(conference.Options{FacetKeys: search.FacetKeys()})
+		emb := hashembed.New(0)
+		engine, _ = search.NewEngine(emb, memsearch.New(emb.Dim()))
+		engine.Load(context.Background(), demo)
+	})
+	if model == nil {
+		model = rules.New()
+	}
+	a := agent.New(model, engine, agent.Options{Fallback: rules.New()})
+	opts.Store = store
+	if opts.FlushEvery == 0 {
+		opts.FlushEvery = 10 * time.Millisecond
+	}
+	s := New(a, func(id string) (agent.Conference, bool) {
+		c, ok := demo.Conference(id)
+		return agent.Conference{ID: c.ID, Name: c.Name}, ok
+	}, opts)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		s.Shutdown(ctx)
+	})
+	return s
+}
+
+// waitFor polls until cond holds or fails the test after a few seconds.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); !cond(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+	}
+}
+
+func finalOf(store *memStore, user string) (Message, bool) {
+	rs := store.replies(user)
+	if len(rs) == 1 && (rs[0].Status == StatusCompleted || rs[0].Status == StatusFailed) {
+		return rs[0], true
+	}
+	return Message{}, false
+}

@@ -1,0 +1,70 @@
+package chat
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Store is where conversations live (Directus): what persisted turns read
+// and write.
+type Store interface {
+	Patcher
+	// Message reads one message.
+	Message(ctx context.Context, id string) (Message, error)
+	// Conversation reads one conversation.
+	Conversation(ctx context.Context, id string) (Conversation, error)
+	// Recent returns up to n completed messages of a conversation created
+	// before t, oldest first.
+	Recent(ctx context.Context, conversation string, before time.Time, n int) ([]Message, error)
+	// Create creates an assistant message; it fails with ErrDuplicate when
+	// the user message already has a reply.
+	Create(ctx context.Context, m Message) error
+	// ReplyOf returns the reply to a user message, if there is one.
+	ReplyOf(ctx context.Context, userMessage string) (Message, bool, error)
+	// Unanswered returns user messages created in [since, until) that have
+	// no reply.
+	Unanswered(ctx context.Context, since, until time.Time, limit int) ([]Message, error)
+	// Abandoned returns assistant messages still pending or streaming that
+	// were last updated before t.
+	Abandoned(ctx context.Context, before time.Time, limit int) ([]Message, error)
+}
+
+// Message is a message as the agent sees it.
+type Message struct {
+	ID           string
+	Conversation string
+	Role         string // "user" or "assistant"
+	Text         string
+	Status       string
+	ReplyTo      string
+	Created      time.Time
+	Updated      time.Time
+	Metadata     map[string]any
+}
+
+// Conversation is a chat between an attendee and the assistant.
+type Conversation struct {
+	ID         string
+	Conference string
+	UserID     string
+	Status     string
+}
+
+// ErrDuplicate means the user message already has a reply.
+var ErrDuplicate = errors.New("chat: the message already has a reply")
+
+// ErrNoStore means no Store is configured (no Directus).
+var ErrNoStore = errors.New("chat: no message store configured")
+
+// newUUID returns a random (version 4) UUID: assistant messages get their id
+// here, so that it can be returned before Directus has stored them.
+func newUUID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}

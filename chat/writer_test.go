@@ -1,0 +1,106 @@
+package chat
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/erleah/erleah-agent/agent"
+)
+
+// recorder is a Patcher that records every PATCH with its time, and can
+// fail or stall some of them.
+type recorder struct {
+	mu      sync.Mutex
+	patches []recorded
+	fail    int // fail the next n calls
+	stall   time.Duration
+}
+
+type recorded struct {
+	at     time.Time
+	fields map[string]any
+}
+
+func (r *recorder) Patch(ctx context.Context, id string, fields map[string]any) error {
+	time.Sleep(r.stall)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.fail > 0 {
+		r.fail--
+		return errors.New("directus down")
+	}
+	b, _ := json.Marshal(fields)
+	var copy map[string]any
+	json.Unmarshal(b, &copy)
+	r.patches = append(r.patches, recorded{at: time.Now(), fields: copy})
+	return nil
+}
+
+func (r *recorder) all() []recorded {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]recorded(nil), r.patches...)
+}
+
+func TestWriterOrdersCoalescesAndFinishesLast(t *testing.T) {
+	rec := &recorder{stall: 20 * time.Millisecond}
+	w := newWriter(rec, "m1", 100*time.Millisecond, nil)
+	w.start(context.Background())
+	rec1 := agent.ThinkingRecord{Message: "Trying Kubernetes.", Strategy: agent.Rewrite, RetryCount: 1}
+	w.observe(agent.Thinking{Record: rec1, All: []agent.ThinkingRecord{rec1}})
+	for i := range 50 {
+		w.observe(agent.Chunk{Text: "word "})
+		if i == 20 {
+			w.observe(agent.Reset{Reason: "regenerate"})
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	w.finish(context.Background(), map[string]any{"status": StatusCompleted, "messageText": "final answer"})
+	got := rec.all()
+	if len(got) < 3 || len(got) > 8 {
+		t.Fatalf("%d PATCHes for 50 chunks over ~250 ms, want a few (coalesced)", len(got))
+	}
+	if _, ok := got[0].fields["thinking_output"]; !ok {
+		t.Fatalf("the thinking record was not the first write: %v", got[0].fields)
+	}
+	last := got[len(got)-1].fields
+	if last["status"] != StatusCompleted || last["messageText"] != "final answer" || last["thinking_output"] == nil {
+		t.Fatalf("the last write is not the final one: %v", last)
+	}
+	streaming := 0
+	for i, p := range got[:len(got)-1] {
+		if p.fields["status"] == StatusStreaming {
+			streaming++
+		}
+		if p.fields["status"] == StatusCompleted {
+			t.Fatalf("write %d is final but not last", i)
+		}
+		if i > 0 && p.fields["thinking_output"] == nil && p.at.Sub(got[i-1].at) < 80*time.Millisecond {
+			t.Fatalf("two text writes %v apart, want at least the flush interval", p.at.Sub(got[i-1].at))
+		}
+		if text, _ := p.fields["messageText"].(string); strings.Count(text, "word") > 29 {
+			t.Fatalf("text from before the reset survived: %d words", strings.Count(text, "word"))
+		}
+	}
+	if streaming != 1 {
+		t.Fatalf("status streaming written %d times, want once", streaming)
+	}
+}
+
+func TestWriterRetriesTheFinalWrite(t *testing.T) {
+	rec := &recorder{fail: 2}
+	w := newWriter(rec, "m1", 0, nil)
+	w.start(context.Background())
+	w.finish(context.Background(), map[string]any{"status": StatusFailed, "messageText": "sorry"})
+	if got := rec.all(); len(got) != 1 || got[0].fields["status"] != StatusFailed {
+		t.Fatalf("final write after two failures: %v", got)
+	}
+	if sent, failed := w.counts(); sent != 3 || failed != 2 {
+		t.Fatalf("sent %d, failed %d", sent, failed)
+	}
+}

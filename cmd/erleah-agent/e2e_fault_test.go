@@ -1,0 +1,154 @@
+package main
+
+import (
+	"io"
+	"net"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/erleah/erleah-agent/agent"
+	"github.com/erleah/erleah-agent/llm/llmtest"
+)
+
+// slowModel answers every step quickly except the answer, which takes delay.
+func slowModel(t *testing.T, delay time.Duration) map[string]string {
+	m := llmtest.NewOpenAI(t)
+	m.Default = func(s agent.Step) llmtest.Reply {
+		switch s {
+		case agent.StepPlan:
+			return llmtest.Reply{Text: `{"intent":"x","queries":[{"table":"sessions","search_mode":"faceted","query_text":"retrieval-augmented generation","limit":10}]}`}
+		case agent.StepRespond:
+			return llmtest.Reply{Text: "See [sessions/s006].", Delay: delay}
+		case agent.StepEval:
+			return llmtest.Reply{Text: `{"quality_score":0.8,"confidence_score":0.8,"issues":[],"improvement_hint":null}`}
+		}
+		return llmtest.Reply{Text: "On it."}
+	}
+	return map[string]string{"MODEL": "openai:slow", "OPENAI_API_KEY": "k", "OPENAI_BASE_URL": m.URL + "/v1", "MAX_RETRY_COUNT": "0"}
+}
+
+// waitStatus waits until the user message's reply has one of the statuses.
+func (d *realDirectus) waitStatus(t *testing.T, user string, statuses ...string) reply {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		for _, r := range d.replies(t, user) {
+			for _, s := range statuses {
+				if r.Status == s {
+					return r
+				}
+			}
+		}
+	}
+	t.Fatalf("no reply to %s reached %v", user, statuses)
+	return reply{}
+}
+
+func TestE2EAgentStoppedMidTurnAndRestarted(t *testing.T) {
+	d := needDirectus(t)
+	env := slowModel(t, 5*time.Second)
+	env["SHUTDOWN_GRACE"], env["TURN_TIMEOUT"], env["RECONCILE_ABANDON_AFTER"] = "300ms", "10s", "10s"
+	a := d.startAgent(t, env)
+	conv := d.conversation(t)
+	user := d.ask(t, conv, "Any sessions on RAG?")
+	d.waitStatus(t, user, "pending", "streaming")
+	time.Sleep(300 * time.Millisecond) // the answer is being written
+	a.stop()
+	r := d.replies(t, user)
+	if len(r) != 1 || r[0].Status != "pending" || r[0].Metadata["handed_back"] != true {
+		t.Fatalf("after stopping mid-turn: %+v; want the reply handed back (pending)", r)
+	}
+	start := time.Now()
+	d.startAgent(t, map[string]string{"RECONCILE_ABANDON_AFTER": "1s", "TURN_TIMEOUT": "1s"}) // the builtin model
+	if r := d.finished(t, user, 20*time.Second); r.Status != "completed" || !strings.Contains(r.Text, "[sessions/") {
+		t.Fatalf("after the restart: %+v", r)
+	}
+	t.Logf("the restarted agent answered the handed-back message %v after it started", time.Since(start).Round(time.Millisecond))
+}
+
+// proxy forwards TCP to Directus and can cut it off for a while.
+type proxy struct {
+	ln     net.Listener
+	target string
+	mu     sync.Mutex
+	down   bool
+	conns  []net.Conn
+}
+
+func newProxy(t *testing.T, target string) *proxy {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &proxy{ln: ln, target: strings.TrimPrefix(target, "http://")}
+	t.Cleanup(func() { ln.Close(); p.cut(false) })
+	go p.serve()
+	return p
+}
+
+func (p *proxy) url() string { return "http://" + p.ln.Addr().String() }
+
+func (p *proxy) serve() {
+	for {
+		c, err := p.ln.Accept()
+		if err != nil {
+			return
+		}
+		p.mu.Lock()
+		down := p.down
+		if !down {
+			p.conns = append(p.conns, c)
+		}
+		p.mu.Unlock()
+		if down {
+			c.Close()
+			continue
+		}
+		go p.pipe(c)
+	}
+}
+
+func (p *proxy) pipe(c net.Conn) {
+	up, err := net.Dial("tcp", p.target)
+	if err != nil {
+		c.Close()
+		return
+	}
+	p.mu.Lock()
+	p.conns = append(p.conns, up)
+	p.mu.Unlock()
+	go func() { io.Copy(up, c); up.Close() }()
+	io.Copy(c, up)
+	c.Close()
+}
+
+// cut drops every connection and, while down, refuses new ones.
+func (p *proxy) cut(down bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.down = down
+	for _, c := range p.conns {
+		c.Close()
+	}
+	p.conns = nil
+}
+
+func TestE2EDirectusUnreachableMidTurn(t *testing.T) {
+	d := needDirectus(t)
+	px := newProxy(t, d.url)
+	env := slowModel(t, 1500*time.Millisecond)
+	env["DIRECTUS_URL"] = px.url()
+	d.startAgent(t, env)
+	conv := d.conversation(t)
+	user := d.ask(t, conv, "Any sessions on RAG?")
+	d.waitStatus(t, user, "pending", "streaming")
+	px.cut(true) // Directus vanishes while the answer is being written…
+	time.Sleep(2 * time.Second)
+	px.cut(false) // …and comes back
+	r := d.finished(t, user, 30*time.Second)
+	if r.Status != "completed" && r.Status != "failed" {
+		t.Fatalf("reply stuck in %s", r.Status)
+	}
+	t.Logf("after a 2 s outage mid-turn the reply ended %s", r.Status)
+}

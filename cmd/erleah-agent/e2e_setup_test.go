@@ -1,0 +1,269 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/erleah/erleah-agent/conference"
+	"github.com/erleah/erleah-agent/directus"
+	"github.com/erleah/erleah-agent/migrations"
+	"github.com/erleah/erleah-agent/provision"
+	"github.com/erleah/erleah-agent/search"
+)
+
+// realDirectus is a Directus 12.4.0 prepared for the agent: schema, the demo
+// conferences and the agent's own user. Tests needing it skip without it.
+type realDirectus struct {
+	url, adminToken, agentToken string
+	admin                       *directus.Client
+}
+
+var (
+	prepOnce sync.Once
+	prepared *realDirectus
+	prepErr  error
+)
+
+func needDirectus(t *testing.T) *realDirectus {
+	t.Helper()
+	url, token := os.Getenv("DIRECTUS_URL"), os.Getenv("DIRECTUS_ADMIN_TOKEN")
+	if url == "" || token == "" {
+		t.Skip("set DIRECTUS_URL and DIRECTUS_ADMIN_TOKEN to run against a real Directus (scripts/directus/start.sh; scripts/test.sh does it)")
+	}
+	prepOnce.Do(func() { prepared, prepErr = prepare(url, token) })
+	if prepErr != nil {
+		t.Fatal(prepErr)
+	}
+	return prepared
+}
+
+func prepare(url, token string) (*realDirectus, error) {
+	ctx := context.Background()
+	admin, err := directus.New(directus.Options{BaseURL: url, Token: token})
+	if err != nil {
+		return nil, err
+	}
+	if _, err := provision.ApplySchema(ctx, admin, migrations.DirectusSchema); err != nil {
+		return nil, err
+	}
+	b, err := conference.Demo(conference.Options{FacetKeys: search.FacetKeys()})
+	if err != nil {
+		return nil, err
+	}
+	if _, err := provision.Import(ctx, admin, b); err != nil {
+		return nil, err
+	}
+	agent, err := provision.AgentUser(ctx, admin, "erleah-agent-e2e@example.com", true)
+	if err != nil {
+		return nil, err
+	}
+	return &realDirectus{url: url, adminToken: token, agentToken: agent.Token, admin: admin}, nil
+}
+
+// agentProc is an agent serving in-process against the real Directus, the
+// target of the Flow while it runs.
+type agentProc struct {
+	url    string
+	secret string
+	stop   func() int
+}
+
+// startAgent runs serve with the agent's token, points the Flow at it and
+// returns; the test stops it (or Cleanup does).
+func (d *realDirectus) startAgent(t *testing.T, extra map[string]string) *agentProc {
+	t.Helper()
+	secret := fmt.Sprintf("hook-%d", time.Now().UnixNano())
+	env := map[string]string{"DIRECTUS_URL": d.url, "DIRECTUS_TOKEN": d.agentToken, "WEBHOOK_SECRET": secret,
+		"RECONCILE_INTERVAL": "1s", "RECONCILE_GRACE": "4s", "LOG_LEVEL": "warn", "RATE_PER_USER": "0", "RATE_PER_IP": "0"}
+	for k, v := range extra {
+		env[k] = v
+	}
+	url, stop := serveForTest(t, env)
+	if _, err := provision.Flow(context.Background(), d.admin, provision.FlowOptions{URL: url + "/v1/webhooks/directus", Secret: secret}); err != nil {
+		t.Fatal(err)
+	}
+	p := &agentProc{url: url, secret: secret, stop: stop}
+	stopped := false
+	p.stop = func() int { stopped = true; return stop() }
+	t.Cleanup(func() {
+		if !stopped {
+			stop()
+		}
+	})
+	return p
+}
+
+// item creates an item with the admin's token, as the widget's backend
+// would, and returns its id.
+func (d *realDirectus) item(t *testing.T, collection string, body map[string]any) string {
+	t.Helper()
+	var out struct {
+		ID string `json:"id"`
+	}
+	if err := d.admin.CreateItem(context.Background(), collection, body, &out); err != nil {
+		t.Fatalf("create %s: %v", collection, err)
+	}
+	return out.ID
+}
+
+func (d *realDirectus) conversation(t *testing.T) string {
+	return d.item(t, "conversations", map[string]any{"conference": "aidata26", "user_id": "e2e", "title": t.Name()})
+}
+
+// ask creates a user message exactly as the widget does.
+func (d *realDirectus) ask(t *testing.T, conv, text string) string {
+	return d.item(t, "messages", map[string]any{"conversation": conv, "role": "user", "messageText": text, "status": "completed"})
+}
+
+type reply struct {
+	ID       string           `json:"id"`
+	Status   string           `json:"status"`
+	Text     string           `json:"messageText"`
+	Thinking []map[string]any `json:"thinking_output"`
+	Metadata map[string]any   `json:"metadata"`
+}
+
+func (d *realDirectus) replies(t *testing.T, user string) []reply {
+	t.Helper()
+	var out []reply
+	q := directus.Query{Fields: []string{"id", "status", "messageText", "thinking_output", "metadata"}, Filter: map[string]any{"reply_to": map[string]any{"_eq": user}}}
+	if err := d.admin.ReadItems(context.Background(), "messages", q, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// finished waits until the user message has exactly one reply that is
+// completed or failed.
+func (d *realDirectus) finished(t *testing.T, user string, within time.Duration) reply {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		rs := d.replies(t, user)
+		if len(rs) > 1 {
+			t.Fatalf("%d replies to %s", len(rs), user)
+		}
+		if len(rs) == 1 && (rs[0].Status == "completed" || rs[0].Status == "failed") {
+			return rs[0]
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no finished reply to %s within %v (have %+v)", user, within, rs)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// widget plays the chat widget: a WebSocket subscription to a
+// conversation's messages, recording every event it receives.
+type widget struct {
+	mu     sync.Mutex
+	events []widgetEvent
+	conn   *websocket.Conn
+}
+
+type widgetEvent struct {
+	at    time.Time
+	event string
+	items []map[string]any
+}
+
+func (d *realDirectus) subscribe(t *testing.T, conv string) *widget {
+	t.Helper()
+	ws := "ws" + strings.TrimPrefix(d.url, "http") + "/websocket"
+	conn, _, err := websocket.DefaultDialer.Dial(ws, http.Header{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &widget{conn: conn}
+	t.Cleanup(func() { conn.Close() })
+	send := func(v any) {
+		if err := conn.WriteJSON(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send(map[string]any{"type": "auth", "access_token": d.adminToken})
+	var auth struct{ Type, Status string }
+	if err := conn.ReadJSON(&auth); err != nil || auth.Status != "ok" {
+		t.Fatalf("widget auth: %+v %v", auth, err)
+	}
+	send(map[string]any{"type": "subscribe", "collection": "messages", "uid": "widget",
+		"query": map[string]any{"fields": []string{"id", "role", "status", "messageText", "thinking_output", "metadata", "reply_to"},
+			"filter": map[string]any{"conversation": map[string]any{"_eq": conv}}}})
+	ready := make(chan struct{})
+	go w.read(ready, send)
+	select {
+	case <-ready:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the widget's subscription never started")
+	}
+	return w
+}
+
+func (w *widget) read(ready chan struct{}, send func(any)) {
+	once := sync.Once{}
+	for {
+		var msg struct {
+			Type  string           `json:"type"`
+			Event string           `json:"event"`
+			Data  []map[string]any `json:"data"`
+		}
+		if err := w.conn.ReadJSON(&msg); err != nil {
+			return
+		}
+		switch {
+		case msg.Type == "ping":
+			_ = w.conn.WriteJSON(map[string]any{"type": "pong"})
+		case msg.Type == "subscription" && msg.Event == "init":
+			once.Do(func() { close(ready) })
+		case msg.Type == "subscription":
+			w.mu.Lock()
+			w.events = append(w.events, widgetEvent{at: time.Now(), event: msg.Event, items: msg.Data})
+			w.mu.Unlock()
+		}
+	}
+}
+
+// of returns the events about one message, in order.
+func (w *widget) of(id string) []widgetEvent {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var out []widgetEvent
+	for _, e := range w.events {
+		for _, it := range e.items {
+			if fmt.Sprint(it["id"]) == id {
+				out = append(out, widgetEvent{at: e.at, event: e.event, items: []map[string]any{it}})
+			}
+		}
+	}
+	return out
+}
+
+// webhook posts a Flow-shaped delivery to the agent.
+func (p *agentProc) webhook(t *testing.T, secret, body string) (int, map[string]any) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, p.url+"/v1/webhooks/directus", strings.NewReader(body))
+	if secret != "" {
+		req.Header.Set("X-Webhook-Secret", secret)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out map[string]any
+	json.NewDecoder(resp.Body).Decode(&out)
+	return resp.StatusCode, out
+}
+
+func flowBody(id, conv string) string {
+	return fmt.Sprintf(`{"event":"messages.items.create","collection":"messages","key":%q,"payload":{"conversation":%q,"role":"user","messageText":"x"}}`, id, conv)
+}

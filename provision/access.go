@@ -1,0 +1,190 @@
+package provision
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net/url"
+	"slices"
+
+	"github.com/erleah/erleah-agent/directus"
+)
+
+// AgentName names the agent's role and policy.
+const AgentName = "erleah-agent"
+
+// grants are everything the agent may do: read the conference data and the
+// conversations, create and update messages. Directus 12 without a licence
+// refuses custom permission rules (item filters, validation, field lists),
+// so least privilege is by collection and action.
+var grants = []struct{ collection, action string }{
+	{"conferences", "read"}, {"sessions", "read"}, {"exhibitors", "read"}, {"speakers", "read"},
+	{"conversations", "read"}, {"messages", "read"}, {"messages", "create"}, {"messages", "update"},
+}
+
+// AgentResult says what AgentUser did.
+type AgentResult struct {
+	Changes int
+	Token   string // set only when the user was created or its token rotated
+	UserID  string
+}
+
+// AgentUser creates (or repairs) the agent's policy with exactly the grants
+// above, a role holding it, and a user with that role. A new user gets a
+// random static token, returned once; an existing one keeps its token unless
+// rotate is set.
+func AgentUser(ctx context.Context, c *directus.Client, email string, rotate bool) (AgentResult, error) {
+	var res AgentResult
+	policy, n, err := ensureNamed(ctx, c, "/policies", map[string]any{"name": AgentName, "icon": "smart_toy",
+		"description": "What the erleah-agent service may do.", "admin_access": false, "app_access": false})
+	if err != nil {
+		return res, err
+	}
+	res.Changes += n
+	if n, err = ensurePermissions(ctx, c, policy); err != nil {
+		return res, err
+	}
+	res.Changes += n
+	role, n, err := ensureNamed(ctx, c, "/roles", map[string]any{"name": AgentName, "icon": "smart_toy", "description": "The erleah-agent service."})
+	if err != nil {
+		return res, err
+	}
+	res.Changes += n
+	if n, err = ensureRolePolicy(ctx, c, role, policy); err != nil {
+		return res, err
+	}
+	res.Changes += n
+	return ensureUser(ctx, c, email, role, rotate, res)
+}
+
+// ensureNamed finds the item of a system collection with the given name, or
+// creates it; it returns its id and whether it was created.
+func ensureNamed(ctx context.Context, c *directus.Client, path string, item map[string]any) (string, int, error) {
+	var found []struct {
+		ID string `json:"id"`
+	}
+	q := url.Values{"filter": {fmt.Sprintf(`{"name":{"_eq":%q}}`, item["name"])}, "fields": {"id"}}
+	if err := c.Do(ctx, "GET", path, q, nil, &found); err != nil {
+		return "", 0, fmt.Errorf("provision: read %s: %w", path, err)
+	}
+	if len(found) > 0 {
+		return found[0].ID, 0, nil
+	}
+	var created struct {
+		ID string `json:"id"`
+	}
+	if err := c.Do(ctx, "POST", path, nil, item, &created); err != nil {
+		return "", 0, fmt.Errorf("provision: create %s: %w", path, err)
+	}
+	return created.ID, 1, nil
+}
+
+type permission struct {
+	ID         int      `json:"id,omitempty"`
+	Policy     string   `json:"policy"`
+	Collection string   `json:"collection"`
+	Action     string   `json:"action"`
+	Fields     []string `json:"fields"`
+}
+
+// ensurePermissions makes the policy hold exactly the grants: missing ones
+// are created, anything else on this policy is removed.
+func ensurePermissions(ctx context.Context, c *directus.Client, policy string) (int, error) {
+	var have []permission
+	q := url.Values{"filter": {fmt.Sprintf(`{"policy":{"_eq":%q}}`, policy)}, "fields": {"id,policy,collection,action,fields"}, "limit": {"-1"}}
+	if err := c.Do(ctx, "GET", "/permissions", q, nil, &have); err != nil {
+		return 0, fmt.Errorf("provision: read permissions: %w", err)
+	}
+	changes := 0
+	for _, g := range grants {
+		if slices.ContainsFunc(have, func(p permission) bool { return p.Collection == g.collection && p.Action == g.action }) {
+			continue
+		}
+		p := permission{Policy: policy, Collection: g.collection, Action: g.action, Fields: []string{"*"}}
+		if err := c.Do(ctx, "POST", "/permissions", nil, p, nil); err != nil {
+			return 0, fmt.Errorf("provision: grant %s %s: %w", g.action, g.collection, err)
+		}
+		changes++
+	}
+	for _, p := range have {
+		if !slices.ContainsFunc(grants, func(g struct{ collection, action string }) bool {
+			return p.Collection == g.collection && p.Action == g.action
+		}) {
+			if err := c.Do(ctx, "DELETE", fmt.Sprintf("/permissions/%d", p.ID), nil, nil, nil); err != nil {
+				return 0, fmt.Errorf("provision: revoke %s %s: %w", p.Action, p.Collection, err)
+			}
+			changes++
+		}
+	}
+	return changes, nil
+}
+
+func ensureRolePolicy(ctx context.Context, c *directus.Client, role, policy string) (int, error) {
+	var r struct {
+		Policies []struct {
+			Policy string `json:"policy"`
+		} `json:"policies"`
+	}
+	if err := c.Do(ctx, "GET", "/roles/"+role, url.Values{"fields": {"policies.policy"}}, nil, &r); err != nil {
+		return 0, fmt.Errorf("provision: read role: %w", err)
+	}
+	for _, p := range r.Policies {
+		if p.Policy == policy {
+			return 0, nil
+		}
+	}
+	patch := map[string]any{"policies": map[string]any{"create": []any{map[string]any{"policy": policy}}}}
+	if err := c.Do(ctx, "PATCH", "/roles/"+role, nil, patch, nil); err != nil {
+		return 0, fmt.Errorf("provision: give the role its policy: %w", err)
+	}
+	return 1, nil
+}
+
+func ensureUser(ctx context.Context, c *directus.Client, email, role string, rotate bool, res AgentResult) (AgentResult, error) {
+	var found []struct {
+		ID     string `json:"id"`
+		Role   string `json:"role"`
+		Status string `json:"status"`
+	}
+	q := url.Values{"filter": {fmt.Sprintf(`{"email":{"_eq":%q}}`, email)}, "fields": {"id,role,status"}}
+	if err := c.Do(ctx, "GET", "/users", q, nil, &found); err != nil {
+		return res, fmt.Errorf("provision: read users: %w", err)
+	}
+	if len(found) == 0 {
+		res.Token = newToken()
+		var created struct {
+			ID string `json:"id"`
+		}
+		user := map[string]any{"email": email, "first_name": "erleah", "last_name": "agent", "role": role, "status": "active", "token": res.Token}
+		if err := c.Do(ctx, "POST", "/users", nil, user, &created); err != nil {
+			return res, fmt.Errorf("provision: create the agent's user: %w", err)
+		}
+		res.UserID, res.Changes = created.ID, res.Changes+1
+		return res, nil
+	}
+	u := found[0]
+	res.UserID = u.ID
+	patch := map[string]any{}
+	if u.Role != role || u.Status != "active" {
+		patch["role"], patch["status"] = role, "active"
+	}
+	if rotate {
+		res.Token = newToken()
+		patch["token"] = res.Token
+	}
+	if len(patch) == 0 {
+		return res, nil
+	}
+	if err := c.Do(ctx, "PATCH", "/users/"+u.ID, nil, patch, nil); err != nil {
+		return res, fmt.Errorf("provision: update the agent's user: %w", err)
+	}
+	res.Changes++
+	return res, nil
+}
+
+func newToken() string {
+	b := make([]byte, 24)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}

@@ -1,0 +1,141 @@
+package server_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/erleah/erleah-agent/chat"
+	"github.com/erleah/erleah-agent/directus"
+	"github.com/erleah/erleah-agent/server"
+)
+
+// fakeInbox accepts each message once and knows one readable message.
+type fakeInbox struct {
+	mu        sync.Mutex
+	delivered []chat.Delivery
+	closing   bool
+}
+
+func (f *fakeInbox) Accept(ctx context.Context, d chat.Delivery) (chat.Accepted, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.closing {
+		return chat.Accepted{}, chat.ErrShuttingDown
+	}
+	if d.Role != "" && d.Role != "user" {
+		return chat.Accepted{Status: "ignored"}, nil
+	}
+	for _, old := range f.delivered {
+		if old.MessageID == d.MessageID {
+			return chat.Accepted{Status: "duplicate", AssistantID: "a-" + d.MessageID}, nil
+		}
+	}
+	f.delivered = append(f.delivered, d)
+	return chat.Accepted{Status: "accepted", AssistantID: "a-" + d.MessageID}, nil
+}
+
+func (f *fakeInbox) CanRead(ctx context.Context, token, id string) (chat.Message, error) {
+	switch {
+	case token == "expired":
+		return chat.Message{}, &directus.Error{Status: 401, Code: "INVALID_CREDENTIALS"}
+	case token != "alice" || id != "m1":
+		return chat.Message{}, &directus.Error{Status: 403, Code: "FORBIDDEN"}
+	}
+	return chat.Message{ID: "m1", Conversation: "c1", Role: "user"}, nil
+}
+
+func inboxServer(t *testing.T, in *fakeInbox) string {
+	ts := httptest.NewServer(server.New(server.Options{Inbox: in, WebhookSecret: "hook-secret", Turns: nil}))
+	t.Cleanup(ts.Close)
+	return ts.URL
+}
+
+func call(t *testing.T, url string, headers map[string]string, body string) (int, map[string]any) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out map[string]any
+	b, _ := io.ReadAll(resp.Body)
+	json.Unmarshal(b, &out)
+	return resp.StatusCode, out
+}
+
+const created = `{"event":"messages.items.create","collection":"messages","key":"m1","payload":{"role":"user","conversation":"c1","messageText":"hi"}}`
+
+func TestWebhook(t *testing.T) {
+	in := &fakeInbox{}
+	url := inboxServer(t, in) + "/v1/webhooks/directus"
+	secret := map[string]string{"X-Webhook-Secret": "hook-secret"}
+	cases := []struct {
+		name    string
+		headers map[string]string
+		body    string
+		code    int
+		status  string
+	}{
+		{"no secret", nil, created, 401, ""},
+		{"wrong secret", map[string]string{"X-Webhook-Secret": "guess"}, created, 401, ""},
+		{"malformed", secret, `{"event": `, 400, ""},
+		{"no key", secret, `{"event":"messages.items.create","collection":"messages","payload":{}}`, 400, ""},
+		{"assistant message", secret, `{"event":"messages.items.create","collection":"messages","key":"m9","payload":{"role":"assistant"}}`, 200, "ignored"},
+		{"other collection", secret, `{"event":"sessions.items.create","collection":"sessions","key":"s1","payload":{}}`, 200, "ignored"},
+		{"user message", secret, created, 202, "accepted"},
+		{"again", secret, created, 200, "duplicate"},
+	}
+	for _, tc := range cases {
+		code, body := call(t, url, tc.headers, tc.body)
+		if code != tc.code || (tc.status != "" && body["status"] != tc.status) {
+			t.Errorf("%s: %d %v, want %d %s", tc.name, code, body, tc.code, tc.status)
+		}
+	}
+	if len(in.delivered) != 1 || in.delivered[0].ConversationID != "c1" || in.delivered[0].Role != "user" {
+		t.Fatalf("deliveries %+v", in.delivered)
+	}
+	in.closing = true
+	if code, _ := call(t, url, secret, strings.Replace(created, "m1", "m2", 1)); code != 503 {
+		t.Fatalf("while shutting down: %d", code)
+	}
+}
+
+func TestChatUsesTheCallersToken(t *testing.T) {
+	in := &fakeInbox{}
+	url := inboxServer(t, in) + "/v1/chat"
+	body := `{"conversation_id":"c1","message_id":"m1"}`
+	cases := []struct {
+		token, body string
+		code        int
+	}{
+		{"", body, 401},
+		{"expired", body, 401},
+		{"mallory", body, 403},
+		{"alice", `{"conversation_id":"c2","message_id":"m1"}`, 400},
+		{"alice", `{"message_id":"m1"}`, 400},
+		{"alice", body, 202},
+	}
+	for _, tc := range cases {
+		h := map[string]string{}
+		if tc.token != "" {
+			h["Authorization"] = "Bearer " + tc.token
+		}
+		code, resp := call(t, url, h, tc.body)
+		if code != tc.code {
+			t.Errorf("token %q body %s: %d %v, want %d", tc.token, tc.body, code, resp, tc.code)
+		}
+		if code == 202 && resp["assistant_message_id"] != "a-m1" {
+			t.Errorf("202 without the reply's id: %v", resp)
+		}
+	}
+}
