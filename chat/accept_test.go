@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -152,6 +153,33 @@ func TestConversationIsAnsweredInOrder(t *testing.T) {
 	second, _ := finalOf(store, "u2")
 	if !first.Updated.Before(second.Updated) {
 		t.Fatal("the replies of one conversation completed out of order")
+	}
+}
+
+// The Flow delivers two messages of a conversation one after the other, and
+// reading the first from Directus is slow: the second must still wait.
+func TestSlowReadDoesNotLetALaterMessageOvertake(t *testing.T) {
+	store := newMemStore()
+	store.addUser("c1", "u1", "first: k8s?", 2*time.Second)
+	store.addUser("c1", "u2", "second: RAG?", time.Second)
+	store.slow["u1"] = 300 * time.Millisecond
+	g := &gate{release: map[string]chan struct{}{"first: k8s?": make(chan struct{}), "second: RAG?": make(chan struct{})}}
+	s := testService(t, store, g, Options{})
+	for _, id := range []string{"u1", "u2"} {
+		s.Accept(context.Background(), Delivery{MessageID: id, ConversationID: "c1", Role: "user"})
+	}
+	waitFor(t, "a turn to start", func() bool { g.mu.Lock(); defer g.mu.Unlock(); return len(g.started) == 1 })
+	time.Sleep(100 * time.Millisecond) // room for a wrongly started second turn
+	g.mu.Lock()
+	started := slices.Clone(g.started)
+	g.mu.Unlock()
+	if !slices.Equal(started, []string{"first: k8s?"}) {
+		t.Fatalf("turns started: %q; want only the first message's", started)
+	}
+	close(g.release["first: k8s?"])
+	close(g.release["second: RAG?"])
+	for _, u := range []string{"u1", "u2"} {
+		waitFor(t, "reply to "+u, func() bool { _, ok := finalOf(store, u); return ok })
 	}
 }
 

@@ -59,8 +59,15 @@ func (s *Service) Accept(ctx context.Context, d Delivery) (Accepted, error) {
 	return Accepted{Status: "accepted", AssistantID: id}, nil
 }
 
-// start delivers in the background; Shutdown waits for it.
+// start delivers in the background; Shutdown waits for it. A delivery that
+// names its conversation is queued at once behind that conversation's
+// earlier deliveries, so a slow read of one message cannot let a later one
+// overtake it; otherwise the message is read first.
 func (s *Service) start(d Delivery) {
+	if d.ConversationID != "" {
+		s.convs.run(d.ConversationID, &s.bg, func() { s.deliver(d) })
+		return
+	}
 	s.bg.Add(1)
 	go func() {
 		defer s.bg.Done()
@@ -68,8 +75,9 @@ func (s *Service) start(d Delivery) {
 	}()
 }
 
-// deliver resolves the conversation and queues the message behind the
-// conversation's earlier ones.
+// deliver reads the message and answers it, in its conversation's queue:
+// the one it already runs in, or (when the delivery named none, or the
+// wrong one) the message's own.
 func (s *Service) deliver(d Delivery) {
 	ctx := s.bgCtx
 	log := s.log.With("message", d.MessageID)
@@ -83,6 +91,11 @@ func (s *Service) deliver(d Delivery) {
 	if user.Role != "user" {
 		return
 	}
+	if user.Conversation == d.ConversationID {
+		s.answer(ctx, d, user, log)
+		return
+	}
+	d.ConversationID = user.Conversation
 	s.convs.run(user.Conversation, &s.bg, func() { s.answer(ctx, d, user, log) })
 }
 

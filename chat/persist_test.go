@@ -24,11 +24,12 @@ type memStore struct {
 	msgs    map[string]*Message
 	convs   map[string]Conversation
 	patches map[string][]map[string]any
-	fail    map[string]error // operation → error
+	fail    map[string]error         // operation → error
+	slow    map[string]time.Duration // message id → how long reading it takes
 }
 
 func newMemStore() *memStore {
-	return &memStore{msgs: map[string]*Message{}, convs: map[string]Conversation{}, patches: map[string][]map[string]any{}, fail: map[string]error{}}
+	return &memStore{msgs: map[string]*Message{}, convs: map[string]Conversation{}, patches: map[string][]map[string]any{}, fail: map[string]error{}, slow: map[string]time.Duration{}}
 }
 
 func (m *memStore) addUser(conv, id, text string, age time.Duration) {
@@ -69,6 +70,10 @@ func (m *memStore) Patch(ctx context.Context, id string, f map[string]any) error
 }
 
 func (m *memStore) Message(ctx context.Context, id string) (Message, error) {
+	m.mu.Lock()
+	delay := m.slow[id]
+	m.mu.Unlock()
+	time.Sleep(delay)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if msg, ok := m.msgs[id]; ok {

@@ -13,7 +13,7 @@ import (
 )
 
 // slowModel answers every step quickly except the answer, which takes delay.
-func slowModel(t *testing.T, delay time.Duration) map[string]string {
+func slowModel(t testing.TB, delay time.Duration) map[string]string {
 	m := llmtest.NewOpenAI(t)
 	m.Default = func(s agent.Step) llmtest.Reply {
 		switch s {
@@ -30,7 +30,7 @@ func slowModel(t *testing.T, delay time.Duration) map[string]string {
 }
 
 // waitStatus waits until the user message's reply has one of the statuses.
-func (d *realDirectus) waitStatus(t *testing.T, user string, statuses ...string) reply {
+func (d *realDirectus) waitStatus(t testing.TB, user string, statuses ...string) reply {
 	t.Helper()
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		for _, r := range d.replies(t, user) {

@@ -33,7 +33,7 @@ var (
 	prepErr  error
 )
 
-func needDirectus(t *testing.T) *realDirectus {
+func needDirectus(t testing.TB) *realDirectus {
 	t.Helper()
 	url, token := os.Getenv("DIRECTUS_URL"), os.Getenv("DIRECTUS_ADMIN_TOKEN")
 	if url == "" || token == "" {
@@ -79,7 +79,7 @@ type agentProc struct {
 
 // startAgent runs serve with the agent's token, points the Flow at it and
 // returns; the test stops it (or Cleanup does).
-func (d *realDirectus) startAgent(t *testing.T, extra map[string]string) *agentProc {
+func (d *realDirectus) startAgent(t testing.TB, extra map[string]string) *agentProc {
 	t.Helper()
 	secret := fmt.Sprintf("hook-%d", time.Now().UnixNano())
 	env := map[string]string{"DIRECTUS_URL": d.url, "DIRECTUS_TOKEN": d.agentToken, "WEBHOOK_SECRET": secret,
@@ -104,7 +104,7 @@ func (d *realDirectus) startAgent(t *testing.T, extra map[string]string) *agentP
 
 // item creates an item with the admin's token, as the widget's backend
 // would, and returns its id.
-func (d *realDirectus) item(t *testing.T, collection string, body map[string]any) string {
+func (d *realDirectus) item(t testing.TB, collection string, body map[string]any) string {
 	t.Helper()
 	var out struct {
 		ID string `json:"id"`
@@ -115,12 +115,12 @@ func (d *realDirectus) item(t *testing.T, collection string, body map[string]any
 	return out.ID
 }
 
-func (d *realDirectus) conversation(t *testing.T) string {
+func (d *realDirectus) conversation(t testing.TB) string {
 	return d.item(t, "conversations", map[string]any{"conference": "aidata26", "user_id": "e2e", "title": t.Name()})
 }
 
 // ask creates a user message exactly as the widget does.
-func (d *realDirectus) ask(t *testing.T, conv, text string) string {
+func (d *realDirectus) ask(t testing.TB, conv, text string) string {
 	return d.item(t, "messages", map[string]any{"conversation": conv, "role": "user", "messageText": text, "status": "completed"})
 }
 
@@ -132,7 +132,7 @@ type reply struct {
 	Metadata map[string]any   `json:"metadata"`
 }
 
-func (d *realDirectus) replies(t *testing.T, user string) []reply {
+func (d *realDirectus) replies(t testing.TB, user string) []reply {
 	t.Helper()
 	var out []reply
 	q := directus.Query{Fields: []string{"id", "status", "messageText", "thinking_output", "metadata"}, Filter: map[string]any{"reply_to": map[string]any{"_eq": user}}}
@@ -144,7 +144,7 @@ func (d *realDirectus) replies(t *testing.T, user string) []reply {
 
 // finished waits until the user message has exactly one reply that is
 // completed or failed.
-func (d *realDirectus) finished(t *testing.T, user string, within time.Duration) reply {
+func (d *realDirectus) finished(t testing.TB, user string, within time.Duration) reply {
 	t.Helper()
 	deadline := time.Now().Add(within)
 	for {
@@ -176,7 +176,7 @@ type widgetEvent struct {
 	items []map[string]any
 }
 
-func (d *realDirectus) subscribe(t *testing.T, conv string) *widget {
+func (d *realDirectus) subscribe(t testing.TB, conv string) *widget {
 	t.Helper()
 	ws := "ws" + strings.TrimPrefix(d.url, "http") + "/websocket"
 	conn, _, err := websocket.DefaultDialer.Dial(ws, http.Header{})
@@ -248,7 +248,7 @@ func (w *widget) of(id string) []widgetEvent {
 }
 
 // webhook posts a Flow-shaped delivery to the agent.
-func (p *agentProc) webhook(t *testing.T, secret, body string) (int, map[string]any) {
+func (p *agentProc) webhook(t testing.TB, secret, body string) (int, map[string]any) {
 	t.Helper()
 	req, _ := http.NewRequest(http.MethodPost, p.url+"/v1/webhooks/directus", strings.NewReader(body))
 	if secret != "" {

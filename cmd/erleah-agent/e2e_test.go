@@ -117,7 +117,7 @@ func TestE2EBadDeliveriesAreRefusedAndNothingIsLost(t *testing.T) {
 }
 
 // pauseFlow makes the webhook Flow inactive or active again.
-func pauseFlow(t *testing.T, d *realDirectus, pause bool) {
+func pauseFlow(t testing.TB, d *realDirectus, pause bool) {
 	t.Helper()
 	status := "active"
 	if pause {

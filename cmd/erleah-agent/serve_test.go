@@ -16,7 +16,7 @@ import (
 
 // serveForTest runs `serve` in-process and returns its address and a stop
 // function that plays SIGTERM and returns the exit code.
-func serveForTest(t *testing.T, env map[string]string) (string, func() int) {
+func serveForTest(t testing.TB, env map[string]string) (string, func() int) {
 	t.Helper()
 	env["LISTEN_ADDR"] = "127.0.0.1:0"
 	if env["STATE_DIR"] == "" {
@@ -37,6 +37,7 @@ func serveForTest(t *testing.T, env map[string]string) (string, func() int) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("serve did not start")
 	}
+	cancel()
 	return "", nil
 }
 

@@ -54,7 +54,7 @@ type Server struct {
 	requests []Request
 }
 
-func newServer(t *testing.T, h func(s *Server) http.Handler) *Server {
+func newServer(t testing.TB, h func(s *Server) http.Handler) *Server {
 	t.Helper()
 	s := &Server{replies: map[agent.Step][]Reply{}}
 	s.Server = httptest.NewServer(h(s))

@@ -14,7 +14,7 @@ import (
 // Streamed replies send message_start, content_block_start, ping,
 // content_block_delta (text_delta) events, content_block_stop,
 // message_delta and message_stop, as the real API does.
-func NewAnthropic(t *testing.T) *Server {
+func NewAnthropic(t testing.TB) *Server {
 	return newServer(t, func(s *Server) http.Handler {
 		mux := http.NewServeMux()
 		mux.HandleFunc("POST /v1/messages", func(w http.ResponseWriter, r *http.Request) {
@@ -61,7 +61,7 @@ func anthropicStream(w http.ResponseWriter, req Request, text string) {
 // NewOpenAI starts a fake OpenAI-compatible API at URL+"/v1":
 // chat/completions (JSON or streamed "data:" chunks ending in [DONE]) and
 // embeddings (deterministic vectors of Dim dimensions).
-func NewOpenAI(t *testing.T) *Server {
+func NewOpenAI(t testing.TB) *Server {
 	return newServer(t, func(s *Server) http.Handler {
 		mux := http.NewServeMux()
 		mux.HandleFunc("POST /v1/chat/completions", func(w http.ResponseWriter, r *http.Request) {
@@ -121,7 +121,7 @@ func openAIStream(w http.ResponseWriter, req Request, rep Reply) {
 
 // NewOllama starts a fake Ollama server: /api/chat (one JSON object, or
 // newline-delimited JSON when streaming) and /api/embed.
-func NewOllama(t *testing.T) *Server {
+func NewOllama(t testing.TB) *Server {
 	return newServer(t, func(s *Server) http.Handler {
 		mux := http.NewServeMux()
 		mux.HandleFunc("POST /api/chat", func(w http.ResponseWriter, r *http.Request) {
