@@ -2,6 +2,9 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -204,4 +207,74 @@ func TestE2ESetupChangesNothingTheSecondTimeAndKeepsOtherCollections(t *testing.
 	if err != nil || len(problems) != 0 {
 		t.Fatalf("check after setup: %v %v", problems, err)
 	}
+}
+
+// TestE2EChatWithTheCallersToken is the widget's own trigger: POST /v1/chat
+// with the caller's Directus token, which must be able to read the message.
+func TestE2EChatWithTheCallersToken(t *testing.T) {
+	d := needDirectus(t)
+	a := d.startAgent(t, map[string]string{"RECONCILE_GRACE": "1m"})
+	conv := d.conversation(t)
+	pauseFlow(t, d, true) // the message reaches the agent only through /v1/chat
+	user := d.ask(t, conv, "Any k8s workshops?")
+	pauseFlow(t, d, false)
+	stranger := d.userWithoutAccess(t)
+	body := `{"conversation_id":"` + conv + `","message_id":"` + user + `"}`
+	for _, c := range []struct {
+		token string
+		body  string
+		want  int
+	}{
+		{"", body, 401},
+		{"not-a-token-directus-knows", body, 401},
+		{stranger, body, 403},
+		{d.adminToken, `{"conversation_id":"` + conv + `"}`, 400},
+		{d.adminToken, `{"conversation_id":"` + d.conversation(t) + `","message_id":"` + user + `"}`, 400},
+	} {
+		if code, out := a.chat(t, c.token, c.body); code != c.want {
+			t.Fatalf("token %.8q body %s: %d %v, want %d", c.token, c.body, code, out, c.want)
+		}
+	}
+	time.Sleep(500 * time.Millisecond)
+	if n := len(d.replies(t, user)); n != 0 {
+		t.Fatalf("refused calls produced %d replies", n)
+	}
+	code, out := a.chat(t, d.adminToken, body)
+	if code != 202 || out["status"] != "accepted" {
+		t.Fatalf("the owner's call: %d %v", code, out)
+	}
+	r := d.finished(t, user, 15*time.Second)
+	if r.Status != "completed" || r.ID != out["assistant_message_id"] {
+		t.Fatalf("reply %+v; accepted as %v", r, out["assistant_message_id"])
+	}
+}
+
+// userWithoutAccess creates a Directus user with a static token and no
+// role or policy: it can log in but read nothing.
+func (d *realDirectus) userWithoutAccess(t testing.TB) string {
+	t.Helper()
+	token := fmt.Sprintf("stranger-%d", time.Now().UnixNano())
+	body := map[string]any{"email": token + "@example.com", "token": token, "status": "active"}
+	if err := d.admin.Do(context.Background(), "POST", "/users", nil, body, nil); err != nil {
+		t.Fatal(err)
+	}
+	return token
+}
+
+// chat posts to /v1/chat with a bearer token (none when empty).
+func (p *agentProc) chat(t testing.TB, token, body string) (int, map[string]any) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, p.url+"/v1/chat", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out map[string]any
+	json.NewDecoder(resp.Body).Decode(&out)
+	return resp.StatusCode, out
 }
