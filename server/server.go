@@ -10,6 +10,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/erleah/erleah-agent/agent"
@@ -125,9 +126,26 @@ func (s *Server) routes() {
 		s.handle("POST /v1/webhooks/directus", s.webhook)
 		s.handle("POST /v1/chat", s.limited(s.chat))
 	}
-	s.handle("/", func(w http.ResponseWriter, r *http.Request) {
+	s.handle("/", s.noRoute)
+}
+
+// noRoute answers what no route takes: 405 with Allow when the path exists
+// for other methods, else 404; JSON either way.
+func (s *Server) noRoute(w http.ResponseWriter, r *http.Request) {
+	var allow []string
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete, http.MethodPatch} {
+		probe := r.Clone(r.Context())
+		probe.Method = m
+		if _, pattern := s.mux.Handler(probe); pattern != "/" {
+			allow = append(allow, m)
+		}
+	}
+	if len(allow) == 0 {
 		writeError(w, http.StatusNotFound, "no such route: "+r.Method+" "+r.URL.Path)
-	})
+		return
+	}
+	w.Header().Set("Allow", strings.Join(allow, ", "))
+	writeError(w, http.StatusMethodNotAllowed, r.Method+" is not allowed on "+r.URL.Path+"; use "+strings.Join(allow, " or "))
 }
 
 // handle registers a handler with the middleware every route gets.

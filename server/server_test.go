@@ -208,6 +208,33 @@ func TestBadRequestsAreRefusedBeforeTheStream(t *testing.T) {
 	}
 }
 
+func TestUnknownRoutesAndWrongMethods(t *testing.T) {
+	f := start(t, nil, chat.Options{}, server.Options{APIToken: "s3cret"})
+	cases := []struct {
+		method, path string
+		code         int
+		allow, want  string
+	}{
+		{"GET", "/v1/chat/stream", 405, "POST", "use POST"},
+		{"DELETE", "/healthz", 405, "GET", "DELETE is not allowed"},
+		{"DELETE", "/v1/admin/prompts/plan_queries", 405, "GET, PUT", "use GET or PUT"},
+		{"GET", "/v1/nothing", 404, "", "no such route: GET /v1/nothing"},
+	}
+	for _, tc := range cases {
+		req, _ := http.NewRequest(tc.method, f.url+tc.path, nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tc.code || resp.Header.Get("Allow") != tc.allow || !strings.Contains(string(body), tc.want) ||
+			resp.Header.Get("Content-Type") != "application/json" {
+			t.Errorf("%s %s: %d Allow %q %s; want %d Allow %q %q", tc.method, tc.path, resp.StatusCode, resp.Header.Get("Allow"), body, tc.code, tc.allow, tc.want)
+		}
+	}
+}
+
 func TestAuth(t *testing.T) {
 	f := start(t, nil, chat.Options{}, server.Options{APIToken: "s3cret"})
 	body := `{"message":"k8s?","conference_id":"aidata26"}`
