@@ -131,8 +131,8 @@ func TestConversationIsAnsweredInOrder(t *testing.T) {
 	store.addUser("c2", "u3", "other conversation: yoga?", time.Second)
 	g := &gate{release: map[string]chan struct{}{"first: k8s?": make(chan struct{}), "second: RAG?": make(chan struct{}), "other conversation: yoga?": make(chan struct{})}}
 	s := testService(t, store, g, Options{})
-	for _, id := range []string{"u1", "u2", "u3"} {
-		s.Accept(context.Background(), Delivery{MessageID: id})
+	for _, d := range []Delivery{{MessageID: "u1", ConversationID: "c1"}, {MessageID: "u2", ConversationID: "c1"}, {MessageID: "u3", ConversationID: "c2"}} {
+		s.Accept(context.Background(), d) // every trigger names the conversation
 	}
 	waitFor(t, "two turns to start", func() bool { g.mu.Lock(); defer g.mu.Unlock(); return len(g.started) == 2 })
 	g.mu.Lock()

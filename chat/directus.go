@@ -140,38 +140,23 @@ func (s *DirectusStore) ReplyOf(ctx context.Context, user string) (Message, bool
 	return items[0].message(), true, nil
 }
 
-// Unanswered returns user messages created in [since, until) without a reply.
+// Unanswered returns user messages created in [since, until) without a
+// reply, oldest first. Directus finds them (the replies alias of reply_to),
+// so answered messages, however many, never hide an unanswered one.
 func (s *DirectusStore) Unanswered(ctx context.Context, since, until time.Time, limit int) ([]Message, error) {
 	filter := map[string]any{"_and": []any{
 		map[string]any{"role": map[string]any{"_eq": "user"}},
 		map[string]any{"date_created": map[string]any{"_gte": since.UTC().Format(time.RFC3339Nano)}},
 		map[string]any{"date_created": map[string]any{"_lt": until.UTC().Format(time.RFC3339Nano)}},
+		map[string]any{"replies": map[string]any{"_none": map[string]any{"id": map[string]any{"_nnull": true}}}},
 	}}
 	var users []item
 	if err := s.c.ReadItems(ctx, "messages", directus.Query{Fields: messageFields, Filter: filter, Sort: []string{"date_created"}, Limit: limit}, &users); err != nil {
 		return nil, err
 	}
-	if len(users) == 0 {
-		return nil, nil
-	}
-	ids := make([]string, len(users))
-	for i, u := range users {
-		ids[i] = u.ID
-	}
-	var replies []item
-	q := directus.Query{Fields: []string{"reply_to"}, Filter: map[string]any{"reply_to": map[string]any{"_in": ids}}, Limit: -1}
-	if err := s.c.ReadItems(ctx, "messages", q, &replies); err != nil {
-		return nil, err
-	}
-	answered := map[string]bool{}
-	for _, r := range replies {
-		answered[deref(r.ReplyTo)] = true
-	}
-	var out []Message
+	out := make([]Message, 0, len(users))
 	for _, u := range users {
-		if !answered[u.ID] {
-			out = append(out, u.message())
-		}
+		out = append(out, u.message())
 	}
 	return out, nil
 }

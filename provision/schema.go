@@ -149,7 +149,7 @@ func checkFields(ctx context.Context, c *directus.Client, s snapshot, collection
 	}
 	var problems []Problem
 	for _, want := range s.Fields {
-		if want.Collection != collection || want.Type == "alias" {
+		if want.Collection != collection {
 			continue
 		}
 		got, ok := byName[want.Field]

@@ -249,10 +249,25 @@ func (w *widget) of(id string) []widgetEvent {
 
 // webhook posts a Flow-shaped delivery to the agent.
 func (p *agentProc) webhook(t testing.TB, secret, body string) (int, map[string]any) {
+	return p.post(t, "/v1/webhooks/directus", "X-Webhook-Secret", secret, body)
+}
+
+// chat posts to /v1/chat with a bearer token (none when empty).
+func (p *agentProc) chat(t testing.TB, token, body string) (int, map[string]any) {
+	if token != "" {
+		token = "Bearer " + token
+	}
+	return p.post(t, "/v1/chat", "Authorization", token, body)
+}
+
+// post sends a JSON body with one header (left out when empty) and decodes
+// the JSON answer.
+func (p *agentProc) post(t testing.TB, path, header, value, body string) (int, map[string]any) {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, p.url+"/v1/webhooks/directus", strings.NewReader(body))
-	if secret != "" {
-		req.Header.Set("X-Webhook-Secret", secret)
+	req, _ := http.NewRequest(http.MethodPost, p.url+path, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	if value != "" {
+		req.Header.Set(header, value)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

@@ -2,14 +2,13 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"net/http"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/erleah/erleah-agent/chat"
 	"github.com/erleah/erleah-agent/directus"
 	"github.com/erleah/erleah-agent/migrations"
 	"github.com/erleah/erleah-agent/provision"
@@ -261,20 +260,33 @@ func (d *realDirectus) userWithoutAccess(t testing.TB) string {
 	return token
 }
 
-// chat posts to /v1/chat with a bearer token (none when empty).
-func (p *agentProc) chat(t testing.TB, token, body string) (int, map[string]any) {
-	t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, p.url+"/v1/chat", strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
+// TestE2EUnansweredIsFoundBehindManyAnswered: the reconciler's query must
+// find an unanswered message however many answered ones came before it in
+// its window (it once read the first page of user messages and filtered).
+func TestE2EUnansweredIsFoundBehindManyAnswered(t *testing.T) {
+	const limit = 5
+	d := needDirectus(t)
+	pauseFlow(t, d, true) // nobody answers these but this test
+	defer pauseFlow(t, d, false)
+	since := time.Now().Add(-time.Second)
+	conv := d.conversation(t)
+	for range limit {
+		user := d.ask(t, conv, "answered")
+		d.item(t, "messages", map[string]any{"conversation": conv, "role": "assistant", "status": "completed", "messageText": "yes", "reply_to": user})
 	}
-	resp, err := http.DefaultClient.Do(req)
+	missed := d.ask(t, conv, "never answered")
+	got, err := chat.NewDirectusStore(d.admin).Unanswered(context.Background(), since, time.Now().Add(time.Second), limit)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	var out map[string]any
-	json.NewDecoder(resp.Body).Decode(&out)
-	return resp.StatusCode, out
+	found := false
+	for _, m := range got {
+		found = found || m.ID == missed
+		if len(d.replies(t, m.ID)) != 0 || m.Role != "user" {
+			t.Fatalf("Unanswered returned %+v, which is answered or not a user's", m)
+		}
+	}
+	if !found && len(got) < limit { // a full page of other tests' unanswered messages would be fair
+		t.Fatalf("Unanswered(limit %d) = %d messages without %s", limit, len(got), missed)
+	}
 }

@@ -21,7 +21,6 @@ import (
 	"github.com/erleah/erleah-agent/llm"
 	"github.com/erleah/erleah-agent/metrics"
 	"github.com/erleah/erleah-agent/search"
-	"github.com/erleah/erleah-agent/search/memsearch"
 	"github.com/erleah/erleah-agent/server"
 )
 
@@ -92,11 +91,7 @@ func (a *app) shutdown(hs *http.Server, cfg config, log *slog.Logger) error {
 
 // build wires the service from the configuration.
 func build(ctx context.Context, cfg config, log *slog.Logger) (*app, error) {
-	emb, err := newEmbedder(ctx, cfg)
-	if err != nil {
-		return nil, fmt.Errorf("embedder: %w", err)
-	}
-	eng, err := search.NewEngine(emb, memsearch.New(emb.Dim()))
+	eng, err := newIndex(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}

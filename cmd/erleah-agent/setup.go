@@ -95,13 +95,18 @@ func newEmbedder(ctx context.Context, cfg config) (search.Embedder, error) {
 	return cache.Wrap(inner)
 }
 
-// newEngine indexes a bundle in memory with the configured embedder.
-func newEngine(ctx context.Context, cfg config, b *conference.Bundle) (*search.Engine, error) {
+// newIndex is an empty in-memory search engine with the configured embedder.
+func newIndex(ctx context.Context, cfg config) (*search.Engine, error) {
 	emb, err := newEmbedder(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("embedder: %w", err)
 	}
-	eng, err := search.NewEngine(emb, memsearch.New(emb.Dim()))
+	return search.NewEngine(emb, memsearch.New(emb.Dim()))
+}
+
+// newEngine indexes a bundle in memory with the configured embedder.
+func newEngine(ctx context.Context, cfg config, b *conference.Bundle) (*search.Engine, error) {
+	eng, err := newIndex(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}

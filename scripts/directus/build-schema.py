@@ -107,9 +107,12 @@ def collection(name, icon, template, note, fields):
     })
 
 
-def relation(coll, field, related, on_delete):
-    call("POST", "/relations", {"collection": coll, "field": field, "related_collection": related,
-                                "schema": {"on_delete": on_delete}})
+def relation(coll, field, related, on_delete, one_field=None):
+    body = {"collection": coll, "field": field, "related_collection": related,
+            "schema": {"on_delete": on_delete}}
+    if one_field:
+        body["meta"] = {"one_field": one_field}
+    call("POST", "/relations", body)
 
 
 # ---- collections ---------------------------------------------------------
@@ -148,6 +151,10 @@ collection("messages", "chat", "{{role}}: {{messageText}}", "Messages of a conve
     m2o("reply_to", "uuid", "{{role}}: {{messageText}}",
         "The user message this assistant message answers (at most one reply each).",
         is_unique=True),
+    {"field": "replies", "type": "alias",
+     "meta": {"interface": "list-o2m", "special": ["o2m"], "readonly": True, "width": "full",
+              "options": {"template": "{{status}}: {{messageText}}"},
+              "note": "The assistant message answering this one (lets the agent find unanswered messages)."}},
     *created_updated(),
 ])
 
@@ -155,7 +162,7 @@ for coll in ["sessions", "exhibitors", "speakers"]:
     relation(coll, "conference", "conferences", "CASCADE")
 relation("conversations", "conference", "conferences", "SET NULL")
 relation("messages", "conversation", "conversations", "CASCADE")
-relation("messages", "reply_to", "messages", "SET NULL")
+relation("messages", "reply_to", "messages", "SET NULL", one_field="replies")
 
 query = "&".join("includeCollections=" + c for c in COLLECTIONS)
 snap = call("GET", "/schema/snapshot?" + query)["data"]
