@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -249,4 +250,54 @@ func TestFailedCreateIsLeftForTheReconciler(t *testing.T) {
 		t.Fatalf("the reconciler took up %d, want the message whose reply could not be created", n)
 	}
 	waitFor(t, "the reply", func() bool { _, ok := finalOf(store, "u1"); return ok })
+}
+
+// Persisted turns beyond the interactive queue are not refused: they wait
+// for a slot, up to their own bound; beyond it nothing is written and the
+// reconciler answers the message later.
+func TestPersistedTurnsWaitAndTheBacklogIsLeftToTheReconciler(t *testing.T) {
+	const n, claimable = 40, 33 // MaxTurns 1, QueueSize 1: 1 runs, 16×2 may wait
+	store := newMemStore()
+	open := make(chan struct{})
+	g := &gate{release: map[string]chan struct{}{}}
+	var ids []string
+	for i := range n {
+		id, text := fmt.Sprintf("u%02d", i), fmt.Sprintf("question %d: k8s?", i)
+		store.addUser(fmt.Sprintf("c%02d", i), id, text, time.Minute)
+		g.release[text] = open
+		ids = append(ids, id)
+	}
+	s := testService(t, store, g, Options{MaxTurns: 1, QueueSize: 1})
+	for i, id := range ids {
+		if acc, err := s.Accept(context.Background(), Delivery{MessageID: id, ConversationID: fmt.Sprintf("c%02d", i), Role: "user"}); err != nil || acc.Status != "accepted" {
+			t.Fatalf("Accept %s = %+v, %v", id, acc, err)
+		}
+	}
+	claimed := func() (k int) {
+		for _, id := range ids {
+			k += len(store.replies(id))
+		}
+		return k
+	}
+	waitFor(t, "the replies of the running and the waiting turns", func() bool { return claimed() == claimable })
+	time.Sleep(50 * time.Millisecond)
+	if k := claimed(); k != claimable {
+		t.Fatalf("%d replies created; want %d, the rest left to the reconciler", k, claimable)
+	}
+	close(open)
+	waitFor(t, "the claimed turns", func() bool {
+		done := 0
+		for _, id := range ids {
+			if m, ok := finalOf(store, id); ok && m.Status == StatusCompleted {
+				done++
+			}
+		}
+		return done == claimable
+	})
+	if k, err := s.Reconcile(context.Background()); err != nil || k != n-claimable {
+		t.Fatalf("Reconcile took up %d (%v); want the %d left over", k, err, n-claimable)
+	}
+	for _, id := range ids {
+		waitFor(t, "reply to "+id, func() bool { m, ok := finalOf(store, id); return ok && m.Status == StatusCompleted })
+	}
 }

@@ -115,11 +115,15 @@ func (s *DirectusStore) Recent(ctx context.Context, conv string, before time.Tim
 	return out, nil
 }
 
-// Create creates an assistant message with its own id; a second reply to
-// the same user message is refused by the unique reply_to field.
+// Create creates a message with its own id; a second reply to the same
+// user message is refused by the unique reply_to field. A message that
+// answers nothing has no reply_to (null, not an empty id).
 func (s *DirectusStore) Create(ctx context.Context, m Message) error {
 	body := map[string]any{"id": m.ID, "conversation": m.Conversation, "role": m.Role, "messageText": m.Text,
-		"status": m.Status, "reply_to": m.ReplyTo, "metadata": m.Metadata}
+		"status": m.Status, "metadata": m.Metadata}
+	if m.ReplyTo != "" {
+		body["reply_to"] = m.ReplyTo
+	}
 	err := s.c.CreateItem(ctx, "messages", body, nil)
 	if directus.IsUnique(err) {
 		return ErrDuplicate

@@ -9,22 +9,62 @@ import (
 // ErrOverloaded means every turn slot is busy and the queue is full.
 var ErrOverloaded = errors.New("chat: overloaded")
 
-// Limiter bounds concurrent turns and how many may wait for a slot. It is
-// safe for concurrent use.
+// Limiter bounds concurrent turns and how many may wait for a slot:
+// interactive turns in a short queue (beyond it the caller is told to come
+// back), persisted turns in a longer one of their own (their messages wait
+// in Directus meanwhile). It is safe for concurrent use.
 type Limiter struct {
 	slots chan struct{}
 	mu    sync.Mutex
-	queue int
+	queue int // interactive turns waiting
 	max   int
-	depth func(int) // reports the queue depth
+	held  int // persisted turns holding a place (waiting or about to)
+	maxBg int
+	depth func(int) // reports how many turns wait
 }
 
-// NewLimiter allows running turns at once and queue more to wait.
+// NewLimiter allows running turns at once and queue more interactive ones
+// to wait; background places for persisted turns are 16 times running+queue.
 func NewLimiter(running, queue int, depth func(int)) *Limiter {
 	if depth == nil {
 		depth = func(int) {}
 	}
-	return &Limiter{slots: make(chan struct{}, max(1, running)), max: max(0, queue), depth: depth}
+	running, queue = max(1, running), max(0, queue)
+	return &Limiter{slots: make(chan struct{}, running), max: queue, maxBg: 16 * (running + queue), depth: depth}
+}
+
+// Reserve holds a place for a persisted turn; false when too many wait
+// already. The holder then calls Wait, or Unreserve if it will not run.
+func (l *Limiter) Reserve() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.held >= l.maxBg {
+		return false
+	}
+	l.held++
+	l.depth(l.queue + l.held)
+	return true
+}
+
+// Unreserve gives back a place taken by Reserve.
+func (l *Limiter) Unreserve() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.held--
+	l.depth(l.queue + l.held)
+}
+
+// Wait takes a slot for a reserved persisted turn, for as long as it takes
+// or until ctx ends; the place is given back either way. Call release
+// exactly once when the turn ends.
+func (l *Limiter) Wait(ctx context.Context) (release func(), err error) {
+	defer l.Unreserve()
+	select {
+	case l.slots <- struct{}{}:
+		return l.release, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 // Acquire takes a slot, waiting in the queue while there is room in it.
@@ -67,7 +107,7 @@ func (l *Limiter) enqueue() bool {
 		return false
 	}
 	l.queue++
-	l.depth(l.queue)
+	l.depth(l.queue + l.held)
 	return true
 }
 
@@ -75,7 +115,7 @@ func (l *Limiter) dequeue() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.queue--
-	l.depth(l.queue)
+	l.depth(l.queue + l.held)
 }
 
 // Running is the number of turns holding a slot.

@@ -99,9 +99,18 @@ func (s *Service) deliver(d Delivery) {
 	s.convs.run(user.Conversation, &s.bg, func() { s.answer(ctx, d, user, log) })
 }
 
-// answer creates (or restarts) the assistant message and runs the turn.
+// answer creates (or restarts) the assistant message and runs the turn
+// when a slot is free. With too many turns waiting already it writes
+// nothing: the reconciler finds the message later.
 func (s *Service) answer(ctx context.Context, d Delivery, user Message, log *slog.Logger) {
+	if !s.limit.Reserve() {
+		s.seen.forget(d.MessageID)
+		s.m.Rejected.WithLabelValues("backlog_full").Inc()
+		log.Warn("too many turns waiting; the reconciler will answer the message later")
+		return
+	}
 	if err := s.claim(ctx, d, user); err != nil {
+		s.limit.Unreserve()
 		if errors.Is(err, ErrDuplicate) {
 			log.Info("message already answered")
 			return
@@ -110,7 +119,7 @@ func (s *Service) answer(ctx context.Context, d Delivery, user Message, log *slo
 		log.Warn("cannot create the reply; the reconciler will retry", "err", err)
 		return
 	}
-	release, err := s.limit.Acquire(ctx)
+	release, err := s.limit.Wait(ctx)
 	if err != nil {
 		s.handBack(d.assistantID, "shutdown before the turn started")
 		return

@@ -32,7 +32,7 @@ var (
 // Options tune a Service. Zero values get the defaults shown.
 type Options struct {
 	MaxTurns    int           // turns running at once (32)
-	QueueSize   int           // interactive turns waiting for a slot (64)
+	QueueSize   int           // interactive turns waiting for a slot (64; negative: none)
 	TurnTimeout time.Duration // deadline of a turn (30 s)
 	EvalTimeout time.Duration // deadline of a background evaluation (20 s)
 	Traces      int           // recent traces kept (200)
@@ -91,7 +91,9 @@ func withDefaults(o Options) Options {
 		}
 	}
 	def(&o.MaxTurns, 32)
-	def(&o.QueueSize, 64)
+	if o.QueueSize == 0 {
+		o.QueueSize = 64
+	}
 	def(&o.Traces, 200)
 	def(&o.HistoryTurns, 10)
 	if o.TurnTimeout <= 0 {

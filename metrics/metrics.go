@@ -56,7 +56,7 @@ func New() *Metrics {
 	for _, o := range []string{"answered", "fallback_answer", "apology", "failed", "timeout", "canceled"} {
 		m.Turns.WithLabelValues(o) // present from the start, at zero
 	}
-	for _, r := range []string{"overloaded", "rate_limited", "canceled"} {
+	for _, r := range []string{"overloaded", "rate_limited", "canceled", "backlog_full"} {
 		m.Rejected.WithLabelValues(r)
 	}
 	return m

@@ -67,6 +67,7 @@ func (s *Server) refuse(w http.ResponseWriter, err error) {
 	case errors.Is(err, chat.ErrInvalid), errors.Is(err, chat.ErrUnknownConf):
 		writeError(w, http.StatusBadRequest, strings.TrimPrefix(err.Error(), "chat: "))
 	case err != nil:
+		s.log.Error("the turn could not start", "trace_id", w.Header().Get("X-Trace-Id"), "err", err)
 		writeError(w, http.StatusInternalServerError, friendly(err))
 	default:
 		writeError(w, http.StatusInternalServerError, "the turn produced no events")

@@ -1,14 +1,17 @@
 package main
 
 import (
+	"context"
 	"io"
 	"net"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/erleah/erleah-agent/agent"
+	"github.com/erleah/erleah-agent/directus"
 	"github.com/erleah/erleah-agent/llm/llmtest"
 )
 
@@ -151,4 +154,78 @@ func TestE2EDirectusUnreachableMidTurn(t *testing.T) {
 		t.Fatalf("reply stuck in %s", r.Status)
 	}
 	t.Logf("after a 2 s outage mid-turn the reply ended %s", r.Status)
+}
+
+// TestE2EOverloadRefusesStreamsButWebhookTurnsComplete: with the one turn
+// slot busy and no interactive queue, a developer's stream is refused with
+// 503 and Retry-After, while every message delivered by the Flow is answered.
+func TestE2EOverloadRefusesStreamsButWebhookTurnsComplete(t *testing.T) {
+	d := needDirectus(t)
+	env := slowModel(t, 1500*time.Millisecond)
+	env["MAX_TURNS"], env["TURN_QUEUE"] = "1", "0"
+	a := d.startAgent(t, env)
+	var users []string
+	for range 3 {
+		users = append(users, d.ask(t, d.conversation(t), "Any sessions on RAG?"))
+	}
+	for _, u := range users {
+		d.waitStatus(t, u, "pending", "streaming") // all three accepted and claimed
+	}
+	resp, err := http.Post(a.url+"/v1/chat/stream", "application/json", strings.NewReader(`{"message":"k8s?","conference_id":"aidata26"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
+		t.Fatalf("stream while overloaded: %d, Retry-After %q", resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
+	for _, u := range users {
+		if r := d.finished(t, u, 30*time.Second); r.Status != "completed" {
+			t.Fatalf("a webhook turn under overload: %+v", r)
+		}
+	}
+}
+
+// TestE2EStreamClientLeavesButTheTurnIsPersisted: a developer's stream with
+// a conversation_id stops when the client leaves; the turn goes on and the
+// answer is stored in Directus.
+func TestE2EStreamClientLeavesButTheTurnIsPersisted(t *testing.T) {
+	d := needDirectus(t)
+	a := d.startAgent(t, slowModel(t, time.Second))
+	conv := d.conversation(t)
+	body := `{"message":"Any sessions on RAG?","conference_id":"aidata26","conversation_id":"` + conv + `"}`
+	resp, err := http.Post(a.url+"/v1/chat/stream", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != 200 {
+		b, _ := io.ReadAll(resp.Body)
+		t.Fatalf("stream: %d %s", resp.StatusCode, b)
+	}
+	first := make([]byte, 64)
+	if _, err := resp.Body.Read(first); err != nil { // the turn has started
+		t.Fatal(err)
+	}
+	resp.Body.Close() // the client leaves before the answer
+	var msgs []reply
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		q := directus.Query{Fields: []string{"id", "status", "messageText"}, Filter: map[string]any{"conversation": map[string]any{"_eq": conv}, "role": map[string]any{"_eq": "assistant"}}}
+		if err := d.admin.ReadItems(context.Background(), "messages", q, &msgs); err != nil {
+			t.Fatal(err)
+		}
+		if len(msgs) == 1 && msgs[0].Status == "completed" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the stored reply after the client left: %+v", msgs)
+		}
+	}
+	if !strings.Contains(msgs[0].Text, "[sessions/s006]") {
+		t.Fatalf("stored answer %q", msgs[0].Text)
+	}
+	var questions []map[string]any
+	q := directus.Query{Fields: []string{"id", "reply_to"}, Filter: map[string]any{"conversation": map[string]any{"_eq": conv}, "role": map[string]any{"_eq": "user"}}}
+	if err := d.admin.ReadItems(context.Background(), "messages", q, &questions); err != nil || len(questions) != 1 || questions[0]["reply_to"] != nil {
+		t.Fatalf("the stored question: %v %v; want one, answering nothing (reply_to null)", questions, err)
+	}
 }

@@ -107,7 +107,7 @@ func build(ctx context.Context, cfg config, log *slog.Logger) (*app, error) {
 	opts := agentOptions(cfg, !cfg.Reflection, cfg.MaxRetries, log)
 	opts.Acknowledge = true
 	a := agent.New(router, m.TimeSearches(eng), opts)
-	svc := chat.New(a, d.confs, chat.Options{MaxTurns: cfg.MaxTurns, QueueSize: cfg.TurnQueue, TurnTimeout: cfg.TurnTimeout,
+	svc := chat.New(a, d.confs, chat.Options{MaxTurns: cfg.MaxTurns, QueueSize: queueSize(cfg.TurnQueue), TurnTimeout: cfg.TurnTimeout,
 		Evaluate: !cfg.EvaluateFeedback, Logger: log, Metrics: m, Store: d.store, ReconcileGrace: cfg.ReconcileWait, AbandonAfter: cfg.AbandonAfter, Instance: instance()})
 	sopts := server.Options{Turns: svc, Traces: svc.Traces(), Prompts: reg, Models: router,
 		APIToken: string(cfg.APIToken), DebugEvents: cfg.DebugEvents, Logger: log, Metrics: m,
@@ -256,4 +256,13 @@ func modelsReady(r *llm.Router, cfg config) server.Check {
 		}
 		return nil
 	}
+}
+
+// queueSize maps TURN_QUEUE to chat.Options, where 0 means the default and
+// a negative size no queue.
+func queueSize(n int) int {
+	if n == 0 {
+		return -1
+	}
+	return n
 }

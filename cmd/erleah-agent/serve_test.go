@@ -28,6 +28,11 @@ func serveForTest(t testing.TB, env map[string]string) (string, func() int) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int, 1)
 	var logs syncBuffer
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("serve's log:\n%s", logs.String())
+		}
+	})
 	go func() { done <- run(ctx, []string{"serve"}, io.Discard, &logs, env) }()
 	select {
 	case a := <-addr:
