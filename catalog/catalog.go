@@ -11,6 +11,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -71,7 +72,8 @@ func (k *Catalog) Reloads() int {
 }
 
 // Sync loads the given conferences (all of them when none is given) from
-// Directus into the index.
+// Directus into the index. A conference that is no longer in Directus is
+// emptied in the index and no longer served.
 func (k *Catalog) Sync(ctx context.Context, ids ...string) error {
 	b, problems, err := k.read(ctx, ids)
 	if err != nil {
@@ -79,6 +81,10 @@ func (k *Catalog) Sync(ctx context.Context, ids ...string) error {
 	}
 	for _, p := range problems {
 		k.log.Warn("conference data problem (entry dropped)", "problem", p)
+	}
+	gone := k.gone(ids, b)
+	for _, id := range gone {
+		b.Conferences = append(b.Conferences, conference.Conference{ID: id}) // loads as empty
 	}
 	if len(b.Conferences) == 0 {
 		return nil
@@ -91,8 +97,27 @@ func (k *Catalog) Sync(ctx context.Context, ids ...string) error {
 	for _, c := range b.Conferences {
 		k.confs[c.ID] = c
 	}
+	for _, id := range gone {
+		delete(k.confs, id)
+		k.log.Info("conference removed from Directus; no longer served", "conference", id)
+	}
 	k.reloads++
 	return nil
+}
+
+// gone lists the loaded conferences that were asked for (all, when ids is
+// empty) but are not in b.
+func (k *Catalog) gone(ids []string, b *conference.Bundle) []string {
+	k.mu.RLock()
+	defer k.mu.RUnlock()
+	var out []string
+	for id := range k.confs {
+		asked := len(ids) == 0 || slices.Contains(ids, id)
+		if asked && !slices.ContainsFunc(b.Conferences, func(c conference.Conference) bool { return c.ID == id }) {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // Watch keeps the index fresh until ctx ends: it reloads a conference a

@@ -136,10 +136,14 @@ func sanitize(b *conference.Bundle) []string {
 }
 
 func keep(problems *[]string, known map[string]bool, kind, id, conf string) bool {
-	if known[conf] && id != "" {
+	switch {
+	case !conference.CiteableID(id):
+		*problems = append(*problems, fmt.Sprintf("%s %q: an id must not be empty or contain spaces, '/', '[' or ']'", kind, id))
+	case !known[conf]:
+		*problems = append(*problems, fmt.Sprintf("%s/%s: conference %q is not loaded", kind, id, conf))
+	default:
 		return true
 	}
-	*problems = append(*problems, fmt.Sprintf("%s/%s: conference %q is not loaded", kind, id, conf))
 	return false
 }
 

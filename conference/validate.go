@@ -93,11 +93,17 @@ func (v *validator) checkID(path, id string) bool {
 	case strings.TrimSpace(id) == "":
 		v.add(path+".id", "required")
 		return false
-	case strings.ContainsAny(id, " \t\r\n/[]"):
+	case !CiteableID(id):
 		v.add(path+".id", "%q must not contain spaces, '/', '[' or ']'", id)
 		return false
 	}
 	return true
+}
+
+// CiteableID reports whether id can stand in a citation [collection/id]:
+// not empty, no white space, '/', '[' or ']'.
+func CiteableID(id string) bool {
+	return id != "" && !strings.ContainsAny(id, " \t\r\n/[]")
 }
 
 func (v *validator) required(path, value string) {

@@ -94,17 +94,24 @@ func queryWeights(in *agent.RespondInput) weights {
 		w := map[string]float64{}
 		if in.Lexicon != nil {
 			for _, s := range in.Lexicon.Coverage(topicText(text)) {
-				w[s.Stem] = math.Log(float64(total+1) / float64(s.Total()+1))
+				w[s.Stem] = idf(total, s.Total())
 			}
 		}
 		for _, s := range unexplained {
-			w[s] = math.Log(float64(total + 1))
+			w[s] = idf(total, 0)
 		}
 		if len(w) > 0 {
 			out = append(out, w)
 		}
 	}
 	return out
+}
+
+// idf weighs a word found in df of n documents; never below a floor, so a
+// word every document has still counts (in a conference of one session,
+// every word does).
+func idf(n, df int) float64 {
+	return max(math.Log(float64(n+1)/float64(df+1)), 0.1)
 }
 
 // unexplainedWords are the stems of the question's topical words that the

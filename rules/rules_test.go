@@ -265,3 +265,25 @@ func TestAcknowledgmentDoesNotAnswer(t *testing.T) {
 		}
 	}
 }
+
+// In a conference of one session every word is in every document; the
+// answer must still recommend the session that matches.
+func TestOneSessionConferenceIsAnswered(t *testing.T) {
+	b, err := conference.Parse("tiny.json", []byte(`{"conferences":[{"id":"tiny","name":"Tiny Days"}],
+		"sessions":[{"id":"t1","conference_id":"tiny","title":"Zorblaxian beekeeping telemetry",
+		"description":"Sensors in Zorblaxian beehives report hive temperature and swarming telemetry.","format":"talk"}]}`),
+		conference.Options{FacetKeys: search.FacetKeys()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	emb := hashembed.New(0)
+	eng, _ := search.NewEngine(emb, memsearch.New(emb.Dim()))
+	if err := eng.Load(context.Background(), b); err != nil {
+		t.Fatal(err)
+	}
+	a := agent.New(rules.New(), eng, agent.Options{})
+	st, err := a.Run(context.Background(), agent.Request{Message: "Any talk on Zorblaxian beekeeping telemetry?", Conference: agent.Conference{ID: "tiny", Name: "Tiny Days"}}, nil)
+	if err != nil || !strings.Contains(st.ResponseText, "[sessions/t1]") {
+		t.Fatalf("answer %q (%v); want it to cite sessions/t1", st.ResponseText, err)
+	}
+}
