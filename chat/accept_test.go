@@ -301,3 +301,58 @@ func TestPersistedTurnsWaitAndTheBacklogIsLeftToTheReconciler(t *testing.T) {
 		waitFor(t, "reply to "+id, func() bool { m, ok := finalOf(store, id); return ok && m.Status == StatusCompleted })
 	}
 }
+
+// A turn that ended here but whose final write was lost (Directus down at
+// that moment) leaves its reply streaming; the reconciler of the same
+// process must restart it, however recently it saw the message.
+func TestReconcilerRestartsAReplyWhoseFinalWriteWasLost(t *testing.T) {
+	store := newMemStore()
+	store.addUser("c1", "u1", "Any k8s workshops?", time.Minute)
+	s := testService(t, store, nil, Options{})
+	if _, err := s.Accept(context.Background(), Delivery{MessageID: "u1", ConversationID: "c1", Role: "user"}); err != nil {
+		t.Fatal(err)
+	}
+	var reply Message
+	waitFor(t, "the reply", func() (ok bool) { reply, ok = finalOf(store, "u1"); return })
+	store.mu.Lock()
+	lost := store.msgs[reply.ID]
+	lost.Status, lost.Updated = StatusStreaming, time.Now().Add(-10*time.Minute) // as if the final PATCH never landed
+	store.mu.Unlock()
+	if n, err := s.Reconcile(context.Background()); err != nil || n != 1 {
+		t.Fatalf("Reconcile took up %d (%v); want the reply left streaming", n, err)
+	}
+	waitFor(t, "the restarted reply", func() bool {
+		m, ok := finalOf(store, "u1")
+		return ok && m.Status == StatusCompleted && m.ID == reply.ID
+	})
+}
+
+// A question stored from the developer's stream whose reply could not be
+// created is answered by the reconciler, not taken for one in progress.
+func TestStreamQuestionWhoseReplyFailedIsReconciled(t *testing.T) {
+	store := newMemStore()
+	store.addUser("c1", "earlier", "hello", time.Hour) // makes the conversation
+	store.Create(context.Background(), Message{ID: "a-earlier", Conversation: "c1", Role: "assistant", Status: StatusCompleted, ReplyTo: "earlier"})
+	store.fail["create_assistant"] = fmt.Errorf("502 Bad Gateway")
+	s := testService(t, store, nil, Options{ReconcileGrace: time.Millisecond})
+	if _, err := s.Ask(context.Background(), Question{Message: "Any k8s workshops?", ConferenceID: "aidata26", ConversationID: "c1"}, nil); err == nil {
+		t.Fatal("Ask succeeded without its reply")
+	}
+	store.mu.Lock()
+	delete(store.fail, "create_assistant")
+	var question string
+	for _, m := range store.msgs {
+		if m.Role == "user" && m.Text == "Any k8s workshops?" {
+			question = m.ID
+		}
+	}
+	store.mu.Unlock()
+	if question == "" {
+		t.Fatal("the question was not stored")
+	}
+	time.Sleep(5 * time.Millisecond)
+	if n, err := s.Reconcile(context.Background()); err != nil || n != 1 {
+		t.Fatalf("Reconcile took up %d (%v); want the stored question", n, err)
+	}
+	waitFor(t, "its reply", func() bool { r, ok := finalOf(store, question); return ok && r.Status == StatusCompleted })
+}

@@ -61,6 +61,10 @@ func (l *Limiter) Wait(ctx context.Context) (release func(), err error) {
 	defer l.Unreserve()
 	select {
 	case l.slots <- struct{}{}:
+		if err := ctx.Err(); err != nil { // both were ready: ending wins
+			l.release()
+			return nil, err
+		}
 		return l.release, nil
 	case <-ctx.Done():
 		return nil, ctx.Err()

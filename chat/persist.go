@@ -64,15 +64,20 @@ func (s *Service) Accept(ctx context.Context, d Delivery) (Accepted, error) {
 // earlier deliveries, so a slow read of one message cannot let a later one
 // overtake it; otherwise the message is read first.
 func (s *Service) start(d Delivery) {
-	if d.ConversationID != "" {
-		s.convs.run(d.ConversationID, &s.bg, func() { s.deliver(d) })
+	if !s.begin() { // shutting down: the reconciler of the next process takes it up
+		s.seen.forget(d.MessageID)
 		return
 	}
-	s.bg.Add(1)
-	go func() {
+	s.inflight.add(d.assistantID) // removed when the delivery ends (deliver, answer)
+	job := func() {
 		defer s.bg.Done()
 		s.deliver(d)
-	}()
+	}
+	if d.ConversationID != "" {
+		s.convs.run(d.ConversationID, &s.bg, job)
+		return
+	}
+	go job()
 }
 
 // deliver reads the message and answers it, in its conversation's queue:
@@ -83,12 +88,14 @@ func (s *Service) deliver(d Delivery) {
 	log := s.log.With("message", d.MessageID)
 	user, err := s.opts.Store.Message(ctx, d.MessageID)
 	if err != nil {
+		s.inflight.remove(d.assistantID)
 		s.seen.forget(d.MessageID)
 		s.directusError("read_message", err)
 		log.Warn("cannot read delivered message; the reconciler will retry", "err", err)
 		return
 	}
 	if user.Role != "user" {
+		s.inflight.remove(d.assistantID)
 		return
 	}
 	if user.Conversation == d.ConversationID {
@@ -103,6 +110,7 @@ func (s *Service) deliver(d Delivery) {
 // when a slot is free. With too many turns waiting already it writes
 // nothing: the reconciler finds the message later.
 func (s *Service) answer(ctx context.Context, d Delivery, user Message, log *slog.Logger) {
+	defer s.inflight.remove(d.assistantID)
 	if !s.limit.Reserve() {
 		s.seen.forget(d.MessageID)
 		s.m.Rejected.WithLabelValues("backlog_full").Inc()
@@ -150,7 +158,11 @@ func (s *Service) claim(ctx context.Context, d Delivery, user Message) error {
 func (s *Service) persisted(ctx context.Context, assistantID string, user Message, extra agent.Observer) (*agent.State, error) {
 	log := s.log.With("assistant", assistantID)
 	req, err := s.persistedRequest(ctx, user)
-	if err != nil {
+	switch {
+	case err != nil && ctx.Err() != nil: // shutting down: give it back
+		s.handBack(assistantID, "shutdown before the turn started")
+		return nil, err
+	case err != nil:
 		s.finalise(assistantID, failed(err.Error()))
 		return nil, err
 	}
@@ -228,7 +240,8 @@ func failed(reason string) map[string]any {
 }
 
 // handedBack returns a message to pending so that the reconciler (here
-// after a restart, or on another replica) answers it at once.
+// after a restart, or on another replica) answers it again once it has not
+// changed for AbandonAfter.
 func handedBack(reason string) map[string]any {
 	return map[string]any{"status": StatusPending, "messageText": "", "thinking_output": nil,
 		"metadata": map[string]any{"handed_back": true, "reason": reason}}
@@ -285,16 +298,19 @@ func (s *seenSet) remember(message string) (string, bool) {
 	return id, false
 }
 
-// rememberAs records a message whose reply already has an id; it reports
-// whether the message was already known.
-func (s *seenSet) rememberAs(message, assistant string) bool {
+// rememberAs records a message whose reply already has an id (a restart),
+// replacing what was known of it.
+func (s *seenSet) rememberAs(message, assistant string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, ok := s.ids[message]; ok {
-		return true
+	if e, ok := s.ids[message]; ok {
+		s.order.Remove(e)
+	} else if s.order.Len() >= s.max {
+		oldest := s.order.Back()
+		delete(s.ids, oldest.Value.(seenEntry).message)
+		s.order.Remove(oldest)
 	}
 	s.ids[message] = s.order.PushFront(seenEntry{message, assistant})
-	return false
 }
 
 // forget drops a message whose delivery failed, so that a later one is
@@ -339,13 +355,18 @@ func (s *Service) askPersisted(ctx context.Context, q Question, obs agent.Observ
 	}
 	user := Message{ID: newUUID(), Conversation: conv.ID, Role: "user", Text: q.Message, Status: StatusCompleted, Created: s.opts.Now()}
 	reply, _ := s.seen.remember(user.ID) // the Flow will deliver it too: a duplicate
-	if err := st.Create(ctx, user); err != nil {
+	// The question and its reply are written even if the caller leaves now.
+	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	if err := st.Create(wctx, user); err != nil {
 		release()
+		s.seen.forget(user.ID)
 		s.directusError("create_message", err)
 		return nil, fmt.Errorf("store the question: %w", err)
 	}
-	if err := s.claim(ctx, Delivery{MessageID: user.ID, assistantID: reply}, user); err != nil {
+	if err := s.claim(wctx, Delivery{MessageID: user.ID, assistantID: reply}, user); err != nil {
 		release()
+		s.seen.forget(user.ID) // stored but unanswered: the reconciler takes it up
 		return nil, fmt.Errorf("create the reply: %w", err)
 	}
 	type result struct {
@@ -355,7 +376,11 @@ func (s *Service) askPersisted(ctx context.Context, q Question, obs agent.Observ
 	done := make(chan result, 1)
 	var mu sync.Mutex
 	gone := false
-	s.bg.Add(1)
+	if !s.begin() {
+		release()
+		s.handBack(reply, "shutdown before the turn started")
+		return nil, ErrShuttingDown
+	}
 	go func() {
 		defer s.bg.Done()
 		defer release()

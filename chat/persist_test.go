@@ -107,6 +107,9 @@ func (m *memStore) Create(ctx context.Context, msg Message) error {
 	if err := m.fail["create"]; err != nil {
 		return err
 	}
+	if err := m.fail["create_"+msg.Role]; err != nil {
+		return err
+	}
 	for _, other := range m.msgs {
 		if other.ReplyTo != "" && other.ReplyTo == msg.ReplyTo {
 			return ErrDuplicate

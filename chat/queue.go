@@ -45,29 +45,32 @@ func (c *convQueues) work(conv string) {
 	}
 }
 
-// inflight is the set of assistant messages this process is answering.
+// inflight counts, per assistant message, the turns this process has
+// queued, waiting or running for it: the reconciler leaves those alone.
 type inflight struct {
 	mu  sync.Mutex
-	ids map[string]bool
+	ids map[string]int
 }
 
 func (f *inflight) add(id string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.ids == nil {
-		f.ids = map[string]bool{}
+		f.ids = map[string]int{}
 	}
-	f.ids[id] = true
+	f.ids[id]++
 }
 
 func (f *inflight) remove(id string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	delete(f.ids, id)
+	if f.ids[id]--; f.ids[id] <= 0 {
+		delete(f.ids, id)
+	}
 }
 
 func (f *inflight) has(id string) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.ids[id]
+	return f.ids[id] > 0
 }

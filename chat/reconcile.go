@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"errors"
 	"time"
 )
 
@@ -15,13 +16,13 @@ func (s *Service) Reconcile(ctx context.Context) (int, error) {
 	if s.opts.Store == nil {
 		return 0, ErrNoStore
 	}
-	now := s.opts.Now()
-	n, err := s.restartAbandoned(ctx, now)
-	if err != nil {
-		return n, err
+	if s.shuttingDown() {
+		return 0, ErrShuttingDown
 	}
-	m, err := s.answerMissed(ctx, now)
-	return n + m, err
+	now := s.opts.Now()
+	n, err1 := s.restartAbandoned(ctx, now)
+	m, err2 := s.answerMissed(ctx, now)
+	return n + m, errors.Join(err1, err2)
 }
 
 func (s *Service) answerMissed(ctx context.Context, now time.Time) (int, error) {
@@ -58,9 +59,7 @@ func (s *Service) restartAbandoned(ctx context.Context, now time.Time) (int, err
 			s.finalise(m.ID, failed("abandoned three times"))
 			continue
 		}
-		if s.seen.rememberAs(m.ReplyTo, m.ID) {
-			continue
-		}
+		s.seen.rememberAs(m.ReplyTo, m.ID) // not in flight here: whatever was known is over
 		s.log.Info("reconciler restarts an abandoned reply", "assistant", m.ID, "status", m.Status)
 		s.start(Delivery{MessageID: m.ReplyTo, ConversationID: m.Conversation, assistantID: m.ID, restart: true, attempts: attempts(m) + 1})
 		n++

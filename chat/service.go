@@ -211,7 +211,9 @@ func (s *Service) evaluateLater(orig *agent.State, outcome string, start time.Ti
 	cp := *orig
 	cp.ModelCalls = slices.Clone(orig.ModelCalls)
 	st := &cp
-	s.bg.Add(1)
+	if !s.begin() {
+		return // shutting down: the answer stands unscored
+	}
 	go func() {
 		defer s.bg.Done()
 		ctx, cancel := context.WithTimeout(s.bgCtx, s.opts.EvalTimeout)
@@ -247,6 +249,19 @@ func reason(err error) string {
 		return "overloaded"
 	}
 	return "canceled"
+}
+
+// begin counts a piece of background work that Shutdown waits for; false
+// once shutting down. Checked and counted under one lock, so nothing is
+// added after Shutdown started waiting.
+func (s *Service) begin() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closing {
+		return false
+	}
+	s.bg.Add(1)
+	return true
 }
 
 func (s *Service) shuttingDown() bool {

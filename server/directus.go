@@ -39,11 +39,11 @@ func (s *Server) webhook(w http.ResponseWriter, r *http.Request) {
 	}
 	key := jsonString(ev.Key)
 	switch {
-	case key == "":
-		writeError(w, http.StatusBadRequest, "key must be the new message's id")
-		return
 	case ev.Collection != "messages" || !strings.HasSuffix(ev.Event, "items.create"):
 		writeJSON(w, http.StatusOK, chat.Accepted{Status: "ignored"})
+		return
+	case key == "":
+		writeError(w, http.StatusBadRequest, "key must be the new message's id")
 		return
 	}
 	d := chat.Delivery{MessageID: key, ConversationID: jsonString(ev.Payload.Conversation), Role: ev.Payload.Role}
@@ -112,8 +112,11 @@ func (s *Server) accept(w http.ResponseWriter, r *http.Request, d chat.Delivery)
 	case errors.Is(err, chat.ErrShuttingDown):
 		w.Header().Set("Retry-After", strconv.Itoa(int(s.opts.RetryAfter.Seconds())))
 		writeError(w, http.StatusServiceUnavailable, "shutting down; the message will be answered after the restart")
-	case err != nil:
+	case errors.Is(err, chat.ErrInvalid):
 		writeError(w, http.StatusBadRequest, strings.TrimPrefix(err.Error(), "chat: "))
+	case err != nil:
+		s.log.Error("a delivery could not be taken", "message", d.MessageID, "err", err)
+		writeError(w, http.StatusServiceUnavailable, "the agent cannot take messages now; the reconciler will answer this one")
 	case acc.Status == "accepted":
 		writeJSON(w, http.StatusAccepted, acc)
 	default:

@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -20,6 +21,7 @@ type fakeInbox struct {
 	mu        sync.Mutex
 	delivered []chat.Delivery
 	closing   bool
+	broken    error // Accept fails with it
 }
 
 func (f *fakeInbox) Accept(ctx context.Context, d chat.Delivery) (chat.Accepted, error) {
@@ -27,6 +29,9 @@ func (f *fakeInbox) Accept(ctx context.Context, d chat.Delivery) (chat.Accepted,
 	defer f.mu.Unlock()
 	if f.closing {
 		return chat.Accepted{}, chat.ErrShuttingDown
+	}
+	if f.broken != nil {
+		return chat.Accepted{}, f.broken
 	}
 	if d.Role != "" && d.Role != "user" {
 		return chat.Accepted{Status: "ignored"}, nil
@@ -92,6 +97,7 @@ func TestWebhook(t *testing.T) {
 		{"no key", secret, `{"event":"messages.items.create","collection":"messages","payload":{}}`, 400, ""},
 		{"assistant message", secret, `{"event":"messages.items.create","collection":"messages","key":"m9","payload":{"role":"assistant"}}`, 200, "ignored"},
 		{"other collection", secret, `{"event":"sessions.items.create","collection":"sessions","key":"s1","payload":{}}`, 200, "ignored"},
+		{"an update (keys, no key)", secret, `{"event":"messages.items.update","collection":"messages","keys":["m1"],"payload":{"status":"completed"}}`, 200, "ignored"},
 		{"user message", secret, created, 202, "accepted"},
 		{"again", secret, created, 200, "duplicate"},
 	}
@@ -107,6 +113,10 @@ func TestWebhook(t *testing.T) {
 	in.closing = true
 	if code, _ := call(t, url, secret, strings.Replace(created, "m1", "m2", 1)); code != 503 {
 		t.Fatalf("while shutting down: %d", code)
+	}
+	in.closing, in.broken = false, chat.ErrNoStore
+	if code, body := call(t, url, secret, strings.Replace(created, "m1", "m3", 1)); code != 503 || !strings.Contains(fmt.Sprint(body["error"]), "reconciler") {
+		t.Fatalf("when the service cannot take it: %d %v; want 503, not the sender's fault", code, body)
 	}
 }
 
