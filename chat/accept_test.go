@@ -314,6 +314,7 @@ func TestReconcilerRestartsAReplyWhoseFinalWriteWasLost(t *testing.T) {
 	}
 	var reply Message
 	waitFor(t, "the reply", func() (ok bool) { reply, ok = finalOf(store, "u1"); return })
+	waitFor(t, "the turn to end", func() bool { return !s.inflight.has(reply.ID) })
 	store.mu.Lock()
 	lost := store.msgs[reply.ID]
 	lost.Status, lost.Updated = StatusStreaming, time.Now().Add(-10*time.Minute) // as if the final PATCH never landed
