@@ -3,7 +3,6 @@ package llm
 import (
 	"context"
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/tmc/langchaingo/embeddings"
@@ -127,21 +126,7 @@ func (e *Embedder) embed(ctx context.Context, texts []string) ([][]float32, erro
 		return nil, fmt.Errorf("llm: %s returned %d vectors for %d texts", e.spec, len(vecs), len(texts))
 	}
 	for _, v := range vecs {
-		normalise(v)
+		search.Normalise(v)
 	}
 	return vecs, nil
-}
-
-func normalise(v []float32) {
-	var s float64
-	for _, x := range v {
-		s += float64(x) * float64(x)
-	}
-	if s == 0 {
-		return
-	}
-	inv := float32(1 / math.Sqrt(s))
-	for i := range v {
-		v[i] *= inv
-	}
 }

@@ -1,6 +1,9 @@
 package search
 
-import "context"
+import (
+	"context"
+	"math"
+)
 
 // Calibration holds the score levels that make sense for one embedder. Score
 // distributions differ between embedders (a hashed bag of words and a neural
@@ -74,4 +77,20 @@ type Index interface {
 	// at least q.Threshold (and above zero), best first, ties broken by id.
 	// Faceted scores follow FacetScore; master scores are cosine similarity.
 	Search(ctx context.Context, q VectorQuery) ([]Hit, error)
+}
+
+// Normalise scales v to unit length in place (a zero vector stays zero), so
+// that a dot product is the cosine.
+func Normalise(v []float32) {
+	var sum float64
+	for _, x := range v {
+		sum += float64(x) * float64(x)
+	}
+	if sum == 0 {
+		return
+	}
+	inv := float32(1 / math.Sqrt(sum))
+	for i := range v {
+		v[i] *= inv
+	}
 }

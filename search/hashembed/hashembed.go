@@ -91,7 +91,7 @@ func (e *Embedder) Vector(text string) []float32 {
 			e.add(v, "p\x00"+tokens[i-1].Stem+"\x00"+t.Stem, pairWeight*w)
 		}
 	}
-	normalise(v)
+	search.Normalise(v)
 	return v
 }
 
@@ -126,20 +126,6 @@ func (e *Embedder) add(v []float32, feature string, w float32) {
 		w = -w
 	}
 	v[idx] += w
-}
-
-func normalise(v []float32) {
-	var sum float64
-	for _, x := range v {
-		sum += float64(x) * float64(x)
-	}
-	if sum == 0 {
-		return
-	}
-	inv := float32(1 / math.Sqrt(sum))
-	for i := range v {
-		v[i] *= inv
-	}
 }
 
 // generic are words that appear in almost every conference text and say
