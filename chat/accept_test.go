@@ -357,3 +357,21 @@ func TestStreamQuestionWhoseReplyFailedIsReconciled(t *testing.T) {
 	}
 	waitFor(t, "its reply", func() bool { r, ok := finalOf(store, question); return ok && r.Status == StatusCompleted })
 }
+
+// Directus fails a turn's first read and then the first writes of its
+// outcome: the reply still ends failed with the apology, not pending.
+func TestFailedTurnIsFinalisedThroughABriefOutage(t *testing.T) {
+	store := newMemStore()
+	store.addUser("c1", "u1", "Any k8s workshops?", 0)
+	store.fail["conversation"] = fmt.Errorf("503 Service Unavailable")
+	store.patchOutage = 2
+	s := testService(t, store, nil, Options{})
+	if _, err := s.Accept(context.Background(), Delivery{MessageID: "u1", ConversationID: "c1", Role: "user"}); err != nil {
+		t.Fatal(err)
+	}
+	var reply Message
+	waitFor(t, "the failed reply", func() (ok bool) { reply, ok = finalOf(store, "u1"); return })
+	if reply.Status != StatusFailed || reply.Text != agent.Apology {
+		t.Fatalf("reply %+v; want failed with the apology", reply)
+	}
+}

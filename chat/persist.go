@@ -250,8 +250,12 @@ func handedBack(reason string) map[string]any {
 func (s *Service) finalise(id string, fields map[string]any) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if err := s.opts.Store.Patch(ctx, id, fields); err != nil {
-		s.directusError("finalise_message", err)
+	err := patchRetrying(ctx, s.opts.Store, id, fields, func(err error) {
+		if err != nil {
+			s.directusError("finalise_message", err)
+		}
+	})
+	if err != nil {
 		s.log.Warn("cannot finalise message; the reconciler will", "assistant", id, "err", err)
 	}
 }

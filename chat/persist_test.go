@@ -26,6 +26,8 @@ type memStore struct {
 	patches map[string][]map[string]any
 	fail    map[string]error         // operation → error
 	slow    map[string]time.Duration // message id → how long reading it takes
+	// patchOutage fails that many PATCHes from now on
+	patchOutage int
 }
 
 func newMemStore() *memStore {
@@ -47,6 +49,10 @@ func (m *memStore) Patch(ctx context.Context, id string, f map[string]any) error
 	defer m.mu.Unlock()
 	if err := m.fail["patch"]; err != nil {
 		return err
+	}
+	if m.patchOutage > 0 {
+		m.patchOutage--
+		return fmt.Errorf("502 Bad Gateway")
 	}
 	msg, ok := m.msgs[id]
 	if !ok {
@@ -85,6 +91,9 @@ func (m *memStore) Message(ctx context.Context, id string) (Message, error) {
 func (m *memStore) Conversation(ctx context.Context, id string) (Conversation, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if err := m.fail["conversation"]; err != nil {
+		return Conversation{}, err
+	}
 	return m.convs[id], nil
 }
 

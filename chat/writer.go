@@ -194,28 +194,36 @@ func (w *writer) patch(ctx context.Context, fields map[string]any) {
 // overtaken by the next one, the final is not. If it still fails, the
 // reconciler will find the message left streaming.
 func (w *writer) patchFinal(ctx context.Context, fields map[string]any) {
-	wait := 250 * time.Millisecond
-	for attempt := 1; ; attempt++ {
+	_ = patchRetrying(ctx, w.p, w.id, fields, func(err error) {
 		w.mu.Lock()
 		w.patches++
-		w.mu.Unlock()
-		err := w.p.Patch(ctx, w.id, fields)
-		if err == nil {
-			return
+		if err != nil {
+			w.failed++
 		}
-		w.mu.Lock()
-		w.failed++
 		w.mu.Unlock()
-		w.onError(err)
-		if attempt == 5 || ctx.Err() != nil {
-			return
+		if err != nil {
+			w.onError(err)
+		}
+	})
+}
+
+// patchRetrying writes fields, trying up to five times with a backoff from
+// 250 ms doubling to 4 s (an outage of a few seconds is ridden out) while
+// ctx lasts. Each attempt is reported to attempted; the last error returned.
+func patchRetrying(ctx context.Context, p Patcher, id string, fields map[string]any, attempted func(error)) error {
+	wait := 250 * time.Millisecond
+	for attempt := 1; ; attempt++ {
+		err := p.Patch(ctx, id, fields)
+		attempted(err)
+		if err == nil || attempt == 5 || ctx.Err() != nil {
+			return err
 		}
 		t := time.NewTimer(wait)
 		select {
 		case <-t.C:
 		case <-ctx.Done():
 			t.Stop()
-			return
+			return err
 		}
 		wait = min(2*wait, 4*time.Second)
 	}
