@@ -75,16 +75,27 @@ func TestDuplicateDeliveriesGiveOneReply(t *testing.T) {
 	if accepted != 1 || len(ids) != 1 {
 		t.Fatalf("%d accepted, %d distinct ids; want one of each", accepted, len(ids))
 	}
-	waitFor(t, "the reply", func() bool { _, ok := finalOf(store, "u1"); return ok })
+	var reply Message
+	waitFor(t, "the reply", func() (ok bool) { reply, ok = finalOf(store, "u1"); return })
 	if acc, _ := s.Accept(context.Background(), Delivery{MessageID: "u1"}); acc.Status != "duplicate" {
 		t.Fatalf("a later delivery: %+v", acc)
 	}
-	// Another replica delivered it too: the store refuses its second reply.
+	// Another replica delivered it too: the store refuses its second reply,
+	// and that replica writes nothing into the first one.
+	store.mu.Lock()
+	writes := len(store.patches[reply.ID])
+	store.mu.Unlock()
 	other := testService(t, store, nil, Options{})
-	other.Accept(context.Background(), Delivery{MessageID: "u1"})
-	time.Sleep(100 * time.Millisecond)
+	acc, _ := other.Accept(context.Background(), Delivery{MessageID: "u1"})
+	waitFor(t, "the other replica's delivery to end", func() bool { return !other.inflight.has(acc.AssistantID) })
 	if n := len(store.replies("u1")); n != 1 {
 		t.Fatalf("%d replies", n)
+	}
+	after, _ := finalOf(store, "u1")
+	store.mu.Lock()
+	defer store.mu.Unlock()
+	if len(store.patches[reply.ID]) != writes || after.ID != reply.ID || after.Status != StatusCompleted || after.Text != reply.Text {
+		t.Fatalf("the other replica touched the reply: %d writes (had %d), now %+v", len(store.patches[reply.ID]), writes, after)
 	}
 }
 
@@ -240,11 +251,16 @@ func TestFailedCreateIsLeftForTheReconciler(t *testing.T) {
 	store.addUser("c1", "u1", "k8s?", time.Minute)
 	store.fail["create"] = errors.New("directus unreachable")
 	s := testService(t, store, nil, Options{})
-	s.Accept(context.Background(), Delivery{MessageID: "u1"})
-	time.Sleep(100 * time.Millisecond)
+	acc, _ := s.Accept(context.Background(), Delivery{MessageID: "u1"})
+	waitFor(t, "the delivery to end", func() bool { return !s.inflight.has(acc.AssistantID) })
 	if len(store.replies("u1")) != 0 {
 		t.Fatal("a reply appeared although creating it failed")
 	}
+	again, _ := s.Accept(context.Background(), Delivery{MessageID: "u1"})
+	if again.Status != "accepted" {
+		t.Fatalf("a new delivery after the failed one: %+v; want it taken, not a duplicate", again)
+	}
+	waitFor(t, "that delivery to end", func() bool { return !s.inflight.has(again.AssistantID) })
 	delete(store.fail, "create")
 	if n, _ := s.Reconcile(context.Background()); n != 1 {
 		t.Fatalf("the reconciler took up %d, want the message whose reply could not be created", n)

@@ -81,16 +81,11 @@ func (s *DirectusStore) Message(ctx context.Context, id string) (Message, error)
 
 // Conversation reads one conversation.
 func (s *DirectusStore) Conversation(ctx context.Context, id string) (Conversation, error) {
-	var c struct {
-		ID         string  `json:"id"`
-		Conference string  `json:"conference"`
-		UserID     *string `json:"user_id"`
-		Status     *string `json:"status"`
-	}
-	if err := s.c.ReadItem(ctx, "conversations", id, []string{"id", "conference", "user_id", "status"}, &c); err != nil {
+	var c Conversation
+	if err := s.c.ReadItem(ctx, "conversations", id, []string{"id", "conference"}, &c); err != nil {
 		return Conversation{}, err
 	}
-	return Conversation{ID: c.ID, Conference: c.Conference, UserID: deref(c.UserID), Status: deref(c.Status)}, nil
+	return c, nil
 }
 
 // Recent returns the conversation's last n user messages and completed
@@ -129,19 +124,6 @@ func (s *DirectusStore) Create(ctx context.Context, m Message) error {
 		return ErrDuplicate
 	}
 	return err
-}
-
-// ReplyOf returns the reply to a user message, if there is one.
-func (s *DirectusStore) ReplyOf(ctx context.Context, user string) (Message, bool, error) {
-	var items []item
-	q := directus.Query{Fields: messageFields, Filter: map[string]any{"reply_to": map[string]any{"_eq": user}}, Limit: 1}
-	if err := s.c.ReadItems(ctx, "messages", q, &items); err != nil {
-		return Message{}, false, err
-	}
-	if len(items) == 0 {
-		return Message{}, false, nil
-	}
-	return items[0].message(), true, nil
 }
 
 // Unanswered returns user messages created in [since, until) without a

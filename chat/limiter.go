@@ -92,16 +92,6 @@ func (l *Limiter) Acquire(ctx context.Context) (release func(), err error) {
 	}
 }
 
-// TryAcquire takes a slot only if one is free now.
-func (l *Limiter) TryAcquire() (release func(), ok bool) {
-	select {
-	case l.slots <- struct{}{}:
-		return l.release, true
-	default:
-		return nil, false
-	}
-}
-
 func (l *Limiter) release() { <-l.slots }
 
 func (l *Limiter) enqueue() bool {
@@ -121,6 +111,3 @@ func (l *Limiter) dequeue() {
 	l.queue--
 	l.depth(l.queue + l.held)
 }
-
-// Running is the number of turns holding a slot.
-func (l *Limiter) Running() int { return len(l.slots) }

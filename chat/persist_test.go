@@ -129,17 +129,6 @@ func (m *memStore) Create(ctx context.Context, msg Message) error {
 	return nil
 }
 
-func (m *memStore) ReplyOf(ctx context.Context, user string) (Message, bool, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	for _, msg := range m.msgs {
-		if msg.ReplyTo == user {
-			return *msg, true, nil
-		}
-	}
-	return Message{}, false, nil
-}
-
 func (m *memStore) Unanswered(ctx context.Context, since, until time.Time, limit int) ([]Message, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()

@@ -124,9 +124,6 @@ func withDefaults(o Options) Options {
 // Traces returns the recent turns.
 func (s *Service) Traces() *Traces { return s.traces }
 
-// Limiter returns the turn limiter.
-func (s *Service) Limiter() *Limiter { return s.limit }
-
 // Question is an interactive question. With a ConversationID and a store,
 // the question and its answer are stored in that conversation, and the turn
 // finishes and persists even if the caller leaves.
@@ -191,7 +188,7 @@ func (s *Service) run(ctx context.Context, req agent.Request, obs agent.Observer
 			obs(e)
 		}
 	})
-	outcome := outcomeOf(st, err)
+	outcome := Outcome(st, err)
 	s.m.Turn(outcome, st)
 	took := s.opts.Now().Sub(start)
 	log.Info("turn finished", "outcome", outcome, "ms", took.Milliseconds(), "conference", req.Conference.ID)
@@ -227,8 +224,8 @@ func (s *Service) evaluateLater(orig *agent.State, outcome string, start time.Ti
 	}()
 }
 
-// outcomeOf names how a turn ended, for metrics and traces.
-func outcomeOf(st *agent.State, err error) string {
+// Outcome names how a turn ended, for metrics, traces and the stream.
+func Outcome(st *agent.State, err error) string {
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
 		return "timeout"

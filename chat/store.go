@@ -22,8 +22,6 @@ type Store interface {
 	// Create creates an assistant message; it fails with ErrDuplicate when
 	// the user message already has a reply.
 	Create(ctx context.Context, m Message) error
-	// ReplyOf returns the reply to a user message, if there is one.
-	ReplyOf(ctx context.Context, userMessage string) (Message, bool, error)
 	// Unanswered returns user messages created in [since, until) that have
 	// no reply.
 	Unanswered(ctx context.Context, since, until time.Time, limit int) ([]Message, error)
@@ -47,10 +45,8 @@ type Message struct {
 
 // Conversation is a chat between an attendee and the assistant.
 type Conversation struct {
-	ID         string
-	Conference string
-	UserID     string
-	Status     string
+	ID         string `json:"id"`
+	Conference string `json:"conference"`
 }
 
 // ErrDuplicate means the user message already has a reply.

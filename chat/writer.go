@@ -34,7 +34,6 @@ type writer struct {
 	p     Patcher
 	id    string
 	every time.Duration
-	now   func() time.Time
 
 	mu       sync.Mutex
 	text     []byte
@@ -58,7 +57,7 @@ func newWriter(p Patcher, id string, every time.Duration, onError func(error)) *
 	if onError == nil {
 		onError = func(error) {}
 	}
-	w := &writer{p: p, id: id, every: every, now: time.Now, status: StatusPending,
+	w := &writer{p: p, id: id, every: every, status: StatusPending,
 		wake: make(chan struct{}, 1), done: make(chan struct{}), onError: onError}
 	return w
 }
@@ -128,7 +127,7 @@ func (w *writer) loop(ctx context.Context) {
 				return
 			}
 			w.patch(ctx, fields)
-			last = w.now()
+			last = time.Now()
 		}
 	}
 }
@@ -159,7 +158,7 @@ func (w *writer) next(last time.Time) (fields map[string]any, final bool, wait t
 		return nil, false, 0
 	}
 	if !w.urgent && w.status != StatusPending { // the first words go out at once
-		if d := w.every - w.now().Sub(last); d > 0 {
+		if d := w.every - time.Since(last); d > 0 {
 			return nil, false, d
 		}
 	}

@@ -34,7 +34,7 @@ func (s *Server) webhook(w http.ResponseWriter, r *http.Request) {
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, 256<<10)
 	var ev flowEvent
-	if !decodeLoose(w, r, &ev) {
+	if !decode(w, r, &ev, false) { // a Flow may send more than we read
 		return
 	}
 	key := jsonString(ev.Key)
@@ -66,9 +66,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sum := sha256.Sum256([]byte(token))
-	if wait, ok := s.perUsr.allow("token:" + hex.EncodeToString(sum[:8])); !ok {
-		s.m.Rejected.WithLabelValues("rate_limited").Inc()
-		tooMany(w, wait)
+	if !s.allow(w, s.perUsr, "token:"+hex.EncodeToString(sum[:8])) {
 		return
 	}
 	var req chatRequest
@@ -122,21 +120,6 @@ func (s *Server) accept(w http.ResponseWriter, r *http.Request, d chat.Delivery)
 	default:
 		writeJSON(w, http.StatusOK, acc)
 	}
-}
-
-// decodeLoose reads JSON allowing unknown fields (a Flow may send more).
-func decodeLoose(w http.ResponseWriter, r *http.Request, dst any) bool {
-	err := json.NewDecoder(r.Body).Decode(dst)
-	var tooBig *http.MaxBytesError
-	switch {
-	case errors.As(err, &tooBig):
-		writeError(w, http.StatusRequestEntityTooLarge, "request body too large")
-	case err != nil:
-		writeError(w, http.StatusBadRequest, "malformed JSON body: "+err.Error())
-	default:
-		return true
-	}
-	return false
 }
 
 // jsonString reads a JSON string or number as text ("" otherwise).

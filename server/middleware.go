@@ -101,9 +101,7 @@ func sameSecret(a, b string) bool {
 // limited applies the per-address rate limit and the body size limit.
 func (s *Server) limited(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if wait, ok := s.perIP.allow(clientIP(r)); !ok {
-			s.m.Rejected.WithLabelValues("rate_limited").Inc()
-			tooMany(w, wait)
+		if !s.allow(w, s.perIP, clientIP(r)) {
 			return
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, s.opts.MaxBody)
@@ -111,9 +109,16 @@ func (s *Server) limited(h http.HandlerFunc) http.HandlerFunc {
 	}
 }
 
-func tooMany(w http.ResponseWriter, wait time.Duration) {
-	w.Header().Set("Retry-After", strconv.Itoa(max(1, int(wait.Seconds()+0.999))))
-	writeError(w, http.StatusTooManyRequests, "too many requests; please wait a moment")
+// allow takes a token from key's bucket in l, or answers 429 with
+// Retry-After and reports false.
+func (s *Server) allow(w http.ResponseWriter, l *rateLimiter, key string) bool {
+	wait, ok := l.allow(key)
+	if !ok {
+		s.m.Rejected.WithLabelValues("rate_limited").Inc()
+		w.Header().Set("Retry-After", strconv.Itoa(max(1, int(wait.Seconds()+0.999))))
+		writeError(w, http.StatusTooManyRequests, "too many requests; please wait a moment")
+	}
+	return ok
 }
 
 // clientIP is the peer address (proxies are not trusted).
@@ -127,8 +132,16 @@ func clientIP(r *http.Request) string {
 
 // decodeBody reads a JSON body: 413 when too large, 400 when malformed.
 func decodeBody(w http.ResponseWriter, r *http.Request, dst any) bool {
+	return decode(w, r, dst, true)
+}
+
+// decode reads a JSON body into dst; strict refuses unknown fields. It
+// answers 413 or 400 itself and reports whether dst can be used.
+func decode(w http.ResponseWriter, r *http.Request, dst any, strict bool) bool {
 	dec := json.NewDecoder(r.Body)
-	dec.DisallowUnknownFields()
+	if strict {
+		dec.DisallowUnknownFields()
+	}
 	err := dec.Decode(dst)
 	var tooBig *http.MaxBytesError
 	switch {

@@ -36,12 +36,8 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &req) {
 		return
 	}
-	if req.ConversationID != "" {
-		if wait, ok := s.perUsr.allow("conversation:" + req.ConversationID); !ok {
-			s.m.Rejected.WithLabelValues("rate_limited").Inc()
-			tooMany(w, wait)
-			return
-		}
+	if req.ConversationID != "" && !s.allow(w, s.perUsr, "conversation:"+req.ConversationID) {
+		return
 	}
 	sse := newSSE(w)
 	defer sse.close()
@@ -55,7 +51,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 		sse.send("error", map[string]any{"error": friendly(err), "can_retry": true, "trace_id": q.TraceID})
 		return
 	}
-	sse.send("done", map[string]any{"trace_id": st.TraceID, "outcome": outcome(st)})
+	sse.send("done", map[string]any{"trace_id": st.TraceID, "outcome": chat.Outcome(st, nil)})
 }
 
 // refuse answers a request whose turn never started.
@@ -105,16 +101,6 @@ func citations(cs []agent.Citation) []agent.Citation {
 		return []agent.Citation{}
 	}
 	return cs
-}
-
-func outcome(st *agent.State) string {
-	switch st.ResponseSource {
-	case agent.FromMechanical:
-		return "apology"
-	case agent.FromFallbackModel:
-		return "fallback_answer"
-	}
-	return "answered"
 }
 
 // friendly is what an attendee may read about a failure.

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +11,7 @@ import (
 	"time"
 
 	"github.com/erleah/erleah-agent/agent"
+	"github.com/erleah/erleah-agent/chat"
 )
 
 func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer, cfg config) error {
@@ -68,7 +67,7 @@ func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer, cfg co
 	if !c.json {
 		fmt.Fprintf(stdout, "%s (%s)\n\n", conf.Name, conf.ID)
 	}
-	st, err := ag.Run(tctx, agent.Request{TraceID: newTraceID(), Message: question, Conference: conf}, p.observe)
+	st, err := ag.Run(tctx, agent.Request{TraceID: chat.NewTraceID(), Message: question, Conference: conf}, p.observe)
 	if err != nil {
 		return turnError(err, *timeout)
 	}
@@ -169,10 +168,4 @@ func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
-}
-
-func newTraceID() string {
-	b := make([]byte, 8)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
 }

@@ -261,26 +261,23 @@ func (c config) logLevel() (slog.Level, error) {
 	return l, nil
 }
 
-// LogValue is the effective configuration with secrets masked.
+// LogValue is the effective configuration with secrets masked: every
+// variable read (named after it, lower case) and the state directory.
 func (c config) LogValue() slog.Value {
-	return slog.GroupValue(
-		slog.String("listen_addr", c.ListenAddr), slog.String("public_url", c.PublicURL),
-		slog.String("directus_url", c.DirectusURL), slog.Any("directus_token", c.DirectusToken),
-		slog.Any("webhook_secret", c.WebhookSecret), slog.Any("api_token", c.APIToken),
-		slog.String("data_file", c.DataFile), slog.Bool("reflection_enabled", c.Reflection),
-		slog.Int("max_retry_count", c.MaxRetries), slog.Duration("turn_timeout", c.TurnTimeout),
-		slog.String("model", c.Model), slog.String("model_plan_queries", c.ModelPlan),
-		slog.String("model_reflect_and_replan", c.ModelReflect), slog.String("model_generate_response", c.ModelRespond),
-		slog.String("model_evaluate", c.ModelEvaluate), slog.String("model_acknowledgment", c.ModelAck),
-		slog.Any("anthropic_api_key", c.AnthropicKey), slog.String("anthropic_base_url", c.AnthropicURL),
-		slog.Any("openai_api_key", c.OpenAIKey), slog.String("openai_base_url", c.OpenAIURL), slog.String("ollama_url", c.OllamaURL),
-		slog.String("embedder", c.Embedder), slog.String("search_backend", c.SearchBackend), slog.String("state_dir", c.stateDir()),
-		slog.Bool("evaluate_feedback_enabled", c.EvaluateFeedback), slog.Float64("evaluate_regeneration_threshold", c.RegenThreshold),
-		slog.Int("max_turns", c.MaxTurns), slog.Int("turn_queue", c.TurnQueue), slog.Duration("shutdown_grace", c.ShutdownGrace),
-		slog.Bool("debug_events", c.DebugEvents), slog.String("log_level", c.LogLevel),
-		slog.Float64("rate_per_ip", c.RatePerIP), slog.Float64("rate_per_user", c.RatePerUser),
-		slog.String("trigger", c.Trigger), slog.Duration("reconcile_interval", c.Reconcile), slog.Duration("resync_interval", c.Resync),
-	)
+	v, t := reflect.ValueOf(c), reflect.TypeOf(c)
+	attrs := make([]slog.Attr, 0, t.NumField())
+	for i := range t.NumField() {
+		name := t.Field(i).Tag.Get("env")
+		if name == "" || name == "HOME" || name == "XDG_STATE_HOME" {
+			continue
+		}
+		val := v.Field(i).Interface()
+		if d, ok := val.(time.Duration); ok {
+			val = d.String() // "30s", as it is written in the environment
+		}
+		attrs = append(attrs, slog.Any(strings.ToLower(name), val))
+	}
+	return slog.GroupValue(append(attrs, slog.String("state_dir", c.stateDir()))...)
 }
 
 // publicURL is PUBLIC_URL, or the listen address as an http URL.

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/llm/llmtest"
 )
 
@@ -168,20 +167,9 @@ func patchesPerTurn(b *testing.B, tokensPerSecond int) {
 	d := needDirectus(b)
 	answer := "See [sessions/s006]." + strings.Repeat(" abc", tokens-5)
 	chunks := (len(answer) + 6) / 7 // llmtest streams 7-byte pieces
-	m := llmtest.NewOpenAI(b)
-	m.Default = func(s agent.Step) llmtest.Reply {
-		switch s {
-		case agent.StepPlan:
-			return llmtest.Reply{Text: `{"intent":"x","queries":[{"table":"sessions","search_mode":"faceted","query_text":"retrieval-augmented generation","limit":10}]}`}
-		case agent.StepRespond:
-			return llmtest.Reply{Text: answer, ChunkDelay: time.Second * tokens / time.Duration(tokensPerSecond*chunks)}
-		case agent.StepEval:
-			return llmtest.Reply{Text: `{"quality_score":0.8,"confidence_score":0.8,"issues":[],"improvement_hint":null}`}
-		}
-		return llmtest.Reply{Text: "On it."}
-	}
-	d.startAgent(b, map[string]string{"MODEL": "openai:stream", "OPENAI_API_KEY": "k", "OPENAI_BASE_URL": m.URL + "/v1",
-		"TURN_TIMEOUT": "60s"})
+	env := scriptedModel(b, llmtest.Reply{Text: answer, ChunkDelay: time.Second * tokens / time.Duration(tokensPerSecond*chunks)})
+	env["TURN_TIMEOUT"] = "60s"
+	d.startAgent(b, env)
 	conv := d.conversation(b)
 	w := d.subscribe(b, conv)
 	var patches, gaps []float64

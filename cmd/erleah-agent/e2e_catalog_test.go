@@ -28,7 +28,7 @@ func TestE2ECatalogFollowsDirectus(t *testing.T) {
 	d.item(t, "sessions", map[string]any{"id": good, "conference": conf, "title": "Zorblaxian beekeeping telemetry",
 		"description": "Sensors in Zorblaxian beehives report hive temperature and swarming telemetry.", "format": "talk"})
 	const bees, pottery = "Any talk on Zorblaxian beekeeping telemetry?", "Anything about quantum pottery glazes?"
-	a.eventually(t, "the new conference's session is cited", func() bool { return a.cites(conf, bees, "sessions/"+good) })
+	eventually(t, 15*time.Second, saying("the new conference's session to be cited"), func() bool { return a.cites(conf, bees, "sessions/"+good) })
 	if a.cites(conf, bees, "sessions/"+bad) {
 		t.Fatal("an item whose id cannot be cited was served")
 	}
@@ -38,26 +38,17 @@ func TestE2ECatalogFollowsDirectus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a.eventually(t, "the changed session is found by its new words", func() bool {
+	eventually(t, 15*time.Second, saying("the changed session to be found by its new words"), func() bool {
 		return a.cites(conf, pottery, "sessions/"+good) && !a.cites(conf, bees, "sessions/"+good)
 	})
 
 	if err := d.admin.DeleteItems(context.Background(), "conferences", []string{conf}); err != nil {
 		t.Fatal(err)
 	}
-	a.eventually(t, "the deleted conference is no longer served", func() bool {
+	eventually(t, 15*time.Second, saying("the deleted conference to be dropped"), func() bool {
 		code, _ := a.streamAnswer(conf, pottery)
 		return code == http.StatusBadRequest
 	})
-}
-
-func (p *agentProc) eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(15 * time.Second); !cond(); time.Sleep(200 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out: %s", what)
-		}
-	}
 }
 
 // cites asks over the stream and reports whether the answer cites ref.

@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -17,35 +19,37 @@ import (
 
 // slowModel answers every step quickly except the answer, which takes delay.
 func slowModel(t testing.TB, delay time.Duration) map[string]string {
+	env := scriptedModel(t, llmtest.Reply{Text: "See [sessions/s006].", Delay: delay})
+	env["MAX_RETRY_COUNT"] = "0"
+	return env
+}
+
+// scriptedModel is a fake OpenAI-compatible model whose plan searches
+// sessions for RAG and whose answer is respond; it returns the environment
+// pointing the agent at it.
+func scriptedModel(t testing.TB, respond llmtest.Reply) map[string]string {
 	m := llmtest.NewOpenAI(t)
 	m.Default = func(s agent.Step) llmtest.Reply {
 		switch s {
 		case agent.StepPlan:
 			return llmtest.Reply{Text: `{"intent":"x","queries":[{"table":"sessions","search_mode":"faceted","query_text":"retrieval-augmented generation","limit":10}]}`}
 		case agent.StepRespond:
-			return llmtest.Reply{Text: "See [sessions/s006].", Delay: delay}
+			return respond
 		case agent.StepEval:
 			return llmtest.Reply{Text: `{"quality_score":0.8,"confidence_score":0.8,"issues":[],"improvement_hint":null}`}
 		}
 		return llmtest.Reply{Text: "On it."}
 	}
-	return map[string]string{"MODEL": "openai:slow", "OPENAI_API_KEY": "k", "OPENAI_BASE_URL": m.URL + "/v1", "MAX_RETRY_COUNT": "0"}
+	return map[string]string{"MODEL": "openai:scripted", "OPENAI_API_KEY": "k", "OPENAI_BASE_URL": m.URL + "/v1"}
 }
 
 // waitStatus waits until the user message's reply has one of the statuses.
-func (d *realDirectus) waitStatus(t testing.TB, user string, statuses ...string) reply {
+func (d *realDirectus) waitStatus(t testing.TB, user string, statuses ...string) {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		for _, r := range d.replies(t, user) {
-			for _, s := range statuses {
-				if r.Status == s {
-					return r
-				}
-			}
-		}
-	}
-	t.Fatalf("no reply to %s reached %v", user, statuses)
-	return reply{}
+	eventually(t, 10*time.Second, saying(fmt.Sprintf("a reply to %s in %v", user, statuses)), func() bool {
+		rs := d.replies(t, user)
+		return slices.ContainsFunc(rs, func(r reply) bool { return slices.Contains(statuses, r.Status) })
+	})
 }
 
 func TestE2EAgentStoppedMidTurnAndRestarted(t *testing.T) {
@@ -148,10 +152,11 @@ func TestE2EDirectusUnreachableMidTurn(t *testing.T) {
 	d.waitStatus(t, user, "pending", "streaming")
 	px.cut(true) // Directus vanishes while the answer is being written…
 	time.Sleep(2 * time.Second)
-	px.cut(false) // …and comes back
-	r := d.finished(t, user, 30*time.Second)
-	if r.Status != "completed" && r.Status != "failed" {
-		t.Fatalf("reply stuck in %s", r.Status)
+	px.cut(false)                            // …and comes back
+	r := d.finished(t, user, 30*time.Second) // completed or failed, not stuck
+	if ok := r.Status == "completed" && strings.Contains(r.Text, "[sessions/s006]") ||
+		r.Status == "failed" && r.Text == agent.Apology && r.Metadata["error"] != nil; !ok {
+		t.Fatalf("reply after the outage: %+v; want the answer, or the apology with the error", r)
 	}
 	t.Logf("after a 2 s outage mid-turn the reply ended %s", r.Status)
 }
@@ -208,18 +213,13 @@ func TestE2EStreamClientLeavesButTheTurnIsPersisted(t *testing.T) {
 	}
 	resp.Body.Close() // the client leaves before the answer
 	var msgs []reply
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+	eventually(t, 20*time.Second, func() string { return fmt.Sprintf("the stored reply after the client left (have %+v)", msgs) }, func() bool {
 		q := directus.Query{Fields: []string{"id", "status", "messageText"}, Filter: map[string]any{"conversation": map[string]any{"_eq": conv}, "role": map[string]any{"_eq": "assistant"}}}
 		if err := d.admin.ReadItems(context.Background(), "messages", q, &msgs); err != nil {
 			t.Fatal(err)
 		}
-		if len(msgs) == 1 && msgs[0].Status == "completed" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the stored reply after the client left: %+v", msgs)
-		}
-	}
+		return len(msgs) == 1 && msgs[0].Status == "completed"
+	})
 	if !strings.Contains(msgs[0].Text, "[sessions/s006]") {
 		t.Fatalf("stored answer %q", msgs[0].Text)
 	}

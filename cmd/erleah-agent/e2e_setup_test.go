@@ -146,21 +146,29 @@ func (d *realDirectus) replies(t testing.TB, user string) []reply {
 // completed or failed.
 func (d *realDirectus) finished(t testing.TB, user string, within time.Duration) reply {
 	t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		rs := d.replies(t, user)
-		if len(rs) > 1 {
+	var rs []reply
+	eventually(t, within, func() string { return fmt.Sprintf("a finished reply to %s (have %+v)", user, rs) }, func() bool {
+		if rs = d.replies(t, user); len(rs) > 1 {
 			t.Fatalf("%d replies to %s", len(rs), user)
 		}
-		if len(rs) == 1 && (rs[0].Status == "completed" || rs[0].Status == "failed") {
-			return rs[0]
-		}
+		return len(rs) == 1 && (rs[0].Status == "completed" || rs[0].Status == "failed")
+	})
+	return rs[0]
+}
+
+// eventually polls cond every 100 ms and fails the test, saying what it
+// waited for, if cond does not hold within the time given.
+func eventually(t testing.TB, within time.Duration, what func() string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(within); !cond(); time.Sleep(100 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatalf("no finished reply to %s within %v (have %+v)", user, within, rs)
+			t.Fatalf("waited %v for %s", within, what())
 		}
-		time.Sleep(100 * time.Millisecond)
 	}
 }
+
+// saying makes a constant description for eventually.
+func saying(what string) func() string { return func() string { return what } }
 
 // widget plays the chat widget: a WebSocket subscription to a
 // conversation's messages, recording every event it receives.

@@ -7,6 +7,9 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/erleah/erleah-agent/agent"
+	"github.com/erleah/erleah-agent/llm/llmtest"
 )
 
 // startStub serves a minimal OpenAI-compatible chat API on loopback that
@@ -43,15 +46,17 @@ func startStub(delay time.Duration) (string, error) {
 	return "http://" + ln.Addr().String(), nil
 }
 
+// stubText answers each step as a quick, valid model would; the step is
+// recognised from its system prompt as the tests recognise it.
 func stubText(system string) string {
-	switch {
-	case strings.HasPrefix(system, "You plan searches"):
+	switch llmtest.StepOf(system) {
+	case agent.StepPlan:
 		return `{"intent":"find sessions","queries":[{"table":"sessions","search_mode":"faceted","query_text":"machine learning in production","limit":10}]}`
-	case strings.HasPrefix(system, "You are the reflection step"):
+	case agent.StepReflect:
 		return `{"reasoning":"scores short of the band","strategy":"relax","user_message":"Let me widen the search a little.","new_queries":[{"table":"sessions","search_mode":"faceted","query_text":"machine learning in production","limit":10}]}`
-	case strings.HasPrefix(system, "You review answers"):
+	case agent.StepEval:
 		return `{"quality_score":0.8,"confidence_score":0.7,"issues":[],"improvement_hint":null}`
-	case strings.HasPrefix(system, "You are Erleah"):
+	case agent.StepRespond:
 		return "Here are a few sessions that fit what you asked about; each is listed with its time and room."
 	}
 	return "Let me look into that."
