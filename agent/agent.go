@@ -209,7 +209,6 @@ func (t *turn) run(ctx context.Context) error {
 	if err := t.step(ctx, StepPlan, t.plan); err != nil {
 		return err
 	}
-	t.deliverAck(false)
 	for {
 		if err := t.step(ctx, StepExecute, t.execute); err != nil {
 			return err

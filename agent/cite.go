@@ -85,7 +85,7 @@ func (g *citeGuard) resolve(marker string) string {
 	if m == nil {
 		return marker // brackets that are not a citation
 	}
-	key := m[1] + "/" + m[2]
+	key := search.Ref{Table: search.Table(m[1]), ID: m[2]}.Key()
 	r, ok := g.allowed[key]
 	if !ok {
 		g.dropped = append(g.dropped, key)

@@ -50,7 +50,7 @@ func ParseEvaluation(text string) (*Evaluation, error) {
 // evaluate scores the turn's answer.
 func (t *turn) evaluate(ctx context.Context) (*Evaluation, error) {
 	in := &EvalInput{Message: t.st.Message, Conference: t.st.Conference, Answer: t.st.ResponseText,
-		Citations: t.st.Citations, Results: t.respondInput().Results, Lexicon: t.lexicon()}
+		Citations: t.st.Citations, Results: AnswerResults(t.st.QueryResults), Lexicon: t.lexicon()}
 	var ev *Evaluation
 	src, err := t.c.ask(ctx, Call{Step: StepEval, Eval: in}, func(text string) error {
 		var err error

@@ -12,9 +12,8 @@ import (
 
 // planReply is the JSON a planner returns.
 type planReply struct {
-	Intent    string         `json:"intent"`
-	QueryMode string         `json:"query_mode,omitempty"`
-	Queries   []search.Query `json:"queries"`
+	Intent  string         `json:"intent"`
+	Queries []search.Query `json:"queries"`
 }
 
 const maxQueryText = 300

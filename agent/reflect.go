@@ -250,7 +250,7 @@ func (t *turn) probes(ctx context.Context) []Probe {
 				want = append(want, Probe{Text: q.Text, Table: tb, Mode: search.Faceted})
 			}
 		}
-		want = append(want, Probe{Text: q.Text, Table: q.Table, Mode: otherMode(q.Mode)})
+		want = append(want, Probe{Text: q.Text, Table: q.Table, Mode: q.Mode.Other()})
 	}
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(maxParallel)
@@ -267,11 +267,4 @@ func (t *turn) probes(ctx context.Context) []Probe {
 	}
 	_ = g.Wait()
 	return want
-}
-
-func otherMode(m search.Mode) search.Mode {
-	if m == search.Master {
-		return search.Faceted
-	}
-	return search.Master
 }

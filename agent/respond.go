@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"strings"
-
-	"github.com/erleah/erleah-agent/search"
 )
 
 // Apology is the answer when no model could produce one.
@@ -69,11 +67,8 @@ func (t *turn) finish(g *citeGuard, src Source) {
 func (t *turn) respondInput() *RespondInput {
 	in := &RespondInput{
 		Message: t.st.Message, Conference: t.st.Conference, History: t.st.History, Intent: t.st.Intent,
-		Results: map[search.Table][]search.Result{}, Tables: t.st.TableStatus,
+		Results: AnswerResults(t.st.QueryResults), Tables: t.st.TableStatus,
 		Queries: cloneQueries(t.st.Tried), Calibration: t.calibration(), Lexicon: t.lexicon(),
-	}
-	for tb, rs := range t.st.QueryResults {
-		in.Results[tb] = rs[:min(len(rs), AnswerLimit)]
 	}
 	return in
 }

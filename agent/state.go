@@ -80,7 +80,7 @@ type Citation struct {
 }
 
 // Key is the citation's "collection/id" form.
-func (c Citation) Key() string { return string(c.Collection) + "/" + c.ID }
+func (c Citation) Key() string { return search.Ref{Table: c.Collection, ID: c.ID}.Key() }
 
 // QueryError records a planned query that failed to run.
 type QueryError struct {
@@ -118,17 +118,16 @@ type State struct {
 	Reflections         []Reflection     `json:"reflections"`
 	ThinkingUpdates     []ThinkingRecord `json:"thinking_updates"`
 
-	ResponseText      string      `json:"response_text"`
-	Citations         []Citation  `json:"citations"`
-	DroppedCitations  []string    `json:"dropped_citations,omitempty"`
-	ResponseSource    Source      `json:"response_source"`
-	Acknowledgment    string      `json:"acknowledgment,omitempty"`
-	Evaluation        *Evaluation `json:"evaluation,omitempty"`
-	Regenerated       bool        `json:"regenerated,omitempty"`
-	ModelCalls        []CallInfo  `json:"model_calls"`
-	StepDurationsMS   []StepTime  `json:"step_durations_ms"`
-	Attempts          int         `json:"attempts"`
-	FirstPassAttempts int         `json:"-"`
+	ResponseText     string      `json:"response_text"`
+	Citations        []Citation  `json:"citations"`
+	DroppedCitations []string    `json:"dropped_citations,omitempty"`
+	ResponseSource   Source      `json:"response_source"`
+	Acknowledgment   string      `json:"acknowledgment,omitempty"`
+	Evaluation       *Evaluation `json:"evaluation,omitempty"`
+	Regenerated      bool        `json:"regenerated,omitempty"`
+	ModelCalls       []CallInfo  `json:"model_calls"`
+	StepDurationsMS  []StepTime  `json:"step_durations_ms"`
+	Attempts         int         `json:"attempts"`
 }
 
 // StepTime is how long one step took.
@@ -162,13 +161,20 @@ func (s *State) Strategies() []Strategy {
 // results of each table.
 func (s *State) Retrieved() map[string]search.Result {
 	out := map[string]search.Result{}
-	for _, results := range s.QueryResults {
-		for i, r := range results {
-			if i == AnswerLimit {
-				break
-			}
+	for _, results := range AnswerResults(s.QueryResults) {
+		for _, r := range results {
 			out[r.Key()] = r
 		}
+	}
+	return out
+}
+
+// AnswerResults cuts each table's ranking to the AnswerLimit items an
+// answer is written from.
+func AnswerResults(m map[search.Table][]search.Result) map[search.Table][]search.Result {
+	out := make(map[search.Table][]search.Result, len(m))
+	for tb, rs := range m {
+		out[tb] = rs[:min(len(rs), AnswerLimit)]
 	}
 	return out
 }

@@ -47,7 +47,7 @@ func (c Case) relevant() map[string]bool {
 	out := map[string]bool{}
 	for tb, ids := range c.Relevant {
 		for _, id := range ids {
-			out[string(tb)+"/"+id] = true
+			out[search.Ref{Table: tb, ID: id}.Key()] = true
 		}
 	}
 	return out

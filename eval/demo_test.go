@@ -26,7 +26,10 @@ func setup(t *testing.T) demoSetup {
 		t.Fatal(err)
 	}
 	emb := hashembed.New(0)
-	eng, _ := search.NewEngine(emb, memsearch.New(emb.Dim()))
+	eng, err := search.NewEngine(emb, memsearch.New(emb.Dim()))
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := eng.Load(context.Background(), b); err != nil {
 		t.Fatal(err)
 	}

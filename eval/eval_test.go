@@ -55,7 +55,7 @@ func TestSummaryRates(t *testing.T) {
 		{Answerable: false, Cited: []string{"x"}, FalseCitations: 1, Attempts: 1, MS: 4},
 		{Answerable: false, Attempts: 1, MS: 5},
 	}
-	s := summarise(nil, results)
+	s := summarise(results)
 	checks := map[string][2]float64{
 		"first pass": {s.FirstPassHitRate, 0.333}, "final": {s.FinalHitRate, 0.667}, "recovery": {s.RecoveryRate, 0.5},
 		"cited hit": {s.CitedHitRate, 0.667}, "false citations": {s.FalseCitationRate, 0.5}, "honesty": {s.NoAnswerHonesty, 0.5},

@@ -76,7 +76,7 @@ func (r *Runner) Run(ctx context.Context, cases []Case) (*Report, error) {
 				r.Progress(done, total)
 			}
 		}
-		rep.Summary[m] = summarise(cases, results)
+		rep.Summary[m] = summarise(results)
 		rep.Cases = append(rep.Cases, results...)
 	}
 	return rep, nil
@@ -151,8 +151,8 @@ func score(res *CaseResult, c Case, st *agent.State) {
 // AnswerLimit of each table, as one ranking by score.
 func retrieved(results map[search.Table][]search.Result) []string {
 	var all []search.Result
-	for _, rs := range results {
-		all = append(all, rs[:min(len(rs), agent.AnswerLimit)]...)
+	for _, rs := range agent.AnswerResults(results) {
+		all = append(all, rs...)
 	}
 	slices.SortStableFunc(all, func(a, b search.Result) int {
 		switch {

@@ -48,7 +48,7 @@ type CategorySummary struct {
 	Citations       int     `json:"citations"`
 }
 
-func summarise(cases []Case, results []CaseResult) Summary {
+func summarise(results []CaseResult) Summary {
 	s := Summary{Cases: len(results), ByCategory: map[string]CategorySummary{}}
 	var firstHits, finalHits, citedHits, attempts int
 	var recall, rr float64

@@ -14,7 +14,7 @@ import (
 // builtin model and the hash embedder: plan, search, one reflection round
 // (the question's abbreviation is rewritten), search again, answer.
 func BenchmarkOfflineTurn(b *testing.B) {
-	eng := demoEngine(&testing.T{})
+	eng := demoEngine(b)
 	a := agent.New(rules.New(), eng, agent.Options{})
 	req := agent.Request{Message: "Are there sessions on RAG?", Conference: demo}
 	var times []time.Duration

@@ -1,7 +1,9 @@
 package rules
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/erleah/erleah-agent/agent"
@@ -30,17 +32,19 @@ func evaluate(in *agent.EvalInput) verdict {
 	}
 	var best []search.Result
 	var covered float64
-	for _, rs := range in.Results {
-		for _, r := range rs {
+	for _, tb := range search.Tables {
+		for _, r := range in.Results[tb] {
 			sup := ws.support(r)
 			if cited[r.Key()] {
 				covered += sup
 			}
-			if sup >= minSupport && len(best) < 3 && !cited[r.Key()] && r.Score > 0 {
+			if sup >= minSupport && !cited[r.Key()] && r.Score > 0 {
 				best = append(best, r)
 			}
 		}
 	}
+	slices.SortStableFunc(best, func(a, b search.Result) int { return cmp.Compare(b.Score, a.Score) })
+	best = best[:min(3, len(best))] // the strongest ones the answer left out
 	switch {
 	case strings.TrimSpace(in.Answer) == agent.Apology || strings.TrimSpace(in.Answer) == "":
 		return verdict{0.1, 0.9, []string{"no answer was produced"}, "Answer from the retrieved items, or say plainly that nothing fits."}

@@ -113,20 +113,13 @@ func tableTop(in *agent.ReflectInput, tb search.Table) float32 {
 	return 0
 }
 
-func outcomeOf(in *agent.ReflectInput, tb search.Table) agent.Outcome {
+func Outcome(in *agent.ReflectInput, tb search.Table) agent.Outcome {
 	for _, s := range in.Tables {
 		if s.Table == tb {
 			return s.Outcome
 		}
 	}
 	return agent.Empty
-}
-
-func otherMode(m search.Mode) search.Mode {
-	if m == search.Master {
-		return search.Faceted
-	}
-	return search.Master
 }
 
 // tableWords names a table the way an attendee would.

@@ -9,14 +9,6 @@ import (
 	"github.com/erleah/erleah-agent/search"
 )
 
-// decision is the JSON the reflector returns.
-type decision struct {
-	Reasoning   string         `json:"reasoning"`
-	Strategy    agent.Strategy `json:"strategy"`
-	UserMessage string         `json:"user_message"`
-	NewQueries  []search.Query `json:"new_queries"`
-}
-
 // action is what the reflector decides for one failing query.
 type action struct {
 	strategy agent.Strategy
@@ -31,7 +23,7 @@ var precedence = map[agent.Strategy]int{agent.Pivot: 3, agent.Rewrite: 2, agent.
 
 // reflect decides, for every query of a weak or empty table, whether to
 // pivot, rewrite or relax, and merges the actions into one decision.
-func reflect(in *agent.ReflectInput) decision {
+func reflect(in *agent.ReflectInput) agent.Decision {
 	failing := slices.Concat(in.ZeroTables, in.WeakTables)
 	var acts []action
 	seen := map[string]bool{}
@@ -46,11 +38,11 @@ func reflect(in *agent.ReflectInput) decision {
 		}
 	}
 	if len(acts) == 0 {
-		return decision{Reasoning: "nothing left to try: every variant of the failing queries was tried", Strategy: agent.Relax,
+		return agent.Decision{Reasoning: "nothing left to try: every variant of the failing queries was tried", Strategy: agent.Relax,
 			UserMessage: "I've looked everywhere I can think of for this.", NewQueries: nil}
 	}
 	slices.SortStableFunc(acts, func(a, b action) int { return precedence[b.strategy] - precedence[a.strategy] })
-	d := decision{Strategy: acts[0].strategy, UserMessage: acts[0].note}
+	d := agent.Decision{Strategy: acts[0].strategy, UserMessage: acts[0].note}
 	var why []string
 	for _, a := range acts {
 		why = append(why, a.why)
@@ -73,7 +65,7 @@ func decideFor(in *agent.ReflectInput, q search.Query) (action, bool) {
 	if rw.changed {
 		text = rw.text
 	}
-	status := fmt.Sprintf("%s %s top %.2f < band %.2f", q.Table, outcomeOf(in, q.Table), top, cal.Confident)
+	status := fmt.Sprintf("%s %s top %.2f < band %.2f", q.Table, Outcome(in, q.Table), top, cal.Confident)
 	if target, because := pivotTarget(in, q, top, rw.changed); target != "" {
 		qs := []search.Query{{Table: target, Mode: search.Faceted, Text: text, Limit: search.DefaultLimit}}
 		if rw.changed {
@@ -86,7 +78,7 @@ func decideFor(in *agent.ReflectInput, q search.Query) (action, bool) {
 		return action{agent.Rewrite, []search.Query{{Table: q.Table, Mode: q.Mode, Text: rw.text, Limit: q.Limit}},
 			fmt.Sprintf("%s;%s → rewrite", status, rw.reason()), rw.note()}, true
 	}
-	if p := probeFor(in, q.Text, q.Table, otherMode(q.Mode)); p.TopScore >= cal.Confident && p.TopScore > top+0.05 {
+	if p := probeFor(in, q.Text, q.Table, q.Mode.Other()); p.TopScore >= cal.Confident && p.TopScore > top+0.05 {
 		return action{agent.Pivot, []search.Query{{Table: q.Table, Mode: p.Mode, Text: q.Text, Limit: q.Limit}},
 			fmt.Sprintf("%s; %s mode scores %.2f → pivot mode", status, p.Mode, p.TopScore),
 			"Let me look at the " + tableWords(q.Table) + " as a whole rather than detail by detail."}, true
@@ -99,7 +91,7 @@ func decideFor(in *agent.ReflectInput, q search.Query) (action, bool) {
 func relaxAction(in *agent.ReflectInput, q search.Query, status string) (action, bool) {
 	cal := in.Calibration
 	note := fmt.Sprintf("I found possible matches for %s, but none is a close fit yet, so I'm widening the search.", quote(q.Text))
-	if outcomeOf(in, q.Table) == agent.Empty {
+	if Outcome(in, q.Table) == agent.Empty {
 		note = fmt.Sprintf("Nothing came back for %s yet, so I'm widening the search.", quote(q.Text))
 	}
 	best := bestProbe(in, q)
@@ -107,7 +99,7 @@ func relaxAction(in *agent.ReflectInput, q search.Query, status string) (action,
 	if !triedAt(in, q.Table, q.Mode, q.Text, cal.Loosest) {
 		return action{agent.Relax, []search.Query{{Table: q.Table, Mode: q.Mode, Text: q.Text, Limit: q.Limit}}, why, note}, true
 	}
-	other := otherMode(q.Mode)
+	other := q.Mode.Other()
 	if triedAt(in, q.Table, other, q.Text, cal.Loosest) {
 		return action{}, false
 	}

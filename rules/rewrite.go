@@ -31,7 +31,7 @@ func rewrite(lex *search.Lexicon, text string) rewritten {
 	var r rewritten
 	for i := 0; i < len(words); i++ {
 		w := words[i]
-		if exp, n := expand(words, i); n > 0 && (n > 1 || isAbbreviation(w) || !knows(lex, w)) && !allKnown(lex, words[i:i+n], n) {
+		if exp, n := expand(words, i); n > 0 && (n > 1 || isAbbreviation(w) || !knows(lex, w)) && !allKnown(lex, words[i:i+n]) {
 			use := knownExpansions(lex, exp)
 			out = append(out, use...)
 			r.expanded = append(r.expanded, [2]string{strings.Join(words[i:i+n], " "), strings.Join(use, ", ")})
@@ -61,8 +61,8 @@ func rewrite(lex *search.Lexicon, text string) rewritten {
 
 // allKnown reports whether a multi-word term is already in the conference's
 // words, so "feature store" is not expanded when the programme says so.
-func allKnown(lex *search.Lexicon, words []string, n int) bool {
-	if n == 1 && isAbbreviation(words[0]) {
+func allKnown(lex *search.Lexicon, words []string) bool {
+	if len(words) == 1 && isAbbreviation(words[0]) {
 		return false
 	}
 	for _, w := range words {

@@ -15,7 +15,7 @@ import (
 	"github.com/erleah/erleah-agent/search/memsearch"
 )
 
-func demoEngine(t *testing.T) *search.Engine {
+func demoEngine(t testing.TB) *search.Engine {
 	t.Helper()
 	b, err := conference.Demo(conference.Options{FacetKeys: search.FacetKeys()})
 	if err != nil {
@@ -224,7 +224,7 @@ func TestResponderCitesOnlyWhatFits(t *testing.T) {
 }
 
 func TestUnknownStepIsAnError(t *testing.T) {
-	if _, err := rules.New().Complete(context.Background(), agent.Call{Step: "evaluate"}); err == nil {
+	if _, err := rules.New().Complete(context.Background(), agent.Call{Step: "bogus"}); err == nil {
 		t.Fatal("the builtin model accepted a step it has no rules for")
 	}
 }
@@ -277,7 +277,10 @@ func TestOneSessionConferenceIsAnswered(t *testing.T) {
 		t.Fatal(err)
 	}
 	emb := hashembed.New(0)
-	eng, _ := search.NewEngine(emb, memsearch.New(emb.Dim()))
+	eng, err := search.NewEngine(emb, memsearch.New(emb.Dim()))
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := eng.Load(context.Background(), b); err != nil {
 		t.Fatal(err)
 	}

@@ -47,6 +47,14 @@ const (
 // Valid reports whether m is Faceted or Master.
 func (m Mode) Valid() bool { return m == Faceted || m == Master }
 
+// Other is the other mode: master for faceted, faceted for master.
+func (m Mode) Other() Mode {
+	if m == Master {
+		return Faceted
+	}
+	return Master
+}
+
 // Limits on a single query.
 const (
 	DefaultLimit = 10
