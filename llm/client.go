@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 
 	"github.com/tmc/langchaingo/llms"
@@ -40,17 +41,9 @@ func NewClient(spec Spec, cfg Config, p *prompts.Registry) (*Client, error) {
 		}
 		gen, err = anthropic.New(opts...)
 	case OpenAI:
-		opts := []openai.Option{openai.WithToken(orNone(cfg.OpenAIKey)), openai.WithModel(spec.Model), openai.WithHTTPClient(hc)}
-		if cfg.OpenAIBaseURL != "" {
-			opts = append(opts, openai.WithBaseURL(cfg.OpenAIBaseURL))
-		}
-		gen, err = openai.New(opts...)
+		gen, err = openai.New(cfg.openAIOptions(hc, openai.WithModel(spec.Model))...)
 	case Ollama:
-		opts := []ollama.Option{ollama.WithModel(spec.Model), ollama.WithHTTPClient(hc)}
-		if cfg.OllamaURL != "" {
-			opts = append(opts, ollama.WithServerURL(cfg.OllamaURL))
-		}
-		gen, err = ollama.New(opts...)
+		gen, err = ollama.New(cfg.ollamaOptions(hc, spec.Model)...)
 	default:
 		return nil, fmt.Errorf("llm: %s is not a provider model", spec)
 	}
@@ -68,9 +61,6 @@ func orNone(key string) string {
 	}
 	return key
 }
-
-// Spec returns the client's model.
-func (c *Client) Spec() Spec { return c.spec }
 
 // stepLimits are the output token limit and temperature of each step.
 var stepLimits = map[agent.Step]struct {
@@ -156,4 +146,23 @@ func intOf(m map[string]any, keys ...string) int {
 		}
 	}
 	return 0
+}
+
+// openAIOptions are the client options for an OpenAI-compatible server,
+// with the model option given (chat or embedding).
+func (c Config) openAIOptions(hc *http.Client, model openai.Option) []openai.Option {
+	opts := []openai.Option{openai.WithToken(orNone(c.OpenAIKey)), model, openai.WithHTTPClient(hc)}
+	if c.OpenAIBaseURL != "" {
+		opts = append(opts, openai.WithBaseURL(c.OpenAIBaseURL))
+	}
+	return opts
+}
+
+// ollamaOptions are the client options for an Ollama server and model.
+func (c Config) ollamaOptions(hc *http.Client, model string) []ollama.Option {
+	opts := []ollama.Option{ollama.WithModel(model), ollama.WithHTTPClient(hc)}
+	if c.OllamaURL != "" {
+		opts = append(opts, ollama.WithServerURL(c.OllamaURL))
+	}
+	return opts
 }

@@ -41,17 +41,9 @@ func NewEmbedder(ctx context.Context, spec Spec, cfg Config, dim, batch int, lev
 		if err := cfg.Check(spec); err != nil {
 			return nil, err
 		}
-		opts := []openai.Option{openai.WithToken(orNone(cfg.OpenAIKey)), openai.WithEmbeddingModel(spec.Model), openai.WithHTTPClient(cfg.httpClient())}
-		if cfg.OpenAIBaseURL != "" {
-			opts = append(opts, openai.WithBaseURL(cfg.OpenAIBaseURL))
-		}
-		client, err = openai.New(opts...)
+		client, err = openai.New(cfg.openAIOptions(cfg.httpClient(), openai.WithEmbeddingModel(spec.Model))...)
 	case Ollama:
-		opts := []ollama.Option{ollama.WithModel(spec.Model), ollama.WithHTTPClient(cfg.httpClient())}
-		if cfg.OllamaURL != "" {
-			opts = append(opts, ollama.WithServerURL(cfg.OllamaURL))
-		}
-		client, err = ollama.New(opts...)
+		client, err = ollama.New(cfg.ollamaOptions(cfg.httpClient(), spec.Model)...)
 	default:
 		return nil, fmt.Errorf("llm: embedder %s: want openai:<model> or ollama:<model>", spec)
 	}

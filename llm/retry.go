@@ -35,7 +35,7 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if resp != nil {
 			status = resp.StatusCode
 		}
-		rec.note(status, err)
+		rec.note(status)
 		wait, retry := retryable(resp, err)
 		if !retry || attempt >= t.policy.MaxAttempts || (req.Body != nil && req.GetBody == nil) {
 			return resp, err
@@ -121,7 +121,6 @@ type record struct {
 	mu       sync.Mutex
 	attempts int
 	status   int // last HTTP status, 0 if none
-	transErr bool
 }
 
 type recordKey struct{}
@@ -137,12 +136,11 @@ func recordOf(ctx context.Context) *record {
 	return &record{}
 }
 
-func (r *record) note(status int, err error) {
+func (r *record) note(status int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.attempts++
 	r.status = status
-	r.transErr = err != nil
 }
 
 func (r *record) get() (attempts, status int) {

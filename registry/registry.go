@@ -40,7 +40,6 @@ type Store[V comparable] struct {
 	path     string
 	defaults map[string]V
 	validate func(key string, v V) error
-	now      func() time.Time
 	current  map[string]Entry[V]
 	history  map[string][]Entry[V]
 }
@@ -56,7 +55,7 @@ type file[V any] struct {
 // stored value that validate rejects (the rules changed since) is replaced
 // by its default and reported in the returned warnings.
 func Open[V comparable](path string, defaults map[string]V, validate func(string, V) error) (*Store[V], []string, error) {
-	s := &Store[V]{path: path, defaults: defaults, validate: validate, now: time.Now,
+	s := &Store[V]{path: path, defaults: defaults, validate: validate,
 		current: map[string]Entry[V]{}, history: map[string][]Entry[V]{}}
 	for k, v := range defaults {
 		s.current[k] = Entry[V]{Key: k, Value: v, Version: 1, Default: true}
@@ -90,7 +89,7 @@ func (s *Store[V]) load(f file[V]) []string {
 			e.Value = def // stored as "the default": follow the default of today
 		} else if err := s.validate(k, e.Value); err != nil {
 			warnings = append(warnings, fmt.Sprintf("%s version %d rejected (%v), default used", k, e.Version, err))
-			e = Entry[V]{Key: k, Value: def, Version: e.Version + 1, UpdatedAt: s.now()}
+			e = Entry[V]{Key: k, Value: def, Version: e.Version + 1, UpdatedAt: time.Now()}
 		}
 		e.Key, e.Default = k, e.Value == def
 		s.current[k] = e
@@ -150,7 +149,7 @@ func (s *Store[V]) Set(key string, v V) (Entry[V], error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	old := s.current[key]
-	e := Entry[V]{Key: key, Value: v, Version: old.Version + 1, UpdatedAt: s.now(), Default: v == s.defaults[key]}
+	e := Entry[V]{Key: key, Value: v, Version: old.Version + 1, UpdatedAt: time.Now(), Default: v == s.defaults[key]}
 	hist := append(slices.Clone(s.history[key]), old)
 	if len(hist) > MaxHistory {
 		hist = hist[len(hist)-MaxHistory:]

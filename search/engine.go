@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 
@@ -51,9 +52,6 @@ func NewEngine(e Embedder, idx Index) (*Engine, error) {
 // Calibration returns the score levels of the engine's embedder.
 func (e *Engine) Calibration() Calibration { return e.embedder.Calibration() }
 
-// EmbedderName names the engine's embedder.
-func (e *Engine) EmbedderName() string { return e.embedder.Name() }
-
 // Load indexes every conference of b, replacing what the engine held for
 // those conferences: entities no longer in b are deleted.
 func (e *Engine) Load(ctx context.Context, b *conference.Bundle) error {
@@ -68,11 +66,17 @@ func (e *Engine) Load(ctx context.Context, b *conference.Bundle) error {
 	if err := e.dropStale(ctx, b.ConferenceIDs(), docs); err != nil {
 		return err
 	}
+	byConf := map[string][]Document{}
+	for _, d := range docs {
+		byConf[d.Conference] = append(byConf[d.Conference], d)
+	}
+	lexicons := map[string]*Lexicon{}
+	for _, id := range b.ConferenceIDs() { // built before locking: searches go on meanwhile
+		lexicons[id] = lexiconOf(byConf[id])
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	for _, id := range b.ConferenceIDs() {
-		e.lexicons[id] = NewLexicon(b.Of(id))
-	}
+	maps.Copy(e.lexicons, lexicons)
 	for i := range docs {
 		e.items[docs[i].Ref] = &docs[i].Item
 	}

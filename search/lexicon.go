@@ -43,10 +43,13 @@ func (s TermStat) Total() int {
 }
 
 // NewLexicon builds the vocabulary of the conferences in b.
-func NewLexicon(b *conference.Bundle) *Lexicon {
+func NewLexicon(b *conference.Bundle) *Lexicon { return lexiconOf(Documents(b)) }
+
+// lexiconOf builds the vocabulary of documents.
+func lexiconOf(docs []Document) *Lexicon {
 	l := &Lexicon{docs: map[Table]int{}, df: map[string]map[Table]int{}, surface: map[string]string{}}
 	counts := map[string]map[string]int{}
-	for _, d := range Documents(b) {
+	for _, d := range docs {
 		l.docs[d.Table]++
 		l.addDocument(d, counts)
 		l.names = append(l.names, name{ref: d.Ref, title: d.Title, words: " " + strings.Join(terms.Words(d.Title), " ") + " "})

@@ -4,10 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
-	"math"
 	"net/http"
 	"testing"
 	"time"
+
+	"github.com/erleah/erleah-agent/search"
 )
 
 // NewAnthropic starts a fake Anthropic Messages API at URL+"/v1/messages".
@@ -168,16 +169,12 @@ const Dim = 32
 // the same for equal texts.
 func Vector(text string) []float32 {
 	v := make([]float32, Dim)
-	var sum float64
 	for i := range v {
 		h := fnv.New32a()
 		fmt.Fprintf(h, "%d\x00%s", i, text)
 		v[i] = float32(h.Sum32()%1000)/500 - 1
-		sum += float64(v[i]) * float64(v[i])
 	}
-	for i := range v {
-		v[i] /= float32(math.Sqrt(sum))
-	}
+	search.Normalise(v)
 	return v
 }
 

@@ -33,8 +33,6 @@ type Cache struct {
 	dim   int
 	vecs  map[key][]float32
 	inner search.Embedder
-	hits  int
-	miss  int
 }
 
 // Open loads the cache of embedder name from dir, creating it if needed.
@@ -91,21 +89,6 @@ func (c *Cache) Dim() int {
 	return c.dim
 }
 
-// Len is the number of stored vectors.
-func (c *Cache) Len() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.vecs)
-}
-
-// Stats returns how many texts were found in the cache and how many had to
-// be embedded since Open.
-func (c *Cache) Stats() (hits, misses int) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.hits, c.miss
-}
-
 // Wrap returns an embedder that answers from the cache and embeds only
 // what it lacks with inner, whose name must be the cache's.
 func (c *Cache) Wrap(inner search.Embedder) (search.Embedder, error) {
@@ -137,13 +120,11 @@ func (e cached) Embed(ctx context.Context, texts []string) ([][]float32, error) 
 		keys[i] = sha256.Sum256([]byte(c.name + "\x00" + t))
 		if v, ok := c.vecs[keys[i]]; ok {
 			out[i] = v
-			c.hits++
 		} else if !seen[keys[i]] {
 			seen[keys[i]] = true
 			missing = append(missing, t)
 		}
 	}
-	c.miss += len(missing)
 	c.mu.Unlock()
 	if len(missing) == 0 {
 		return out, nil

@@ -3,7 +3,6 @@ package memsearch
 import (
 	"context"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -26,14 +25,7 @@ func synthetic(n, dim int) []search.Entity {
 	next := func() []float32 {
 		v := backing[:dim:dim]
 		backing = backing[dim:]
-		var s float64
-		for _, x := range v {
-			s += float64(x) * float64(x)
-		}
-		inv := float32(1 / math.Sqrt(s))
-		for i := range v {
-			v[i] *= inv
-		}
+		search.Normalise(v)
 		return v
 	}
 	keys := search.Facets(search.Exhibitors)[:facets]

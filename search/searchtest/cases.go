@@ -113,17 +113,22 @@ func testConferenceIsolation(t *testing.T, newIndex NewIndex) {
 	idx := newIndex(t, dim)
 	q := vec(r)
 	mine := entity(r, ref("c1", search.Sessions, "x"), 2)
-	mine.Master = near(r, q, 0.3)
-	theirs := entity(r, ref("c2", search.Sessions, "x"), 2)
-	theirs.Master = near(r, q, 0.99)
+	mine.Master, mine.Facets[0].Vector = near(r, q, 0.3), near(r, q, 0.3)
+	theirs := entity(r, ref("c2", search.Sessions, "x"), 2) // same id, other conference
+	theirs.Master, theirs.Facets[0].Vector = near(r, q, 0.99), near(r, q, 0.99)
 	other := entity(r, ref("c2", search.Sessions, "y"), 2)
-	other.Master = near(r, q, 0.95)
+	other.Master, other.Facets[0].Vector = near(r, q, 0.95), near(r, q, 0.95)
 	upsert(t, idx, mine, theirs, other)
 	for _, mode := range []search.Mode{search.Master, search.Faceted} {
-		for _, h := range mustSearch(t, idx, query("c1", search.Sessions, mode, q, 10)) {
+		hits := mustSearch(t, idx, query("c1", search.Sessions, mode, q, 10))
+		for _, h := range hits {
 			if h.Conference != "c1" || h.ID != "x" {
 				t.Fatalf("%s: conference c1 returned %+v", mode, h.Ref)
 			}
+		}
+		// c2's entities score far higher: only the conference filter keeps them out.
+		if want := expected(mine, mode, q, 0.1); len(hits) != 1 || !approx(hits[0].Score, want) {
+			t.Fatalf("%s: c1 hits = %+v, want its own entity alone with score %.3f", mode, hits, want)
 		}
 	}
 	hits := mustSearch(t, idx, query("c1", search.Sessions, search.Master, q, 10))
@@ -138,12 +143,17 @@ func testTableIsolation(t *testing.T, newIndex NewIndex) {
 	q := vec(r)
 	sp := entity(r, ref("c1", search.Speakers, "p1"), 3)
 	sp.Master = near(r, q, 0.9)
-	ex := entity(r, ref("c1", search.Exhibitors, "p1"), 3)
+	ex := entity(r, ref("c1", search.Exhibitors, "e1"), 3)
 	upsert(t, idx, sp, ex)
-	for _, h := range mustSearch(t, idx, query("c1", search.Exhibitors, search.Master, q, 10)) {
-		if h.Table != search.Exhibitors {
+	hits := mustSearch(t, idx, query("c1", search.Exhibitors, search.Master, q, 10))
+	for _, h := range hits {
+		if h.Table != search.Exhibitors || h.ID != "e1" {
 			t.Fatalf("exhibitor search returned %+v", h.Ref)
 		}
+	}
+	// The speaker scores far higher: only the table filter keeps it out.
+	if len(hits) != 1 || !approx(hits[0].Score, cosine(q, ex.Master)) {
+		t.Fatalf("exhibitor hits = %+v, want the exhibitor alone with score %.3f", hits, cosine(q, ex.Master))
 	}
 }
 

@@ -57,14 +57,10 @@ func Run(t *testing.T, newIndex NewIndex) {
 // vec returns a deterministic random unit vector.
 func vec(r *rand.Rand) []float32 {
 	v := make([]float32, dim)
-	var sum float64
 	for i := range v {
 		v[i] = float32(r.NormFloat64())
-		sum += float64(v[i]) * float64(v[i])
 	}
-	for i := range v {
-		v[i] /= float32(math.Sqrt(sum))
-	}
+	search.Normalise(v)
 	return v
 }
 
@@ -75,17 +71,7 @@ func near(r *rand.Rand, base []float32, c float64) []float32 {
 	for i := range v {
 		v[i] = float32(c)*base[i] + float32(math.Sqrt(1-c*c))*noise[i]
 	}
-	return normalise(v)
-}
-
-func normalise(v []float32) []float32 {
-	var sum float64
-	for _, x := range v {
-		sum += float64(x) * float64(x)
-	}
-	for i := range v {
-		v[i] /= float32(math.Sqrt(sum))
-	}
+	search.Normalise(v)
 	return v
 }
 
