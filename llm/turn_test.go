@@ -16,7 +16,9 @@ import (
 func TestAnthropicTurnWithRewrite(t *testing.T) {
 	srv := llmtest.NewAnthropic(t)
 	srv.Script(agent.StepAck, llmtest.Reply{Text: "Let me look into that for you."})
-	srv.Script(agent.StepPlan, llmtest.Reply{Text: planK8s})
+	// A slow plan: the acknowledgment, asked at the same time, is surely
+	// ready before the answer (it is dropped otherwise, by design).
+	srv.Script(agent.StepPlan, llmtest.Reply{Text: planK8s, Delay: 300 * time.Millisecond})
 	srv.Script(agent.StepReflect, llmtest.Reply{Text: "```json\n" + rewriteK8 + "\n```"})
 	srv.Script(agent.StepRespond, llmtest.Reply{Text: answerK8s})
 	srv.Script(agent.StepEval, llmtest.Reply{Text: goodEval})
