@@ -11,6 +11,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -31,9 +32,8 @@ type Catalog struct {
 	index Index
 	log   *slog.Logger
 
-	mu      sync.RWMutex
-	confs   map[string]conference.Conference
-	reloads int
+	mu    sync.RWMutex
+	confs map[string]conference.Conference
 }
 
 // New returns a catalog reading with c (a token allowed to read the four
@@ -62,13 +62,6 @@ func (k *Catalog) Conferences() []string {
 		out = append(out, id)
 	}
 	return out
-}
-
-// Reloads counts completed loads, for tests and metrics.
-func (k *Catalog) Reloads() int {
-	k.mu.RLock()
-	defer k.mu.RUnlock()
-	return k.reloads
 }
 
 // Sync loads the given conferences (all of them when none is given) from
@@ -101,7 +94,6 @@ func (k *Catalog) Sync(ctx context.Context, ids ...string) error {
 		delete(k.confs, id)
 		k.log.Info("conference removed from Directus; no longer served", "conference", id)
 	}
-	k.reloads++
 	return nil
 }
 
@@ -124,8 +116,8 @@ func (k *Catalog) gone(ids []string, b *conference.Bundle) []string {
 // moment after Directus reports a change to it, and everything after each
 // reconnect and every resync interval.
 func (k *Catalog) Watch(ctx context.Context, resync time.Duration) error {
-	changed := make(chan string, 256)
-	go k.debounce(ctx, changed, resync)
+	p := &pending{ids: map[string]bool{}, wake: make(chan struct{}, 1)}
+	go k.debounce(ctx, p, resync)
 	subs := []directus.Subscription{}
 	for _, coll := range []string{"conferences", "sessions", "exhibitors", "speakers"} {
 		field := "conference"
@@ -136,66 +128,87 @@ func (k *Catalog) Watch(ctx context.Context, resync time.Duration) error {
 	}
 	return k.c.Realtime(ctx, directus.RealtimeOptions{
 		Subscriptions: subs,
-		OnEvent:       func(e directus.Event) { k.onEvent(e, changed) },
-		OnConnect:     func() { notify(changed, "*") },
+		OnEvent:       func(e directus.Event) { k.onEvent(e, p) },
+		OnConnect:     func() { p.add("*") },
 		OnDisconnect:  func(err error) { k.log.Warn("catalog realtime disconnected", "err", err) },
+		PingInterval:  30 * time.Second, // a silently dead connection is noticed, and the reconnect resyncs
 	})
 }
 
-func notify(ch chan<- string, id string) {
+// pending is the set of conferences to reload ("*": all of them). Adding
+// never blocks and never loses an id.
+type pending struct {
+	mu   sync.Mutex
+	ids  map[string]bool
+	wake chan struct{}
+}
+
+func (p *pending) add(id string) {
+	p.mu.Lock()
+	p.ids[id] = true
+	p.mu.Unlock()
 	select {
-	case ch <- id:
-	default: // a reload is queued already; it will read everything needed
+	case p.wake <- struct{}{}:
+	default: // a wake-up is queued already
 	}
 }
 
-// debounce gathers change notices for a moment, then reloads.
-func (k *Catalog) debounce(ctx context.Context, changed <-chan string, resync time.Duration) {
+// take empties the set and returns what was in it.
+func (p *pending) take() map[string]bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	ids := p.ids
+	p.ids = map[string]bool{}
+	return ids
+}
+
+// debounce waits a moment after the first notice, so a burst of changes
+// makes one reload, then reloads what was noted; and everything every
+// resync interval.
+func (k *Catalog) debounce(ctx context.Context, p *pending, resync time.Duration) {
 	tick := time.NewTicker(resync)
 	defer tick.Stop()
-	pending := map[string]bool{}
-	var fire <-chan time.Time
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case id := <-changed:
-			pending[id] = true
-			if fire == nil {
-				fire = time.After(300 * time.Millisecond)
-			}
 		case <-tick.C:
-			pending["*"], fire = true, time.After(0)
-		case <-fire:
-			k.reload(ctx, pending)
-			pending, fire = map[string]bool{}, nil
+			p.add("*")
+		case <-p.wake:
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(300 * time.Millisecond):
+			}
+			k.reload(ctx, p.take())
 		}
 	}
 }
 
-func (k *Catalog) reload(ctx context.Context, pending map[string]bool) {
-	var ids []string
-	if !pending["*"] {
-		for id := range pending {
-			ids = append(ids, id)
-		}
+func (k *Catalog) reload(ctx context.Context, ids map[string]bool) {
+	if len(ids) == 0 {
+		return
 	}
-	if err := k.Sync(ctx, ids...); err != nil && ctx.Err() == nil {
+	var list []string
+	if !ids["*"] {
+		list = slices.Collect(maps.Keys(ids))
+	}
+	if err := k.Sync(ctx, list...); err != nil && ctx.Err() == nil {
 		k.log.Warn("catalog reload failed; the next resync retries", "err", err)
 	}
 }
 
 // onEvent finds which conferences an event touches; deletes carry only
 // ids, so they reload everything.
-func (k *Catalog) onEvent(e directus.Event, changed chan<- string) {
+func (k *Catalog) onEvent(e directus.Event, p *pending) {
 	if e.Type == "init" {
 		return
 	}
 	if e.Type == "delete" {
-		notify(changed, "*")
+		p.add("*")
 		return
 	}
 	for _, id := range conferencesOf(e) {
-		notify(changed, id)
+		p.add(id)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"slices"
@@ -64,7 +65,7 @@ func ensureNamed(ctx context.Context, c *directus.Client, path string, item map[
 	var found []struct {
 		ID string `json:"id"`
 	}
-	q := url.Values{"filter": {fmt.Sprintf(`{"name":{"_eq":%q}}`, item["name"])}, "fields": {"id"}}
+	q := whereEq("name", fmt.Sprint(item["name"]), "id")
 	if err := c.Do(ctx, "GET", path, q, nil, &found); err != nil {
 		return "", 0, fmt.Errorf("provision: read %s: %w", path, err)
 	}
@@ -92,7 +93,8 @@ type permission struct {
 // are created, anything else on this policy is removed.
 func ensurePermissions(ctx context.Context, c *directus.Client, policy string) (int, error) {
 	var have []permission
-	q := url.Values{"filter": {fmt.Sprintf(`{"policy":{"_eq":%q}}`, policy)}, "fields": {"id,policy,collection,action,fields"}, "limit": {"-1"}}
+	q := whereEq("policy", policy, "id,policy,collection,action,fields")
+	q.Set("limit", "-1")
 	if err := c.Do(ctx, "GET", "/permissions", q, nil, &have); err != nil {
 		return 0, fmt.Errorf("provision: read permissions: %w", err)
 	}
@@ -147,7 +149,7 @@ func ensureUser(ctx context.Context, c *directus.Client, email, role string, rot
 		Role   string `json:"role"`
 		Status string `json:"status"`
 	}
-	q := url.Values{"filter": {fmt.Sprintf(`{"email":{"_eq":%q}}`, email)}, "fields": {"id,role,status"}}
+	q := whereEq("email", email, "id,role,status")
 	if err := c.Do(ctx, "GET", "/users", q, nil, &found); err != nil {
 		return res, fmt.Errorf("provision: read users: %w", err)
 	}
@@ -187,4 +189,11 @@ func newToken() string {
 	b := make([]byte, 24)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+// whereEq is the query for the items whose field equals value (JSON
+// encoded, whatever value holds), reading fields.
+func whereEq(field, value, fields string) url.Values {
+	f, _ := json.Marshal(map[string]any{field: map[string]any{"_eq": value}}) // strings always encode
+	return url.Values{"filter": {string(f)}, "fields": {fields}}
 }

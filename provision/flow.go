@@ -95,7 +95,7 @@ func desiredFlow() flow {
 
 func ensureFlow(ctx context.Context, c *directus.Client) (flow, int, error) {
 	var found []flow
-	q := url.Values{"filter": {`{"name":{"_eq":"` + FlowName + `"}}`}, "fields": {"id,name,icon,status,trigger,accountability,options,operation"}}
+	q := whereEq("name", FlowName, "id,name,icon,status,trigger,accountability,options,operation")
 	if err := c.Do(ctx, "GET", "/flows", q, nil, &found); err != nil {
 		return flow{}, 0, fmt.Errorf("provision: read flows: %w", err)
 	}
@@ -120,7 +120,7 @@ func ensureFlow(ctx context.Context, c *directus.Client) (flow, int, error) {
 
 func flowOperations(ctx context.Context, c *directus.Client, flowID string) (map[string]operation, error) {
 	var ops []operation
-	q := url.Values{"filter": {`{"flow":{"_eq":"` + flowID + `"}}`}, "fields": {"id,name,key,type,position_x,position_y,options,resolve,flow"}}
+	q := whereEq("flow", flowID, "id,name,key,type,position_x,position_y,options,resolve,flow")
 	if err := c.Do(ctx, "GET", "/operations", q, nil, &ops); err != nil {
 		return nil, fmt.Errorf("provision: read operations: %w", err)
 	}

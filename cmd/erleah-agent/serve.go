@@ -204,6 +204,7 @@ func realtimeTrigger(ctx context.Context, c *directus.Client, svc *chat.Service,
 		Query: map[string]any{"fields": []string{"id", "conversation", "role"}, "filter": map[string]any{"role": map[string]any{"_eq": "user"}}}}
 	err := c.Realtime(ctx, directus.RealtimeOptions{
 		Subscriptions: []directus.Subscription{sub},
+		PingInterval:  30 * time.Second, // notice a silently dead connection; the reconnect reconciles
 		OnEvent: func(e directus.Event) {
 			var items []struct{ ID, Conversation, Role string }
 			if json.Unmarshal(e.Data, &items) != nil {
