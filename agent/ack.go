@@ -2,7 +2,6 @@ package agent
 
 import (
 	"context"
-	"strings"
 	"time"
 )
 
@@ -69,7 +68,7 @@ func (t *turn) deliverAck(last bool) {
 		}
 		return
 	}
-	if text, ok := plainAck(p.comp.Text); ok {
+	if text, ok := plain(p.comp.Text, 240); ok {
 		t.st.Acknowledgment = text
 		t.emit(Acknowledgment{Text: text})
 	}
@@ -82,13 +81,4 @@ func (t *turn) dropAck() {
 		t.st.ModelCalls = append(t.st.ModelCalls, CallInfo{Step: StepAck, Fallback: t.ack.fallback, Failed: "dropped: the answer was ready first"})
 		t.ack = nil
 	}
-}
-
-// plainAck accepts one or two short plain sentences.
-func plainAck(text string) (string, bool) {
-	text = strings.Join(strings.Fields(text), " ")
-	if text == "" || len(text) > 240 || sentences(text) > 2 || jargon.MatchString(text) {
-		return "", false
-	}
-	return text, true
 }

@@ -133,11 +133,20 @@ var jargon = regexp.MustCompile(`(?i)\b(threshold|faceted|master mode|search mod
 // plainNote returns msg when it is fit for the attendee (one or two plain
 // sentences, no internals, ids or links), or a plain note for the strategy.
 func plainNote(msg string, s Strategy) (string, bool) {
-	msg = strings.Join(strings.Fields(msg), " ")
-	if msg != "" && len(msg) <= 280 && sentences(msg) <= 2 && !jargon.MatchString(msg) {
+	if msg, ok := plain(msg, 280); ok {
 		return msg, true
 	}
 	return defaultNote(s), false
+}
+
+// plain returns text with its spaces folded when it is one or two plain
+// sentences of at most maxLen bytes, without internals, ids or links.
+func plain(text string, maxLen int) (string, bool) {
+	text = strings.Join(strings.Fields(text), " ")
+	if text == "" || len(text) > maxLen || sentences(text) > 2 || jargon.MatchString(text) {
+		return "", false
+	}
+	return text, true
 }
 
 func sentences(s string) int {
