@@ -10,11 +10,8 @@ import (
 	"time"
 
 	"github.com/erleah/erleah-agent/agent"
-	"github.com/erleah/erleah-agent/conference"
 	"github.com/erleah/erleah-agent/rules"
-	"github.com/erleah/erleah-agent/search"
-	"github.com/erleah/erleah-agent/search/hashembed"
-	"github.com/erleah/erleah-agent/search/memsearch"
+	"github.com/erleah/erleah-agent/search/searchtest"
 )
 
 // memStore is a Store in memory that, like Directus, refuses a second reply
@@ -169,20 +166,9 @@ func (m *memStore) replies(user string) []Message {
 	return out
 }
 
-var (
-	engOnce sync.Once
-	engine  *search.Engine
-	demo    *conference.Bundle
-)
-
 func testService(t *testing.T, store Store, model agent.Model, opts Options) *Service {
 	t.Helper()
-	engOnce.Do(func() {
-		demo, _ = conference.Demo(conference.Options{FacetKeys: search.FacetKeys()})
-		emb := hashembed.New(0)
-		engine, _ = search.NewEngine(emb, memsearch.New(emb.Dim()))
-		engine.Load(context.Background(), demo)
-	})
+	demo, engine := searchtest.Demo(t)
 	if model == nil {
 		model = rules.New()
 	}

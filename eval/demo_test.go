@@ -9,8 +9,7 @@ import (
 	"github.com/erleah/erleah-agent/eval"
 	"github.com/erleah/erleah-agent/rules"
 	"github.com/erleah/erleah-agent/search"
-	"github.com/erleah/erleah-agent/search/hashembed"
-	"github.com/erleah/erleah-agent/search/memsearch"
+	"github.com/erleah/erleah-agent/search/searchtest"
 )
 
 type demoSetup struct {
@@ -21,18 +20,7 @@ type demoSetup struct {
 
 func setup(t *testing.T) demoSetup {
 	t.Helper()
-	b, err := conference.Demo(conference.Options{FacetKeys: search.FacetKeys()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	emb := hashembed.New(0)
-	eng, err := search.NewEngine(emb, memsearch.New(emb.Dim()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := eng.Load(context.Background(), b); err != nil {
-		t.Fatal(err)
-	}
+	b, eng := searchtest.Demo(t)
 	cases, err := eval.DemoCases()
 	if err != nil {
 		t.Fatal(err)

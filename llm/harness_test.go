@@ -8,34 +8,16 @@ import (
 	"time"
 
 	"github.com/erleah/erleah-agent/agent"
-	"github.com/erleah/erleah-agent/conference"
 	"github.com/erleah/erleah-agent/llm"
 	"github.com/erleah/erleah-agent/prompts"
 	"github.com/erleah/erleah-agent/rules"
 	"github.com/erleah/erleah-agent/search"
-	"github.com/erleah/erleah-agent/search/hashembed"
-	"github.com/erleah/erleah-agent/search/memsearch"
-)
-
-var (
-	demoOnce   sync.Once
-	demoEngine *search.Engine
+	"github.com/erleah/erleah-agent/search/searchtest"
 )
 
 func engine(t *testing.T) *search.Engine {
-	t.Helper()
-	demoOnce.Do(func() {
-		b, err := conference.Demo(conference.Options{FacetKeys: search.FacetKeys()})
-		if err != nil {
-			panic(err)
-		}
-		emb := hashembed.New(0)
-		demoEngine, _ = search.NewEngine(emb, memsearch.New(emb.Dim()))
-		if err := demoEngine.Load(context.Background(), b); err != nil {
-			panic(err)
-		}
-	})
-	return demoEngine
+	_, eng := searchtest.Demo(t)
+	return eng
 }
 
 var demo = agent.Conference{ID: "aidata26", Name: "Applied AI & Data Infrastructure Summit 2026"}

@@ -11,24 +11,11 @@ import (
 	"github.com/erleah/erleah-agent/conference"
 	"github.com/erleah/erleah-agent/rules"
 	"github.com/erleah/erleah-agent/search"
-	"github.com/erleah/erleah-agent/search/hashembed"
-	"github.com/erleah/erleah-agent/search/memsearch"
+	"github.com/erleah/erleah-agent/search/searchtest"
 )
 
 func demoEngine(t testing.TB) *search.Engine {
-	t.Helper()
-	b, err := conference.Demo(conference.Options{FacetKeys: search.FacetKeys()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	emb := hashembed.New(0)
-	eng, err := search.NewEngine(emb, memsearch.New(emb.Dim()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := eng.Load(context.Background(), b); err != nil {
-		t.Fatal(err)
-	}
+	_, eng := searchtest.Demo(t)
 	return eng
 }
 
@@ -276,14 +263,7 @@ func TestOneSessionConferenceIsAnswered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	emb := hashembed.New(0)
-	eng, err := search.NewEngine(emb, memsearch.New(emb.Dim()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := eng.Load(context.Background(), b); err != nil {
-		t.Fatal(err)
-	}
+	eng := searchtest.Engine(t, b)
 	a := agent.New(rules.New(), eng, agent.Options{})
 	st, err := a.Run(context.Background(), agent.Request{Message: "Any talk on Zorblaxian beekeeping telemetry?", Conference: agent.Conference{ID: "tiny", Name: "Tiny Days"}}, nil)
 	if err != nil || !strings.Contains(st.ResponseText, "[sessions/t1]") {

@@ -9,7 +9,6 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,29 +20,11 @@ import (
 	"github.com/erleah/erleah-agent/prompts"
 	"github.com/erleah/erleah-agent/rules"
 	"github.com/erleah/erleah-agent/search"
-	"github.com/erleah/erleah-agent/search/hashembed"
-	"github.com/erleah/erleah-agent/search/memsearch"
+	"github.com/erleah/erleah-agent/search/searchtest"
 	"github.com/erleah/erleah-agent/server"
 )
 
-var (
-	once   sync.Once
-	bundle *conference.Bundle
-	eng    *search.Engine
-)
-
-func demo(t *testing.T) (*conference.Bundle, *search.Engine) {
-	t.Helper()
-	once.Do(func() {
-		bundle, _ = conference.Demo(conference.Options{FacetKeys: search.FacetKeys()})
-		emb := hashembed.New(0)
-		eng, _ = search.NewEngine(emb, memsearch.New(emb.Dim()))
-		if err := eng.Load(context.Background(), bundle); err != nil {
-			panic(err)
-		}
-	})
-	return bundle, eng
-}
+func demo(t *testing.T) (*conference.Bundle, *search.Engine) { return searchtest.Demo(t) }
 
 func confs(b *conference.Bundle) func(string) (agent.Conference, bool) {
 	return func(id string) (agent.Conference, bool) {
