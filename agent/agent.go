@@ -114,6 +114,9 @@ type Request struct {
 	Message    string
 	Conference Conference
 	History    []Turn
+	// Now is the moment the question is asked, against which "tomorrow" or
+	// "what's next" are read; the agent's clock when zero.
+	Now time.Time
 }
 
 // Errors a turn can end with. Callers branch on them with errors.Is.
@@ -167,6 +170,9 @@ func (a *Agent) Run(ctx context.Context, req Request, obs Observer) (*State, err
 }
 
 func (a *Agent) newTurn(ctx context.Context, req Request, obs Observer) *turn {
+	if req.Now.IsZero() {
+		req.Now = a.opts.Now()
+	}
 	t := &turn{agent: a, st: newState(req, !a.opts.Mechanical), emit: obs}
 	t.c = &caller{t: t}
 	if d, ok := ctx.Deadline(); ok {
@@ -185,6 +191,7 @@ func newState(req Request, reflection bool) *State {
 		Message:      strings.TrimSpace(req.Message),
 		Conference:   req.Conference,
 		History:      req.History,
+		AskedAt:      req.Now,
 		Reflection:   reflection,
 		QueryResults: map[search.Table][]search.Result{},
 	}

@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"time"
+
 	"github.com/erleah/erleah-agent/search"
 )
 
@@ -95,6 +97,7 @@ type State struct {
 	Message      string     `json:"message"`
 	Conference   Conference `json:"conference"`
 	History      []Turn     `json:"history,omitempty"`
+	AskedAt      time.Time  `json:"asked_at"`
 	Reflection   bool       `json:"reflection_enabled"`
 	Intent       string     `json:"intent"`
 	PlanSource   Source     `json:"plan_source"`

@@ -14,7 +14,9 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
+	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/conference"
 	"github.com/erleah/erleah-agent/search"
 )
@@ -26,10 +28,49 @@ type Case struct {
 	ConferenceID string                    `json:"conference_id"`
 	Message      string                    `json:"message"`
 	Relevant     map[search.Table][]string `json:"relevant"`
-	// Category says why the case is in the set (direct, jargon,
-	// wrong_table, strict_threshold, no_answer, isolation); optional.
+	// Kind labels the case for per-kind figures (direct, jargon, time,
+	// impossible…); optional. Category is its older name, still read.
+	Kind     string `json:"kind,omitempty"`
 	Category string `json:"category,omitempty"`
-	Note     string `json:"note,omitempty"`
+	// Now is the clock the question is asked at (RFC 3339), for time
+	// questions; optional.
+	Now     string        `json:"now,omitempty"`
+	History []HistoryTurn `json:"history,omitempty"`
+	Note    string        `json:"note,omitempty"`
+}
+
+// HistoryTurn is one earlier turn of the conversation a case continues.
+type HistoryTurn struct {
+	Role  string   `json:"role"`
+	Text  string   `json:"text"`
+	Cited []string `json:"cited,omitempty"`
+}
+
+// KindOf is the case's kind, its category when it has no kind, or
+// "unlabelled".
+func (c Case) KindOf() string {
+	switch {
+	case c.Kind != "":
+		return c.Kind
+	case c.Category != "":
+		return c.Category
+	}
+	return "unlabelled"
+}
+
+// history is the case's earlier turns as the agent takes them.
+func (c Case) history() []agent.Turn {
+	var out []agent.Turn
+	for _, h := range c.History {
+		out = append(out, agent.Turn{Role: h.Role, Text: h.Text})
+	}
+	return out
+}
+
+// Clock is the case's Now, or the zero time when it has none.
+func (c Case) Clock() time.Time {
+	t, _ := time.Parse(time.RFC3339, c.Now)
+	return t
 }
 
 // Answerable reports whether some item answers the case.
@@ -107,6 +148,16 @@ func parseCase(line string) (Case, error) {
 		return c, fmt.Errorf("conference_id is required")
 	case strings.TrimSpace(c.Message) == "":
 		return c, fmt.Errorf("message is required")
+	}
+	if c.Now != "" {
+		if _, err := time.Parse(time.RFC3339, c.Now); err != nil {
+			return c, fmt.Errorf("now: not an RFC 3339 time with offset: %q", c.Now)
+		}
+	}
+	for i, h := range c.History {
+		if h.Role != "user" && h.Role != "assistant" {
+			return c, fmt.Errorf("history[%d].role: want user or assistant, got %q", i, h.Role)
+		}
 	}
 	for tb := range c.Relevant {
 		if !tb.Valid() {

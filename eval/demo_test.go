@@ -42,7 +42,7 @@ func TestPublicSetCoversEveryFailureReason(t *testing.T) {
 	d := setup(t)
 	count := map[string]int{}
 	for _, c := range d.cases {
-		count[c.Category]++
+		count[c.KindOf()]++
 	}
 	if len(d.cases) < 40 {
 		t.Fatalf("%d cases, want at least 40", len(d.cases))
@@ -113,5 +113,32 @@ func TestNoAnswerMixesConferences(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestShippedSetsMatchTheirBundles parses every shipped set and checks its
+// cases against its bundle; the real programme's set is skipped when the
+// bundle is not beside the checkout.
+func TestShippedSetsMatchTheirBundles(t *testing.T) {
+	for _, s := range eval.Sets {
+		t.Run(s.Name, func(t *testing.T) {
+			b, err := s.Bundle("", conference.Options{})
+			if err != nil && s.DataFile != "" {
+				t.Skipf("%s: %v", s.Name, err)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			cases, err := s.Cases()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := eval.Check(cases, b); err != nil {
+				t.Fatal(err)
+			}
+			if s.Role == eval.HeldOut && len(cases) < 30 {
+				t.Fatalf("held-out set %s has %d cases, want at least 30", s.Name, len(cases))
+			}
+		})
 	}
 }

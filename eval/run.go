@@ -32,11 +32,11 @@ type Runner struct {
 }
 
 // CaseResult is one case run in one mode (contract §4, plus the extra keys
-// recall_at_10, reciprocal_rank, false_citations, category, answerable).
+// recall_at_10, reciprocal_rank, false_citations, kind, answerable).
 type CaseResult struct {
 	ID             string           `json:"id"`
 	Mode           Mode             `json:"mode"`
-	Category       string           `json:"category,omitempty"`
+	Kind           string           `json:"kind"`
 	Answerable     bool             `json:"answerable"`
 	FirstPassHit   bool             `json:"first_pass_hit"`
 	FinalHit       bool             `json:"final_hit"`
@@ -93,7 +93,7 @@ func (r *Runner) modes() []Mode {
 }
 
 func (r *Runner) runCase(ctx context.Context, m Mode, c Case) CaseResult {
-	res := CaseResult{ID: c.ID, Mode: m, Category: c.Category, Answerable: c.Answerable(), Strategies: []agent.Strategy{}, Cited: []string{}}
+	res := CaseResult{ID: c.ID, Mode: m, Kind: c.KindOf(), Answerable: c.Answerable(), Strategies: []agent.Strategy{}, Cited: []string{}}
 	conf, ok := r.Conference(c.ConferenceID)
 	if !ok {
 		res.Error = fmt.Sprintf("unknown conference %q", c.ConferenceID)
@@ -106,7 +106,8 @@ func (r *Runner) runCase(ctx context.Context, m Mode, c Case) CaseResult {
 	tctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	start := time.Now()
-	st, err := r.Agents[m].Run(tctx, agent.Request{TraceID: c.ID, Message: c.Message, Conference: conf}, nil)
+	req := agent.Request{TraceID: c.ID, Message: c.Message, Conference: conf, Now: c.Clock(), History: c.history()}
+	st, err := r.Agents[m].Run(tctx, req, nil)
 	res.MS = float64(time.Since(start).Microseconds()) / 1000
 	if err != nil {
 		res.Error = err.Error()

@@ -1,20 +1,29 @@
 package eval
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // Summary aggregates one mode's results (contract §4).
 //
 // Hit rates, recovery, recall and MRR are over answerable cases: a case
 // with nothing relevant can never hit, so counting it would only dilute the
 // rates of both modes alike. Unanswerable cases are measured by
-// false_citation_rate (every citation counts as false) and no_answer_honesty.
+// nothing_fits_rate, and every citation they make counts as false.
 type Summary struct {
 	Cases            int     `json:"cases"`
 	FirstPassHitRate float64 `json:"first_pass_hit_rate"`
 	FinalHitRate     float64 `json:"final_hit_rate"`
-	// CitedHitRate is the share of answerable cases whose answer cites a
-	// relevant item: success as the attendee sees it.
-	CitedHitRate      float64 `json:"cited_hit_rate"`
+	// AnswerHitRate is the share of answerable cases whose answer cites a
+	// relevant item: success as the attendee sees it, the headline figure.
+	AnswerHitRate float64 `json:"answer_hit_rate"`
+	// AnswerPrecision is relevant citations ÷ all citations (1 when nothing
+	// was cited at all).
+	AnswerPrecision float64 `json:"answer_precision"`
+	// NothingFitsRate is the share of unanswerable cases answered without
+	// any citation.
+	NothingFitsRate   float64 `json:"nothing_fits_rate"`
 	RecoveryRate      float64 `json:"recovery_rate"`
 	RecallAt10        float64 `json:"recall_at_10"`
 	MRR               float64 `json:"mrr"`
@@ -24,36 +33,38 @@ type Summary struct {
 	P50MS             float64 `json:"p50_ms"`
 	P95MS             float64 `json:"p95_ms"`
 
-	AnswerableCases  int                        `json:"answerable_cases"`
-	FirstPassMisses  int                        `json:"first_pass_misses"`
-	Recovered        int                        `json:"recovered"`
-	NoAnswerCases    int                        `json:"no_answer_cases"`
-	NoAnswerHonesty  float64                    `json:"no_answer_honesty"`
-	Citations        int                        `json:"citations"`
-	FalseCitations   int                        `json:"false_citations"`
-	Errors           int                        `json:"errors"`
-	ByCategory       map[string]CategorySummary `json:"by_category"`
-	CitationlessHits int                        `json:"answerable_without_citation"`
+	AnswerableCases int `json:"answerable_cases"`
+	AnswerHits      int `json:"answer_hits"`
+	FirstPassMisses int `json:"first_pass_misses"`
+	Recovered       int `json:"recovered"`
+	NoAnswerCases   int `json:"no_answer_cases"`
+	NothingFits     int `json:"nothing_fits"`
+	Citations       int `json:"citations"`
+	FalseCitations  int `json:"false_citations"`
+	Errors          int `json:"errors"`
+	// ByKind has the same figures per case kind.
+	ByKind map[string]Summary `json:"by_kind,omitempty"`
 }
 
-// CategorySummary is the recovery picture of one case category.
-type CategorySummary struct {
-	Cases           int     `json:"cases"`
-	FirstPassHits   int     `json:"first_pass_hits"`
-	FinalHits       int     `json:"final_hits"`
-	FirstPassMisses int     `json:"first_pass_misses"`
-	Recovered       int     `json:"recovered"`
-	RecoveryRate    float64 `json:"recovery_rate"`
-	FalseCitations  int     `json:"false_citations"`
-	Citations       int     `json:"citations"`
-}
-
+// summarise aggregates results, with a breakdown by kind.
 func summarise(results []CaseResult) Summary {
-	s := Summary{Cases: len(results), ByCategory: map[string]CategorySummary{}}
-	var firstHits, finalHits, citedHits, attempts int
+	s := totals(results)
+	kinds := map[string][]CaseResult{}
+	for _, r := range results {
+		kinds[r.Kind] = append(kinds[r.Kind], r)
+	}
+	s.ByKind = make(map[string]Summary, len(kinds))
+	for k, rs := range kinds {
+		s.ByKind[k] = totals(rs)
+	}
+	return s
+}
+
+func totals(results []CaseResult) Summary {
+	s := Summary{Cases: len(results)}
+	var firstHits, finalHits, attempts int
 	var recall, rr float64
-	var ms []float64
-	honest := 0
+	ms := make([]float64, 0, len(results))
 	for _, r := range results {
 		ms = append(ms, r.MS)
 		attempts += r.Attempts
@@ -63,22 +74,18 @@ func summarise(results []CaseResult) Summary {
 		if r.Error != "" {
 			s.Errors++
 		}
-		s.addCategory(r)
 		if !r.Answerable {
 			s.NoAnswerCases++
 			if len(r.Cited) == 0 && r.Error == "" {
-				honest++
+				s.NothingFits++
 			}
 			continue
 		}
 		s.AnswerableCases++
 		recall += r.Recall
 		rr += r.RR
-		if len(r.Cited) == 0 {
-			s.CitationlessHits++
-		}
 		if len(r.Cited) > r.FalseCitations {
-			citedHits++
+			s.AnswerHits++
 		}
 		if r.FinalHit {
 			finalHits++
@@ -95,37 +102,29 @@ func summarise(results []CaseResult) Summary {
 	}
 	s.FirstPassHitRate = ratio(firstHits, s.AnswerableCases)
 	s.FinalHitRate = ratio(finalHits, s.AnswerableCases)
-	s.CitedHitRate = ratio(citedHits, s.AnswerableCases)
+	s.AnswerHitRate = ratio(s.AnswerHits, s.AnswerableCases)
+	s.AnswerPrecision = 1
+	if s.Citations > 0 {
+		s.AnswerPrecision = ratio(s.Citations-s.FalseCitations, s.Citations)
+	}
+	s.NothingFitsRate = ratio(s.NothingFits, s.NoAnswerCases)
 	s.RecoveryRate = ratio(s.Recovered, s.FirstPassMisses)
 	s.RecallAt10 = round(recall / math.Max(1, float64(s.AnswerableCases)))
 	s.MRR = round(rr / math.Max(1, float64(s.AnswerableCases)))
 	s.FalseCitationRate = ratio(s.FalseCitations, s.Citations)
 	s.MeanAttempts = ratio(attempts, len(results))
-	s.NoAnswerHonesty = ratio(honest, s.NoAnswerCases)
 	s.P50MS, s.P95MS = round(percentile(ms, 0.5)), round(percentile(ms, 0.95))
 	return s
 }
 
-func (s *Summary) addCategory(r CaseResult) {
-	c := s.ByCategory[r.Category]
-	c.Cases++
-	c.Citations += len(r.Cited)
-	c.FalseCitations += r.FalseCitations
-	if r.Answerable {
-		if r.FirstPassHit {
-			c.FirstPassHits++
-		} else {
-			c.FirstPassMisses++
-			if r.FinalHit {
-				c.Recovered++
-			}
-		}
-		if r.FinalHit {
-			c.FinalHits++
-		}
+// Kinds lists the kinds of a summary, sorted.
+func (s Summary) Kinds() []string {
+	out := make([]string, 0, len(s.ByKind))
+	for k := range s.ByKind {
+		out = append(out, k)
 	}
-	c.RecoveryRate = ratio(c.Recovered, c.FirstPassMisses)
-	s.ByCategory[r.Category] = c
+	slices.Sort(out)
+	return out
 }
 
 func ratio(n, d int) float64 {

@@ -2,11 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
-	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -15,15 +15,25 @@ import (
 	"github.com/erleah/erleah-agent/eval"
 )
 
+// evalRun is one evaluation set to run: its name and role, its bundle and
+// its cases.
+type evalRun struct {
+	name   string
+	role   eval.Role
+	bundle *conference.Bundle
+	cases  []eval.Case
+}
+
 func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer, cfg config) error {
 	fs := newFlagSet("eval", stderr)
 	var c common
 	c.register(fs, cfg, "on|off|both")
-	casesFile := fs.String("cases", "", "evaluation cases `file` in JSON Lines (default: the public set for the demo bundle)")
+	casesFile := fs.String("cases", "", "evaluation cases `file` in JSON Lines (default: the set's own)")
+	set := fs.String("set", "", "a shipped evaluation `set`: "+setNames()+" or all (default demo)")
 	fs.Lookup("reflection").DefValue = "both"
 	c.reflection = "both"
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: erleah-agent eval [--data FILE] [--cases FILE] [--reflection on|off|both] [--json]")
+		fmt.Fprintln(stderr, "usage: erleah-agent eval [--set NAME|all] [--data FILE] [--cases FILE] [--reflection on|off|both] [--json]")
 		fs.PrintDefaults()
 	}
 	pos, err := parseArgs(fs, args)
@@ -40,42 +50,119 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer, cfg c
 	if err := checkRetries(c.maxRetries); err != nil {
 		return err
 	}
-	if *casesFile == "" && c.data != "" {
-		return usagef("--cases is required with --data")
-	}
-	b, err := loadBundle(c.data)
+	runs, err := evalRuns(*set, c.data, *casesFile)
 	if err != nil {
 		return err
-	}
-	cases, err := loadCases(*casesFile)
-	if err != nil {
-		return err
-	}
-	if err := eval.Check(cases, b); err != nil {
-		return err
-	}
-	eng, err := newEngine(ctx, cfg, b)
-	if err != nil {
-		return fmt.Errorf("index conference: %w", err)
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+	reports := map[string]*eval.Report{}
+	for _, run := range runs {
+		rep, err := runEval(ctx, cfg, c, run, modes, log)
+		if err != nil {
+			return fmt.Errorf("eval %s: %w", run.name, err)
+		}
+		reports[run.name] = rep
+		if !c.json {
+			fmt.Fprintf(stdout, "== %s (%s): %d cases\n\n", run.name, run.role, len(run.cases))
+			printReport(stdout, rep, modes)
+			fmt.Fprintln(stdout)
+		}
+	}
+	if !c.json {
+		return nil
+	}
+	if len(runs) == 1 {
+		return writeJSON(stdout, reports[runs[0].name])
+	}
+	return writeJSON(stdout, map[string]any{"sets": reports})
+}
+
+func setNames() string {
+	var names []string
+	for _, s := range eval.Sets {
+		names = append(names, s.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// evalRuns resolves the flags into the sets to run: a cases file (over
+// --data or the demo bundle), one named set, or all of them.
+func evalRuns(set, data, casesFile string) ([]evalRun, error) {
+	opts := conference.Options{}
+	if casesFile != "" {
+		if set != "" {
+			return nil, usagef("--cases and --set exclude each other")
+		}
+		b, err := loadBundle(data)
+		if err != nil {
+			return nil, err
+		}
+		cases, err := loadCases(casesFile)
+		if err != nil {
+			return nil, err
+		}
+		return []evalRun{{name: casesFile, role: eval.Tuning, bundle: b, cases: cases}}, checked(cases, b)
+	}
+	if data != "" && (set == "" || set == "all") {
+		return nil, usagef("--data needs --cases, or one --set whose cases are about it")
+	}
+	sets := eval.Sets
+	if set != "all" {
+		s, err := eval.SetNamed(orDefault(set, "demo"))
+		if err != nil {
+			return nil, usagef("--set: %v", err)
+		}
+		sets = []eval.Set{s}
+	}
+	var runs []evalRun
+	for _, s := range sets {
+		run, err := setRun(s, data, opts)
+		if err != nil {
+			return nil, err
+		}
+		runs = append(runs, run)
+	}
+	return runs, nil
+}
+
+func setRun(s eval.Set, data string, opts conference.Options) (evalRun, error) {
+	b, err := s.Bundle(data, opts)
+	if err != nil {
+		if s.DataFile != "" && data == "" && errors.Is(err, os.ErrNotExist) {
+			return evalRun{}, fmt.Errorf("set %s needs its conference bundle: pass --data (expected at %s)", s.Name, s.DataFile)
+		}
+		return evalRun{}, err
+	}
+	cases, err := s.Cases()
+	if err != nil {
+		return evalRun{}, err
+	}
+	return evalRun{name: s.Name, role: s.Role, bundle: b, cases: cases}, checked(cases, b)
+}
+
+func checked(cases []eval.Case, b *conference.Bundle) error { return eval.Check(cases, b) }
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func runEval(ctx context.Context, cfg config, c common, run evalRun, modes []eval.Mode, log *slog.Logger) (*eval.Report, error) {
+	eng, err := newEngine(ctx, cfg, run.bundle)
+	if err != nil {
+		return nil, fmt.Errorf("index conference: %w", err)
+	}
 	model, _, err := newModel(cfg, log)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	r := &eval.Runner{Agents: map[eval.Mode]*agent.Agent{}, Conference: conferenceLookup(b), Timeout: cfg.TurnTimeout}
+	r := &eval.Runner{Agents: map[eval.Mode]*agent.Agent{}, Conference: conferenceLookup(run.bundle), Timeout: cfg.TurnTimeout}
 	for _, m := range modes {
 		r.Agents[m] = agent.New(model, eng, agentOptions(cfg, m == eval.Mechanical, c.maxRetries, log))
 	}
-	rep, err := r.Run(ctx, cases)
-	if err != nil {
-		return err
-	}
-	if c.json {
-		return writeJSON(stdout, rep)
-	}
-	printReport(stdout, rep, modes)
-	return nil
+	return r.Run(ctx, run.cases)
 }
 
 func evalModes(v string) ([]eval.Mode, error) {
@@ -90,11 +177,8 @@ func evalModes(v string) ([]eval.Mode, error) {
 	return nil, usagef("--reflection %q: want on, off or both", v)
 }
 
-// loadCases reads the cases file, or the public set for the demo bundle.
+// loadCases reads a cases file.
 func loadCases(path string) ([]eval.Case, error) {
-	if path == "" {
-		return eval.DemoCases()
-	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("open cases: %w", err)
@@ -112,37 +196,42 @@ func conferenceLookup(b *conference.Bundle) func(string) (agent.Conference, bool
 
 func printReport(w io.Writer, rep *eval.Report, modes []eval.Mode) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "mode\tcases\tfirst-pass hit\tfinal hit\tcited hit\trecovery\trecall@10\tMRR\tfalse citations\tno-answer honesty\tattempts\tmodel calls\tp50 ms\tp95 ms")
+	fmt.Fprintln(tw, "mode\tcases\tanswer hit\tprecision\tnothing fits\trecovery\tfirst-pass hit\tfinal hit\trecall@10\tMRR\tattempts\tmodel calls\tp50 ms\tp95 ms")
 	for _, m := range modes {
 		s := rep.Summary[m]
-		fmt.Fprintf(tw, "%s\t%d\t%.3f\t%.3f\t%.3f\t%.3f (%d/%d)\t%.3f\t%.3f\t%.3f (%d/%d)\t%.3f\t%.2f\t%d\t%.2f\t%.2f\n", m, s.Cases,
-			s.FirstPassHitRate, s.FinalHitRate, s.CitedHitRate, s.RecoveryRate, s.Recovered, s.FirstPassMisses, s.RecallAt10, s.MRR,
-			s.FalseCitationRate, s.FalseCitations, s.Citations, s.NoAnswerHonesty, s.MeanAttempts, s.LLMCalls, s.P50MS, s.P95MS)
+		fmt.Fprintf(tw, "%s\t%d\t%.3f (%d/%d)\t%.3f (%d/%d)\t%.3f (%d/%d)\t%.3f (%d/%d)\t%.3f\t%.3f\t%.3f\t%.3f\t%.2f\t%d\t%.2f\t%.2f\n", m, s.Cases,
+			s.AnswerHitRate, s.AnswerHits, s.AnswerableCases, s.AnswerPrecision, s.Citations-s.FalseCitations, s.Citations,
+			s.NothingFitsRate, s.NothingFits, s.NoAnswerCases, s.RecoveryRate, s.Recovered, s.FirstPassMisses,
+			s.FirstPassHitRate, s.FinalHitRate, s.RecallAt10, s.MRR, s.MeanAttempts, s.LLMCalls, s.P50MS, s.P95MS)
 	}
 	tw.Flush()
-	fmt.Fprintln(w, "\nrecovered / first-pass misses, by category:")
+	fmt.Fprintln(w, "\nby kind (answer hits, recovered / first-pass misses, nothing fits, precision):")
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "category\tcases")
+	fmt.Fprintf(tw, "kind\tcases")
 	for _, m := range modes {
 		fmt.Fprintf(tw, "\t%s", m)
 	}
 	fmt.Fprintln(tw)
-	for _, cat := range categories(rep, modes[0]) {
-		fmt.Fprintf(tw, "%s\t%d", cat, rep.Summary[modes[0]].ByCategory[cat].Cases)
+	for _, k := range rep.Summary[modes[0]].Kinds() {
+		fmt.Fprintf(tw, "%s\t%d", k, rep.Summary[modes[0]].ByKind[k].Cases)
 		for _, m := range modes {
-			cs := rep.Summary[m].ByCategory[cat]
-			fmt.Fprintf(tw, "\t%d/%d", cs.Recovered, cs.FirstPassMisses)
+			fmt.Fprintf(tw, "\t%s", kindCell(rep.Summary[m].ByKind[k]))
 		}
 		fmt.Fprintln(tw)
 	}
 	tw.Flush()
 }
 
-func categories(rep *eval.Report, m eval.Mode) []string {
-	var out []string
-	for k := range rep.Summary[m].ByCategory {
-		out = append(out, k)
+func kindCell(s eval.Summary) string {
+	var parts []string
+	if s.AnswerableCases > 0 {
+		parts = append(parts, fmt.Sprintf("hit %d/%d", s.AnswerHits, s.AnswerableCases), fmt.Sprintf("rec %d/%d", s.Recovered, s.FirstPassMisses))
 	}
-	slices.Sort(out)
-	return out
+	if s.NoAnswerCases > 0 {
+		parts = append(parts, fmt.Sprintf("none %d/%d", s.NothingFits, s.NoAnswerCases))
+	}
+	if s.Citations > 0 {
+		parts = append(parts, fmt.Sprintf("prec %d/%d", s.Citations-s.FalseCitations, s.Citations))
+	}
+	return strings.Join(parts, " ")
 }

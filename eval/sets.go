@@ -1,0 +1,118 @@
+package eval
+
+import (
+	"bytes"
+	_ "embed"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/erleah/erleah-agent/conference"
+)
+
+// Role says what a set may be used for.
+type Role string
+
+// Roles of evaluation sets.
+const (
+	// Tuning sets may be read case by case while the agent is changed.
+	Tuning Role = "tuning"
+	// HeldOut sets were frozen before the code they judge was written and
+	// are only read as totals.
+	HeldOut Role = "held-out"
+)
+
+// Set is a named evaluation set: its cases and the bundle they are about.
+// A set whose bundle is not compiled in names the file it needs.
+type Set struct {
+	Name  string
+	Role  Role
+	About string
+	// DataFile is the bundle to read when none is compiled in, relative to
+	// the working directory or one of its parents (tests run in package
+	// directories); the caller's --data wins.
+	DataFile string
+	cases    []byte
+	bundle   []byte
+}
+
+var (
+	//go:embed heldout/bundle.json
+	heldoutBundle []byte
+	//go:embed heldout/cases.jsonl
+	heldoutCases []byte
+	//go:embed realconf/cases.jsonl
+	realconfCases []byte
+	//go:embed realconf/dev_cases.jsonl
+	realconfDevCases []byte
+)
+
+// RealconfData is where the real programme is found beside a checkout.
+const RealconfData = "../shared/data/realconf-dev/bundle.json"
+
+// Sets are the evaluation sets the project ships, tuning sets first.
+var Sets = []Set{
+	{Name: "demo", Role: Tuning, About: "the demo conferences (AI & data, climate tech), written with the builtin rules", cases: demoCases},
+	{Name: "realconf-dev", Role: Tuning, About: "FOSSASIA Summit 2017, development cases", DataFile: RealconfData, cases: realconfDevCases},
+	{Name: "heldout", Role: HeldOut, About: "a logistics conference written apart from the code, frozen first", cases: heldoutCases, bundle: heldoutBundle},
+	{Name: "realconf", Role: HeldOut, About: "FOSSASIA Summit 2017, frozen cases", DataFile: RealconfData, cases: realconfCases},
+}
+
+// SetNamed finds a set by name.
+func SetNamed(name string) (Set, error) {
+	i := slices.IndexFunc(Sets, func(s Set) bool { return s.Name == name })
+	if i < 0 {
+		names := make([]string, len(Sets))
+		for j, s := range Sets {
+			names[j] = s.Name
+		}
+		return Set{}, fmt.Errorf("eval: unknown set %q (known: %s)", name, strings.Join(names, ", "))
+	}
+	return Sets[i], nil
+}
+
+// Cases parses the set's cases.
+func (s Set) Cases() ([]Case, error) { return ParseCases(bytes.NewReader(s.cases)) }
+
+// Bundle returns the set's bundle: the compiled-in one, the demo bundle, or
+// the file at path (the set's DataFile when path is empty).
+func (s Set) Bundle(path string, opts conference.Options) (*conference.Bundle, error) {
+	switch {
+	case path != "":
+		return conference.LoadFile(path, opts)
+	case s.bundle != nil:
+		return conference.Parse("eval/"+s.Name, s.bundle, opts)
+	case s.DataFile != "":
+		return conference.LoadFile(locate(s.DataFile), opts)
+	}
+	return conference.Demo(opts)
+}
+
+// locate finds a relative path from the working directory or the nearest
+// parent where it exists; it returns path unchanged when none has it.
+func locate(path string) string {
+	if filepath.IsAbs(path) {
+		return path
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return path
+	}
+	for {
+		if p := filepath.Join(dir, path); fileExists(p) {
+			return p
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return path
+		}
+		dir = parent
+	}
+}
+
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir()
+}
