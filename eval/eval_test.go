@@ -60,7 +60,7 @@ func TestSummaryRates(t *testing.T) {
 		"first pass": {s.FirstPassHitRate, 0.333}, "final": {s.FinalHitRate, 0.667}, "recovery": {s.RecoveryRate, 0.5},
 		"answer hit": {s.AnswerHitRate, 0.667}, "false citations": {s.FalseCitationRate, 0.5}, "nothing fits": {s.NothingFitsRate, 0.5},
 		"precision": {s.AnswerPrecision, 0.5},
-		"attempts": {s.MeanAttempts, 1.6}, "p50": {s.P50MS, 3},
+		"attempts":  {s.MeanAttempts, 1.6}, "p50": {s.P50MS, 3},
 	}
 	for name, c := range checks {
 		if c[0] != c[1] {
