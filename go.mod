@@ -3,6 +3,12 @@ module github.com/erleah/erleah-agent
 go 1.26.0
 
 require (
+	github.com/abadojack/whatlanggo v1.0.1
+	github.com/caarlos0/env/v11 v11.4.2
+	github.com/go-resty/resty/v2 v2.17.2
+	github.com/gorilla/websocket v1.5.3
+	github.com/kljensen/snowball v0.10.0
+	github.com/prometheus/client_golang v1.25.0
 	github.com/tmc/langchaingo v0.1.14
 	golang.org/x/sync v0.24.0
 	golang.org/x/sys v0.49.0
@@ -10,15 +16,11 @@ require (
 
 require (
 	github.com/beorn7/perks v1.0.1 // indirect
-	github.com/caarlos0/env/v11 v11.4.2 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/dlclark/regexp2 v1.10.0 // indirect
-	github.com/go-resty/resty/v2 v2.17.2 // indirect
 	github.com/google/uuid v1.6.0 // indirect
-	github.com/gorilla/websocket v1.5.3 // indirect
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
 	github.com/pkoukk/tiktoken-go v0.1.6 // indirect
-	github.com/prometheus/client_golang v1.25.0 // indirect
 	github.com/prometheus/client_model v0.6.3 // indirect
 	github.com/prometheus/common v0.72.0 // indirect
 	github.com/prometheus/procfs v0.22.0 // indirect

@@ -25,6 +25,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/erleah/erleah-agent/search"
+	"github.com/erleah/erleah-agent/search/when"
 )
 
 // Limits of a turn.
@@ -42,6 +43,7 @@ type Searcher interface {
 	Search(ctx context.Context, conference string, q search.Query) ([]search.Result, error)
 	Calibration() search.Calibration
 	Lexicon(conference string) *search.Lexicon
+	Calendar(conference string) when.Calendar
 }
 
 // Options tune an Agent. The zero value reflects, allows DefaultMaxRetries

@@ -25,20 +25,25 @@ func (t *turn) check(context.Context) error {
 		}
 	}
 	failing := len(t.st.ZeroResultTables) + len(t.st.WeakTables)
-	t.st.NeedsRetry = failing > 0 && t.st.RetryCount < t.agent.opts.MaxRetries
+	// A day outside the conference is answered as such: widening it would
+	// answer a question that was not asked.
+	t.st.NeedsRetry = failing > 0 && t.st.RetryCount < t.agent.opts.MaxRetries && t.st.Outside == ""
 	return nil
 }
 
+// classify says how a table's results answer: ok when one scores in the
+// confidence band and contains at least search.MinCoverage of what was
+// asked, weak when there are results but none does, empty without results.
 func classify(tb search.Table, results []search.Result, cal search.Calibration) TableStatus {
-	s := TableStatus{Table: tb, Count: len(results), Outcome: OK}
+	s := TableStatus{Table: tb, Count: len(results), Outcome: Weak}
 	if len(results) > 0 {
 		s.TopScore = results[0].Score
 	}
 	switch {
 	case len(results) == 0:
 		s.Outcome = Empty
-	case s.TopScore < cal.Confident:
-		s.Outcome = Weak
+	case slices.ContainsFunc(results, func(r search.Result) bool { return r.Score >= cal.Confident && r.Coverage >= search.MinCoverage }):
+		s.Outcome = OK
 	}
 	return s
 }

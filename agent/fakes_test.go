@@ -11,6 +11,7 @@ import (
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/conference"
 	"github.com/erleah/erleah-agent/search"
+	"github.com/erleah/erleah-agent/search/when"
 )
 
 // scripted is a hand-written model: each step replies from its list in
@@ -100,6 +101,8 @@ func (f *fakeSearch) Search(ctx context.Context, conf string, q search.Query) ([
 
 func (f *fakeSearch) Calibration() search.Calibration { return cal }
 
+func (f *fakeSearch) Calendar(string) when.Calendar { return when.Calendar{} }
+
 func (f *fakeSearch) Lexicon(id string) *search.Lexicon {
 	if id == "c1" {
 		return f.lex
@@ -125,7 +128,7 @@ func tinyLexicon(t *testing.T) *search.Lexicon {
 	b, err := conference.Parse("tiny", []byte(`{"conferences":[{"id":"c1","name":"Tiny Conf"}],
 	 "sessions":[{"id":"s1","conference_id":"c1","title":"Kubernetes for machine learning"}],
 	 "exhibitors":[{"id":"e1","conference_id":"c1","name":"Harbour Hosting","description":"On-premises model serving."}],
-	 "speakers":[{"id":"p1","conference_id":"c1","name":"Ada Lovelace"}]}`), conference.Options{})
+	 "speakers":[{"id":"p1","conference_id":"c1","name":"Ada Lovelace"}]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +136,7 @@ func tinyLexicon(t *testing.T) *search.Lexicon {
 }
 
 func result(tb search.Table, id string, score float32) search.Result {
-	return search.Result{Item: search.Item{Ref: search.Ref{Conference: "c1", Table: tb, ID: id}, Title: "Item " + id}, Score: score}
+	return search.Result{Item: search.Item{Ref: search.Ref{Conference: "c1", Table: tb, ID: id}, Title: "Item " + id}, Score: score, Coverage: 1}
 }
 
 // idFor names the first item of a table: s1, e1 or p1.

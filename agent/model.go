@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/erleah/erleah-agent/search"
+	"github.com/erleah/erleah-agent/search/when"
 )
 
 // Step names a step of the turn; model calls, events and traces use it.
@@ -96,7 +97,13 @@ type Turn struct {
 // PlanInput is what the planner sees. It must reply with JSON
 // {"intent": "...", "queries": [{"table", "search_mode", "query_text", "limit"}]}.
 type PlanInput struct {
-	Message    string           `json:"message"`
+	Message string `json:"message"`
+	// Topic is the message without its time, place and format words;
+	// Filter holds those, and every sessions and speakers query gets it
+	// unless it carries its own.
+	Topic      string           `json:"topic"`
+	Filter     *when.Filter     `json:"filter,omitempty"`
+	Language   string           `json:"language"`
 	Conference Conference       `json:"conference"`
 	History    []Turn           `json:"history,omitempty"`
 	Mentions   []search.Mention `json:"mentions,omitempty"`
@@ -139,15 +146,22 @@ type ReflectInput struct {
 	Terms       []search.TermStat  `json:"term_coverage"`
 	Probes      []Probe            `json:"probes"`
 	Calibration search.Calibration `json:"score_levels"`
-	// Lexicon is the conference vocabulary, for rule-based models; it is
-	// not part of any prompt.
-	Lexicon *search.Lexicon `json:"-"`
+	// Lexicon is the conference vocabulary and Calendar its days, rooms and
+	// tracks, for rule-based models; they are not part of any prompt.
+	Lexicon  *search.Lexicon `json:"-"`
+	Calendar when.Calendar   `json:"-"`
 }
 
 // RespondInput is what the responder sees: the results it may cite, best
 // first per table, at most AnswerLimit each.
 type RespondInput struct {
-	Message     string                           `json:"message"`
+	Message string `json:"message"`
+	// Language is the question's; Filter its time and place constraints;
+	// Outside, when set, says the question names a day outside the
+	// conference.
+	Language    string                           `json:"language"`
+	Filter      *when.Filter                     `json:"filter,omitempty"`
+	Outside     string                           `json:"outside,omitempty"`
 	Conference  Conference                       `json:"conference"`
 	History     []Turn                           `json:"history,omitempty"`
 	Intent      string                           `json:"intent"`
@@ -156,6 +170,9 @@ type RespondInput struct {
 	Queries     []search.Query                   `json:"queries"`
 	Calibration search.Calibration               `json:"score_levels"`
 	Lexicon     *search.Lexicon                  `json:"-"`
+	// Planned are the first plan's queries: the question as searched,
+	// before any reflection changed it (for rule-based models).
+	Planned []search.Query `json:"-"`
 	// Hint and PreviousAnswer are set when the answer is regenerated after
 	// a poor evaluation.
 	Hint           string `json:"improvement_hint,omitempty"`

@@ -2,12 +2,15 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/erleah/erleah-agent/search"
+	"github.com/erleah/erleah-agent/search/lexical"
+	"github.com/erleah/erleah-agent/search/when"
 )
 
 // planReply is the JSON a planner returns.
@@ -22,9 +25,11 @@ const maxQueryText = 300
 // replaced by the default plan (every table, the question as query text).
 func (t *turn) plan(ctx context.Context) error {
 	t.progress(StepPlan, "Working out where to look…")
+	t.readQuestion()
 	in := &PlanInput{
-		Message: t.st.Message, Conference: t.st.Conference, History: t.st.History,
-		Mentions: t.lexicon().Mentions(t.st.Message), MaxQueries: MaxQueries, MaxLimit: MaxPlanLimit,
+		Message: t.st.Message, Topic: t.st.Topic, Filter: t.st.Filter, Language: t.st.Language,
+		Conference: t.st.Conference, History: t.st.History,
+		Mentions: t.lexicon().Mentions(t.st.Topic), MaxQueries: MaxQueries, MaxLimit: MaxPlanLimit,
 	}
 	var reply planReply
 	var queries []search.Query
@@ -34,7 +39,7 @@ func (t *turn) plan(ctx context.Context) error {
 			return err
 		}
 		var verr error
-		queries, verr = t.validatePlan(reply.Queries)
+		queries, verr = t.validatePlan(t.withFilter(reply.Queries))
 		return verr
 	})
 	if ctxErr := ctx.Err(); ctxErr != nil {
@@ -48,6 +53,39 @@ func (t *turn) plan(ctx context.Context) error {
 	t.st.PlannedQueries = queries
 	t.st.OriginalPlannedQueries = cloneQueries(queries)
 	return nil
+}
+
+// readQuestion reads what the question says besides its topic: its
+// language, and its time, place and format constraints in the conference's
+// calendar at the moment it was asked.
+func (t *turn) readQuestion() {
+	st := t.st
+	lex := t.lexicon()
+	st.Language = lexical.Language(st.Message, lex.Corpus().Knows)
+	p := when.Parse(st.Message, st.AskedAt, t.agent.search.Calendar(st.Conference.ID))
+	st.Topic = strings.TrimSpace(p.Rest)
+	if !p.Filter.IsZero() {
+		f := p.Filter
+		st.Filter = &f
+	} else if st.Topic == "" {
+		st.Topic = st.Message
+	}
+	st.Outside = p.Outside
+}
+
+// withFilter gives the question's filter to every sessions and speakers
+// query that has none of its own: a planner need not repeat it.
+func (t *turn) withFilter(qs []search.Query) []search.Query {
+	if t.st.Filter == nil {
+		return qs
+	}
+	for i := range qs {
+		if qs[i].Filter == nil && qs[i].Table != search.Exhibitors {
+			f := *t.st.Filter
+			qs[i].Filter = &f
+		}
+	}
+	return qs
 }
 
 // validatePlan keeps the valid queries of a plan, with defaults resolved and
@@ -89,8 +127,8 @@ func (t *turn) normalise(q search.Query) (search.Query, error) {
 		return q, fmt.Errorf("table %q is not one of sessions, exhibitors, speakers", q.Table)
 	case !q.Mode.Valid():
 		return q, fmt.Errorf("search mode %q is not faceted or master", q.Mode)
-	case q.Text == "":
-		return q, errors.New("empty query text")
+	case q.Text == "" && q.Filter == nil:
+		return q, errors.New("empty query text (only a query with a filter may have none)")
 	case len(q.Text) > maxQueryText:
 		return q, fmt.Errorf("query text longer than %d characters", maxQueryText)
 	case q.Threshold != nil && (*q.Threshold < 0 || *q.Threshold > 1):
@@ -109,14 +147,18 @@ func (t *turn) normalise(q search.Query) (search.Query, error) {
 	return q, nil
 }
 
-// defaultPlan searches every table for the question itself.
+// defaultPlan searches every table for the question's topic; with a time
+// or place filter, only the tables that have a schedule.
 func (t *turn) defaultPlan() []search.Query {
 	var out []search.Query
 	for _, tb := range search.Tables {
-		q, _ := t.normalise(search.Query{Table: tb, Mode: search.Faceted, Text: truncate(t.st.Message, maxQueryText)})
+		if t.st.Filter != nil && tb == search.Exhibitors {
+			continue
+		}
+		q, _ := t.normalise(search.Query{Table: tb, Mode: search.Faceted, Text: truncate(t.st.Topic, maxQueryText)})
 		out = append(out, q)
 	}
-	return out
+	return t.withFilter(out)
 }
 
 // truncate cuts s to at most n bytes without splitting a UTF-8 sequence.
@@ -131,12 +173,13 @@ func truncate(s string, n int) string {
 }
 
 // queryKey identifies a query for "never try the same thing twice": table,
-// mode, normalised text and threshold to the hundredth.
+// mode, normalised text, threshold to the hundredth and filter.
 type queryKey struct {
-	table search.Table
-	mode  search.Mode
-	text  string
-	th    int
+	table  search.Table
+	mode   search.Mode
+	text   string
+	th     int
+	filter string
 }
 
 func keyOf(q search.Query) queryKey {
@@ -144,7 +187,12 @@ func keyOf(q search.Query) queryKey {
 	if q.Threshold != nil {
 		th = int(*q.Threshold*100 + 0.5)
 	}
-	return queryKey{q.Table, q.Mode, strings.Join(strings.Fields(strings.ToLower(q.Text)), " "), th}
+	filter := ""
+	if q.Filter != nil {
+		b, _ := json.Marshal(q.Filter)
+		filter = string(b)
+	}
+	return queryKey{q.Table, q.Mode, strings.Join(strings.Fields(strings.ToLower(q.Text)), " "), th, filter}
 }
 
 func cloneQueries(qs []search.Query) []search.Query {

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/erleah/erleah-agent/search"
+	"github.com/erleah/erleah-agent/search/when"
 )
 
 // reflect asks the model why the round's weak or empty tables failed and
@@ -203,6 +204,7 @@ func (t *turn) reflectInput(ctx context.Context) *ReflectInput {
 		RetryCount: st.RetryCount, MaxRetries: t.agent.opts.MaxRetries,
 		Plan: cloneQueries(st.PlannedQueries), ZeroTables: st.ZeroResultTables, WeakTables: st.WeakTables,
 		Tried: cloneQueries(st.Tried), Calibration: t.calibration(), Lexicon: t.lexicon(),
+		Calendar: t.agent.search.Calendar(st.Conference.ID),
 	}
 	for _, tb := range plannedTables(st.PlannedQueries) {
 		in.Tables = append(in.Tables, t.summary(tb))
@@ -239,6 +241,7 @@ func titles(rs []search.Result, n int) []string {
 func (t *turn) probes(ctx context.Context) []Probe {
 	failing := slices.Concat(t.st.ZeroResultTables, t.st.WeakTables)
 	var want []Probe
+	filters := map[int]*when.Filter{}
 	seen := map[string]bool{}
 	for _, q := range t.st.PlannedQueries {
 		if !slices.Contains(failing, q.Table) || seen[q.Text] || len(seen) == 3 {
@@ -247,9 +250,11 @@ func (t *turn) probes(ctx context.Context) []Probe {
 		seen[q.Text] = true
 		for _, tb := range search.Tables {
 			if tb != q.Table {
+				filters[len(want)] = q.Filter
 				want = append(want, Probe{Text: q.Text, Table: tb, Mode: search.Faceted})
 			}
 		}
+		filters[len(want)] = q.Filter
 		want = append(want, Probe{Text: q.Text, Table: q.Table, Mode: q.Mode.Other()})
 	}
 	g, gctx := errgroup.WithContext(ctx)
@@ -258,7 +263,7 @@ func (t *turn) probes(ctx context.Context) []Probe {
 	for i := range want {
 		g.Go(func() error {
 			p := &want[i]
-			rs, err := t.agent.search.Search(gctx, t.st.Conference.ID, search.Query{Table: p.Table, Mode: p.Mode, Text: p.Text, Limit: 3, Threshold: &zero})
+			rs, err := t.agent.search.Search(gctx, t.st.Conference.ID, search.Query{Table: p.Table, Mode: p.Mode, Text: p.Text, Limit: 3, Threshold: &zero, Filter: filters[i]})
 			if err == nil && len(rs) > 0 {
 				p.TopScore, p.TopTitles = rs[0].Score, titles(rs, 2)
 			}

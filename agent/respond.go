@@ -66,9 +66,11 @@ func (t *turn) finish(g *citeGuard, src Source) {
 
 func (t *turn) respondInput() *RespondInput {
 	in := &RespondInput{
-		Message: t.st.Message, Conference: t.st.Conference, History: t.st.History, Intent: t.st.Intent,
+		Message: t.st.Message, Language: t.st.Language, Filter: t.st.Filter, Outside: t.st.Outside,
+		Conference: t.st.Conference, History: t.st.History, Intent: t.st.Intent,
 		Results: AnswerResults(t.st.QueryResults), Tables: t.st.TableStatus,
 		Queries: cloneQueries(t.st.Tried), Calibration: t.calibration(), Lexicon: t.lexicon(),
+		Planned: cloneQueries(t.st.OriginalPlannedQueries),
 	}
 	return in
 }

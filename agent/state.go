@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/erleah/erleah-agent/search"
+	"github.com/erleah/erleah-agent/search/when"
 )
 
 // Strategy is what a reflection round does about a weak or empty search.
@@ -98,7 +99,17 @@ type State struct {
 	Conference   Conference `json:"conference"`
 	History      []Turn     `json:"history,omitempty"`
 	AskedAt      time.Time  `json:"asked_at"`
-	Reflection   bool       `json:"reflection_enabled"`
+	// Language is the question's language (ISO 639-1), "en" unless it is
+	// clearly another.
+	Language string `json:"language"`
+	// Topic is the question without its time, place and format words.
+	Topic string `json:"topic"`
+	// Filter holds the question's time, place and format constraints;
+	// Outside says, when the question names a day outside the
+	// conference, that it does.
+	Filter     *when.Filter `json:"filter,omitempty"`
+	Outside    string       `json:"outside,omitempty"`
+	Reflection bool         `json:"reflection_enabled"`
 	Intent       string     `json:"intent"`
 	PlanSource   Source     `json:"plan_source"`
 	PlanRejected string     `json:"plan_rejected,omitempty"`

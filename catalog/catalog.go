@@ -19,11 +19,12 @@ import (
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/conference"
 	"github.com/erleah/erleah-agent/directus"
+	"github.com/erleah/erleah-agent/search"
 )
 
 // Index is what the catalog feeds.
 type Index interface {
-	Load(ctx context.Context, b *conference.Bundle) error
+	Load(ctx context.Context, b *conference.Bundle) (search.LoadReport, error)
 }
 
 // Catalog mirrors Directus into an index.
@@ -82,8 +83,12 @@ func (k *Catalog) Sync(ctx context.Context, ids ...string) error {
 	if len(b.Conferences) == 0 {
 		return nil
 	}
-	if err := k.index.Load(ctx, b); err != nil {
+	rep, err := k.index.Load(ctx, b)
+	if err != nil {
 		return fmt.Errorf("catalog: index: %w", err)
+	}
+	for _, c := range rep.Conferences {
+		k.log.Info("conference indexed", "summary", c.String())
 	}
 	k.mu.Lock()
 	defer k.mu.Unlock()

@@ -8,7 +8,6 @@ import (
 
 	"github.com/erleah/erleah-agent/conference"
 	"github.com/erleah/erleah-agent/directus"
-	"github.com/erleah/erleah-agent/search"
 )
 
 // Items as Directus returns them: the m2o "conference" field holds the id.
@@ -32,7 +31,7 @@ type (
 		EndsAt      *string           `json:"ends_at"`
 		Room        *string           `json:"room"`
 		SpeakerIDs  []string          `json:"speaker_ids"`
-		Facets      map[string]string `json:"facets"`
+		Facets      rawFacets         `json:"facets"`
 	}
 	exhibitorItem struct {
 		ID          string            `json:"id"`
@@ -41,7 +40,7 @@ type (
 		Description *string           `json:"description"`
 		Booth       *string           `json:"booth"`
 		Website     *string           `json:"website"`
-		Facets      map[string]string `json:"facets"`
+		Facets      rawFacets         `json:"facets"`
 	}
 	speakerItem struct {
 		ID         string            `json:"id"`
@@ -51,9 +50,13 @@ type (
 		Company    *string           `json:"company"`
 		Bio        *string           `json:"bio"`
 		SessionIDs []string          `json:"session_ids"`
-		Facets     map[string]string `json:"facets"`
+		Facets     rawFacets         `json:"facets"`
 	}
 )
+
+// rawFacets defers facet values: a bad one is dropped with a warning
+// instead of failing the whole read.
+type rawFacets map[string]json.RawMessage
 
 func s(p *string) string {
 	if p == nil {
@@ -82,28 +85,39 @@ func (k *Catalog) read(ctx context.Context, ids []string) (*conference.Bundle, [
 		}
 	}
 	b := &conference.Bundle{}
+	var problems []string
 	for _, c := range confs {
 		b.Conferences = append(b.Conferences, conference.Conference{ID: c.ID, Name: c.Name, Timezone: s(c.Timezone), Venue: s(c.Venue), StartsOn: s(c.StartsOn), EndsOn: s(c.EndsOn)})
 	}
 	for _, it := range sessions {
 		b.Sessions = append(b.Sessions, conference.Session{ID: it.ID, ConferenceID: it.Conference, Title: it.Title, Description: s(it.Description),
-			Track: s(it.Track), Format: s(it.Format), StartsAt: s(it.StartsAt), EndsAt: s(it.EndsAt), Room: s(it.Room), SpeakerIDs: it.SpeakerIDs, Facets: it.Facets})
+			Track: s(it.Track), Format: s(it.Format), StartsAt: s(it.StartsAt), EndsAt: s(it.EndsAt), Room: s(it.Room), SpeakerIDs: it.SpeakerIDs, Facets: facetsOf(&problems, "sessions/"+it.ID, it.Facets)})
 	}
 	for _, it := range exhibitors {
 		b.Exhibitors = append(b.Exhibitors, conference.Exhibitor{ID: it.ID, ConferenceID: it.Conference, Name: it.Name, Description: s(it.Description),
-			Booth: s(it.Booth), Website: s(it.Website), Facets: it.Facets})
+			Booth: s(it.Booth), Website: s(it.Website), Facets: facetsOf(&problems, "exhibitors/"+it.ID, it.Facets)})
 	}
 	for _, it := range speakers {
 		b.Speakers = append(b.Speakers, conference.Speaker{ID: it.ID, ConferenceID: it.Conference, Name: it.Name, JobTitle: s(it.JobTitle),
-			Company: s(it.Company), Bio: s(it.Bio), SessionIDs: it.SessionIDs, Facets: it.Facets})
+			Company: s(it.Company), Bio: s(it.Bio), SessionIDs: it.SessionIDs, Facets: facetsOf(&problems, "speakers/"+it.ID, it.Facets)})
 	}
-	problems := sanitize(b)
+	problems = append(problems, sanitize(b)...)
 	return b, problems, nil
 }
 
+// facetsOf converts an item's facets as a bundle file's are converted,
+// dropping values that are not texts.
+func facetsOf(problems *[]string, where string, raw rawFacets) conference.Facets {
+	f, bad := conference.ParseFacets(raw)
+	for _, p := range bad {
+		*problems = append(*problems, where+": "+p)
+	}
+	return f
+}
+
 // sanitize drops what would break search rather than refusing the data:
-// entities of unknown conferences, references to unknown entities and
-// facets outside the vocabulary. It returns what it dropped.
+// entities of unknown conferences and references to unknown entities. It
+// returns what it dropped.
 func sanitize(b *conference.Bundle) []string {
 	var problems []string
 	known := map[string]bool{}
@@ -117,20 +131,14 @@ func sanitize(b *conference.Bundle) []string {
 	for _, x := range b.Sessions {
 		sessions[x.ID] = true
 	}
-	keys := search.FacetKeys()
 	b.Sessions = slices.DeleteFunc(b.Sessions, func(x conference.Session) bool { return !keep(&problems, known, "sessions", x.ID, x.ConferenceID) })
 	b.Exhibitors = slices.DeleteFunc(b.Exhibitors, func(x conference.Exhibitor) bool { return !keep(&problems, known, "exhibitors", x.ID, x.ConferenceID) })
 	b.Speakers = slices.DeleteFunc(b.Speakers, func(x conference.Speaker) bool { return !keep(&problems, known, "speakers", x.ID, x.ConferenceID) })
 	for i := range b.Sessions {
 		b.Sessions[i].SpeakerIDs = refs(&problems, "sessions/"+b.Sessions[i].ID, b.Sessions[i].SpeakerIDs, speakers)
-		b.Sessions[i].Facets = facets(&problems, "sessions/"+b.Sessions[i].ID, b.Sessions[i].Facets, keys["sessions"])
-	}
-	for i := range b.Exhibitors {
-		b.Exhibitors[i].Facets = facets(&problems, "exhibitors/"+b.Exhibitors[i].ID, b.Exhibitors[i].Facets, keys["exhibitors"])
 	}
 	for i := range b.Speakers {
 		b.Speakers[i].SessionIDs = refs(&problems, "speakers/"+b.Speakers[i].ID, b.Speakers[i].SessionIDs, sessions)
-		b.Speakers[i].Facets = facets(&problems, "speakers/"+b.Speakers[i].ID, b.Speakers[i].Facets, keys["speakers"])
 	}
 	return problems
 }
@@ -157,15 +165,6 @@ func refs(problems *[]string, where string, ids []string, known map[string]bool)
 	})
 }
 
-func facets(problems *[]string, where string, f map[string]string, allowed []string) map[string]string {
-	for k := range f {
-		if !slices.Contains(allowed, k) {
-			*problems = append(*problems, fmt.Sprintf("%s: unknown facet %q", where, k))
-			delete(f, k)
-		}
-	}
-	return f
-}
 
 // conferencesOf reads the conference ids of a create or update event.
 func conferencesOf(e directus.Event) []string {

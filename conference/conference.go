@@ -27,40 +27,40 @@ const (
 
 // Session is a talk, workshop, panel, keynote or other programme item.
 type Session struct {
-	ID           string            `json:"id"`
-	ConferenceID string            `json:"conference_id"`
-	Title        string            `json:"title"`
-	Description  string            `json:"description,omitempty"`
-	Track        string            `json:"track,omitempty"`
-	Format       string            `json:"format,omitempty"`
-	StartsAt     string            `json:"starts_at,omitempty"`
-	EndsAt       string            `json:"ends_at,omitempty"`
-	Room         string            `json:"room,omitempty"`
-	SpeakerIDs   []string          `json:"speaker_ids,omitempty"`
-	Facets       map[string]string `json:"facets,omitempty"`
+	ID           string   `json:"id"`
+	ConferenceID string   `json:"conference_id"`
+	Title        string   `json:"title"`
+	Description  string   `json:"description,omitempty"`
+	Track        string   `json:"track,omitempty"`
+	Format       string   `json:"format,omitempty"`
+	StartsAt     string   `json:"starts_at,omitempty"`
+	EndsAt       string   `json:"ends_at,omitempty"`
+	Room         string   `json:"room,omitempty"`
+	SpeakerIDs   []string `json:"speaker_ids,omitempty"`
+	Facets       Facets   `json:"facets,omitempty"`
 }
 
 // Exhibitor is a company or organisation with a booth.
 type Exhibitor struct {
-	ID           string            `json:"id"`
-	ConferenceID string            `json:"conference_id"`
-	Name         string            `json:"name"`
-	Description  string            `json:"description,omitempty"`
-	Booth        string            `json:"booth,omitempty"`
-	Website      string            `json:"website,omitempty"`
-	Facets       map[string]string `json:"facets,omitempty"`
+	ID           string `json:"id"`
+	ConferenceID string `json:"conference_id"`
+	Name         string `json:"name"`
+	Description  string `json:"description,omitempty"`
+	Booth        string `json:"booth,omitempty"`
+	Website      string `json:"website,omitempty"`
+	Facets       Facets `json:"facets,omitempty"`
 }
 
 // Speaker is a person speaking at (or available during) a conference.
 type Speaker struct {
-	ID           string            `json:"id"`
-	ConferenceID string            `json:"conference_id"`
-	Name         string            `json:"name"`
-	JobTitle     string            `json:"job_title,omitempty"`
-	Company      string            `json:"company,omitempty"`
-	Bio          string            `json:"bio,omitempty"`
-	SessionIDs   []string          `json:"session_ids,omitempty"`
-	Facets       map[string]string `json:"facets,omitempty"`
+	ID           string   `json:"id"`
+	ConferenceID string   `json:"conference_id"`
+	Name         string   `json:"name"`
+	JobTitle     string   `json:"job_title,omitempty"`
+	Company      string   `json:"company,omitempty"`
+	Bio          string   `json:"bio,omitempty"`
+	SessionIDs   []string `json:"session_ids,omitempty"`
+	Facets       Facets   `json:"facets,omitempty"`
 }
 
 // Bundle is a validated set of conferences and their entities.

@@ -11,4 +11,4 @@ const DemoSource = "demo bundle"
 // Demo parses the demo bundle compiled into the binary: the "Applied AI &
 // Data Infrastructure Summit 2026" (aidata26) and the "Nordic Climate Tech
 // Forum 2026" (climate26).
-func Demo(opts Options) (*Bundle, error) { return Parse(DemoSource, demoJSON, opts) }
+func Demo() (*Bundle, error) { return Parse(DemoSource, demoJSON) }

@@ -7,7 +7,7 @@ import (
 )
 
 func TestDemoBundleIsValidAndRich(t *testing.T) {
-	b, err := conference.Demo(facetKeysAll)
+	b, err := conference.Demo()
 	if err != nil {
 		t.Fatalf("the demo bundle does not validate: %v", err)
 	}
@@ -34,9 +34,3 @@ func TestDemoBundleIsValidAndRich(t *testing.T) {
 		t.Fatalf("formats %v, %d sparse sessions, %d exhibitors without description", formats, sparse, other)
 	}
 }
-
-var facetKeysAll = conference.Options{FacetKeys: map[string][]string{
-	"sessions":   {"session_topic", "target_audience", "learning_outcomes", "industry_relevance", "problems_addressed", "technologies_covered"},
-	"exhibitors": {"selling_intent", "buying_intent", "seeking_to_meet", "i_am_this_person", "services_providing", "services_seeking", "problems_i_solve", "challenges_facing"},
-	"speakers":   {"speaker_expertise", "speaking_topics", "audience_value", "industry_experience", "problems_they_solve"},
-}}

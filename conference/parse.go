@@ -13,13 +13,6 @@ import (
 // MaxBundleBytes bounds the size of a bundle file.
 const MaxBundleBytes = 64 << 20
 
-// Options tune validation. The zero value accepts any facet key.
-type Options struct {
-	// FacetKeys lists the facet keys allowed per kind ("sessions",
-	// "exhibitors", "speakers"). A nil map accepts every key.
-	FacetKeys map[string][]string
-}
-
 // Problem is one thing wrong with a bundle, with its location, such as
 // `sessions[12].speaker_ids[0]: unknown speaker "p99"`.
 type Problem struct {
@@ -62,7 +55,7 @@ func (e *InvalidError) Is(target error) bool { return target == ErrInvalid }
 
 // LoadFile reads and parses the bundle at path. A bad file is rejected whole
 // with an *InvalidError listing every problem.
-func LoadFile(path string, opts Options) (*Bundle, error) {
+func LoadFile(path string) (*Bundle, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("conference: open bundle: %w", err)
@@ -75,7 +68,7 @@ func LoadFile(path string, opts Options) (*Bundle, error) {
 	if len(data) > MaxBundleBytes {
 		return nil, &InvalidError{Source: path, Problems: []Problem{{Message: fmt.Sprintf("file larger than %d MiB", MaxBundleBytes>>20)}}}
 	}
-	return Parse(path, data, opts)
+	return Parse(path, data)
 }
 
 // rawBundle defers decoding of each record so that one bad record does not
@@ -88,12 +81,12 @@ type rawBundle struct {
 }
 
 // Parse decodes and validates a bundle. source names the data in errors.
-func Parse(source string, data []byte, opts Options) (*Bundle, error) {
+func Parse(source string, data []byte) (*Bundle, error) {
 	var raw rawBundle
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return nil, &InvalidError{Source: source, Problems: []Problem{jsonProblem(data, err)}}
 	}
-	v := &validator{opts: opts, undecoded: map[string]bool{}}
+	v := &validator{undecoded: map[string]bool{}}
 	b := &Bundle{
 		Conferences: decodeAll[Conference](v, "conferences", raw.Conferences),
 		Sessions:    decodeAll[Session](v, "sessions", raw.Sessions),

@@ -10,31 +10,25 @@ import (
 	"github.com/erleah/erleah-agent/conference"
 )
 
-var facetKeys = conference.Options{FacetKeys: map[string][]string{
-	"sessions":   {"session_topic"},
-	"exhibitors": {"selling_intent"},
-	"speakers":   {"speaker_expertise"},
-}}
-
 const good = `{
  "conferences": [{"id": "c1", "name": "One", "timezone": "Europe/Paris", "starts_on": "2026-05-12", "ends_on": "2026-05-14"},
                  {"id": "c2", "name": "Two"}],
  "sessions": [{"id": "s1", "conference_id": "c1", "title": "Kubernetes", "format": "talk",
                "starts_at": "2026-05-12T09:00:00+02:00", "ends_at": "2026-05-12T10:00:00+02:00",
-               "speaker_ids": ["p1"], "facets": {"session_topic": "Running clusters"}, "extra": 1}],
+               "speaker_ids": ["p1"], "facets": {"session_topic": "Running clusters", "talks_about": "Our own facet name"}, "extra": 1}],
  "exhibitors": [{"id": "e1", "conference_id": "c2", "name": "Acme", "website": "https://acme.example"}],
  "speakers": [{"id": "p1", "conference_id": "c1", "name": "Ada", "session_ids": ["s1"]}]
 }`
 
 func TestParseAcceptsAValidBundleAndIgnoresUnknownFields(t *testing.T) {
-	b, err := conference.Parse("good.json", []byte(good), facetKeys)
+	b, err := conference.Parse("good.json", []byte(good))
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
 	if got := b.ConferenceIDs(); len(got) != 2 || got[0] != "c1" {
 		t.Fatalf("conferences = %v", got)
 	}
-	if len(b.Sessions) != 1 || b.Sessions[0].SpeakerIDs[0] != "p1" || b.Sessions[0].Facets["session_topic"] == "" {
+	if len(b.Sessions) != 1 || b.Sessions[0].SpeakerIDs[0] != "p1" || b.Sessions[0].Facets["session_topic"] == "" || b.Sessions[0].Facets["talks_about"] == "" {
 		t.Fatalf("session decoded wrongly: %+v", b.Sessions)
 	}
 	if of := b.Of("c2"); len(of.Sessions) != 0 || len(of.Exhibitors) != 1 || len(of.Conferences) != 1 {
@@ -50,7 +44,7 @@ func TestParseReportsEveryProblemWithItsLocation(t *testing.T) {
    {"id": "s1", "conference_id": "c1", "title": "A", "speaker_ids": ["p1"]},
    {"id": "s1", "conference_id": "c1", "title": "dup"},
    {"id": "s3", "conference_id": "c9", "title": "", "format": "lecture",
-    "starts_at": "9am", "speaker_ids": ["p99", "p2"], "facets": {"mood": "festive and bright"}},
+    "starts_at": "9am", "speaker_ids": ["p99", "p2"], "facets": {"mood": "festive and bright", " ": "no key"}},
    {"id": "s4", "conference_id": "c1", "title": "x", "starts_at": "2026-05-12T10:00:00+02:00", "ends_at": "2026-05-12T09:00:00+02:00"},
    {"id": "s5", "conference_id": "c1", "title": 42},
    "not an object"
@@ -60,7 +54,7 @@ func TestParseReportsEveryProblemWithItsLocation(t *testing.T) {
  "speakers": [{"id": "p1", "conference_id": "c1", "name": "Ada", "session_ids": ["s1", "s1", "s404"]},
               {"id": "p2", "conference_id": "c2", "name": "Bob"}]
 }`
-	_, err := conference.Parse("bad.json", []byte(bad), facetKeys)
+	_, err := conference.Parse("bad.json", []byte(bad))
 	var inv *conference.InvalidError
 	if !errors.As(err, &inv) || !errors.Is(err, conference.ErrInvalid) {
 		t.Fatalf("err = %v, want *InvalidError", err)
@@ -77,7 +71,7 @@ func TestParseReportsEveryProblemWithItsLocation(t *testing.T) {
 		`sessions[2].starts_at: not an RFC 3339 time`,
 		`sessions[2].speaker_ids[0]: unknown speaker "p99"`,
 		`sessions[2].speaker_ids[1]: speaker "p2" belongs to conference "c2", not "c9"`,
-		`sessions[2].facets.mood: unknown facet for sessions`,
+		`sessions[2].facets: a facet key is empty`,
 		`sessions[3].ends_at: must be after starts_at`,
 		`sessions[4]: field "title": expected string`,
 		`sessions[5]: must be a JSON object`,
@@ -103,15 +97,15 @@ func TestParseReportsEveryProblemWithItsLocation(t *testing.T) {
 }
 
 func TestParseLocatesSyntaxErrors(t *testing.T) {
-	_, err := conference.Parse("broken.json", []byte("{\n \"conferences\": [\n  {\"id\": \"c1\",}\n ]\n}"), conference.Options{})
+	_, err := conference.Parse("broken.json", []byte("{\n \"conferences\": [\n  {\"id\": \"c1\",}\n ]\n}"))
 	if err == nil || !strings.Contains(err.Error(), "line 3, column") {
 		t.Fatalf("err = %v, want a line and column", err)
 	}
-	_, err = conference.Parse("array.json", []byte(`[1,2]`), conference.Options{})
+	_, err = conference.Parse("array.json", []byte(`[1,2]`))
 	if err == nil || !strings.Contains(err.Error(), "expected") {
 		t.Fatalf("top-level array: err = %v", err)
 	}
-	_, err = conference.Parse("empty.json", []byte(`{}`), conference.Options{})
+	_, err = conference.Parse("empty.json", []byte(`{}`))
 	if err == nil || !strings.Contains(err.Error(), "conferences: at least one conference is required") {
 		t.Fatalf("empty bundle: err = %v", err)
 	}
@@ -123,10 +117,10 @@ func TestLoadFile(t *testing.T) {
 	if err := os.WriteFile(path, []byte(good), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := conference.LoadFile(path, facetKeys); err != nil {
+	if _, err := conference.LoadFile(path); err != nil {
 		t.Fatalf("LoadFile: %v", err)
 	}
-	if _, err := conference.LoadFile(filepath.Join(dir, "missing.json"), facetKeys); !errors.Is(err, os.ErrNotExist) {
+	if _, err := conference.LoadFile(filepath.Join(dir, "missing.json")); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("missing file: err = %v, want ErrNotExist", err)
 	}
 }

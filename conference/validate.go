@@ -10,7 +10,6 @@ import (
 
 // validator collects every problem of a bundle before it is rejected.
 type validator struct {
-	opts      Options
 	problems  []Problem
 	undecoded map[string]bool // records already reported as undecodable
 }
@@ -35,6 +34,22 @@ func (v *validator) check(b *Bundle) {
 	}
 	for i, p := range b.Speakers {
 		v.checkSpeaker(fmt.Sprintf("speakers[%d]", i), p, confs, sessions)
+	}
+	v.facetKeys("sessions", len(b.Sessions), func(i int) Facets { return b.Sessions[i].Facets })
+	v.facetKeys("exhibitors", len(b.Exhibitors), func(i int) Facets { return b.Exhibitors[i].Facets })
+	v.facetKeys("speakers", len(b.Speakers), func(i int) Facets { return b.Speakers[i].Facets })
+}
+
+// facetKeys bounds the distinct facet keys of one kind.
+func (v *validator) facetKeys(kind string, n int, at func(int) Facets) {
+	keys := map[string]bool{}
+	for i := range n {
+		for k := range at(i) {
+			keys[k] = true
+		}
+	}
+	if len(keys) > MaxFacetKeys {
+		v.add(kind, "%d distinct facet keys, at most %d", len(keys), MaxFacetKeys)
 	}
 }
 
@@ -136,7 +151,7 @@ func (v *validator) checkSession(path string, s Session, confs map[string]bool, 
 		v.add(path+".ends_at", "must be after starts_at")
 	}
 	v.refs(path+".speaker_ids", "speaker", s.SpeakerIDs, s.ConferenceID, speakers)
-	v.facets(path, "sessions", s.Facets)
+	v.facets(path, s.Facets)
 }
 
 func (v *validator) checkExhibitor(path string, e Exhibitor, confs map[string]bool) {
@@ -150,7 +165,7 @@ func (v *validator) checkExhibitor(path string, e Exhibitor, confs map[string]bo
 			v.add(path+".website", "not an http(s) URL: %q", e.Website)
 		}
 	}
-	v.facets(path, "exhibitors", e.Facets)
+	v.facets(path, e.Facets)
 }
 
 func (v *validator) checkSpeaker(path string, p Speaker, confs map[string]bool, sessions owners) {
@@ -160,7 +175,7 @@ func (v *validator) checkSpeaker(path string, p Speaker, confs map[string]bool, 
 	v.conference(path, p.ConferenceID, confs)
 	v.required(path+".name", p.Name)
 	v.refs(path+".session_ids", "session", p.SessionIDs, p.ConferenceID, sessions)
-	v.facets(path, "speakers", p.Facets)
+	v.facets(path, p.Facets)
 }
 
 // refs reports references to unknown ids, to ids of another conference and
@@ -182,19 +197,12 @@ func (v *validator) refs(path, kind string, ids []string, conf string, known own
 	}
 }
 
-func (v *validator) facets(path, kind string, facets map[string]string) {
-	allowed, ok := v.opts.FacetKeys[kind]
-	if !ok {
-		return
-	}
-	keys := make([]string, 0, len(facets))
+// facets checks facet keys: any key is accepted (contract §2), but it
+// must say something.
+func (v *validator) facets(path string, facets Facets) {
 	for k := range facets {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		if !slices.Contains(allowed, k) {
-			v.add(path+".facets."+k, "unknown facet for %s (known: %s)", kind, strings.Join(allowed, ", "))
+		if strings.TrimSpace(k) == "" {
+			v.add(path+".facets", "a facet key is empty")
 		}
 	}
 }

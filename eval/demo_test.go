@@ -122,7 +122,7 @@ func TestNoAnswerMixesConferences(t *testing.T) {
 func TestShippedSetsMatchTheirBundles(t *testing.T) {
 	for _, s := range eval.Sets {
 		t.Run(s.Name, func(t *testing.T) {
-			b, err := s.Bundle("", conference.Options{})
+			b, err := s.Bundle("")
 			if err != nil && s.DataFile != "" {
 				t.Skipf("%s: %v", s.Name, err)
 			}

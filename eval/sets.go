@@ -78,16 +78,16 @@ func (s Set) Cases() ([]Case, error) { return ParseCases(bytes.NewReader(s.cases
 
 // Bundle returns the set's bundle: the compiled-in one, the demo bundle, or
 // the file at path (the set's DataFile when path is empty).
-func (s Set) Bundle(path string, opts conference.Options) (*conference.Bundle, error) {
+func (s Set) Bundle(path string) (*conference.Bundle, error) {
 	switch {
 	case path != "":
-		return conference.LoadFile(path, opts)
+		return conference.LoadFile(path)
 	case s.bundle != nil:
-		return conference.Parse("eval/"+s.Name, s.bundle, opts)
+		return conference.Parse("eval/"+s.Name, s.bundle)
 	case s.DataFile != "":
-		return conference.LoadFile(locate(s.DataFile), opts)
+		return conference.LoadFile(locate(s.DataFile))
 	}
-	return conference.Demo(opts)
+	return conference.Demo()
 }
 
 // locate finds a relative path from the working directory or the nearest

@@ -14,6 +14,7 @@ import (
 
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/search"
+	"github.com/erleah/erleah-agent/search/when"
 )
 
 // Metrics holds every collector, registered on its own registry.
@@ -143,6 +144,7 @@ type Searcher interface {
 	Search(ctx context.Context, conference string, q search.Query) ([]search.Result, error)
 	Calibration() search.Calibration
 	Lexicon(conference string) *search.Lexicon
+	Calendar(conference string) when.Calendar
 }
 
 // TimeSearches wraps s so that every search is timed.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/search"
+	"github.com/erleah/erleah-agent/search/lexical"
 	"github.com/erleah/erleah-agent/search/terms"
 )
 
@@ -24,8 +25,7 @@ type verdict struct {
 // "nothing fits" scores fairly when nothing did fit, and an answer that
 // ignores strong matches scores poorly, with a hint naming them.
 func evaluate(in *agent.EvalInput) verdict {
-	rin := &agent.RespondInput{Message: in.Message, Results: in.Results, Lexicon: in.Lexicon}
-	ws := queryWeights(rin)
+	ev := newEvidence(in.Lexicon, []search.Query{{Text: topicText(in.Message)}}, lexical.English)
 	cited := map[string]bool{}
 	for _, c := range in.Citations {
 		cited[c.Key()] = true
@@ -34,7 +34,7 @@ func evaluate(in *agent.EvalInput) verdict {
 	var covered float64
 	for _, tb := range search.Tables {
 		for _, r := range in.Results[tb] {
-			sup := ws.support(r)
+			sup := ev.support(r)
 			if cited[r.Key()] {
 				covered += sup
 			}

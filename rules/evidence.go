@@ -18,11 +18,14 @@ import (
 func pivotTarget(in *agent.ReflectInput, q search.Query, top float32, jargon bool) (search.Table, string) {
 	cal := in.Calibration
 	best := bestProbe(in, q)
+	if q.Filter != nil && best.Table == search.Exhibitors {
+		return "", "" // a time or place question: exhibitors have no schedule
+	}
 	clears := best.TopScore >= cal.Confident || (!jargon && top < cal.Threshold && best.TopScore >= cal.Threshold)
 	if best.Table != "" && clears && best.TopScore > top+0.05 {
 		return best.Table, fmt.Sprintf("%s probe scores %.2f (%q)", best.Table, best.TopScore, first(best.TopTitles))
 	}
-	if q.Table != search.Exhibitors && !planned(in, search.Exhibitors) && !triedTable(in, search.Exhibitors) {
+	if q.Filter == nil && q.Table != search.Exhibitors && !planned(in, search.Exhibitors) && !triedTable(in, search.Exhibitors) {
 		for _, w := range terms.Words(in.Message) {
 			if asksForVendor(w) {
 				return search.Exhibitors, fmt.Sprintf("the question asks for a product or service (%q)", w)
@@ -141,11 +144,18 @@ func pivotNote(from, to search.Table, topic string) string {
 	return fmt.Sprintf("%s covers %s directly; %s look like a better fit, so let me check them.", none, quote(shorten(topic, 8)), fit)
 }
 
-// shorten keeps the first n words of s.
+// shorten keeps the first n words of s, ending before a word that opens a
+// new part of a sentence ("free software or hands-on projects I could…" →
+// "free software or hands-on projects"), so a quote reads as a phrase.
 func shorten(s string, n int) string {
 	f := strings.Fields(s)
-	if len(f) > n {
-		f = f[:n]
+	for i, w := range f {
+		if i >= 2 && (i == n || phraseEnd[strings.ToLower(strings.Trim(w, `.,;:!?"'`))]) {
+			return strings.TrimRight(strings.Join(f[:i], " "), ",;:")
+		}
 	}
 	return strings.Join(f, " ")
 }
+
+// phraseEnd are words that start a new part of a sentence.
+var phraseEnd = wordSet("i we you my our your to that which who could would should can will because so but if when while")

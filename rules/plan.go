@@ -1,10 +1,12 @@
 package rules
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/search"
+	"github.com/erleah/erleah-agent/search/lexical"
 	"github.com/erleah/erleah-agent/search/terms"
 )
 
@@ -32,11 +34,17 @@ func wordSet(words string) map[string]bool {
 }
 
 // plan routes the question to tables by its cues, adds a master-mode lookup
-// for every entity it names, and searches the rest of the question.
+// for every entity it names, and searches the rest of the question: its
+// topic in the attendee's words, without self-description, request
+// phrasing and cue words.
 func plan(in *agent.PlanInput) planReply {
 	words := terms.Words(in.Message)
 	tables := cueTables(words)
-	topic := topicText(in.Message)
+	src := in.Topic
+	if src == "" && in.Filter == nil {
+		src = in.Message
+	}
+	topic := topicText(src)
 	var qs []search.Query
 	named := map[string]bool{}
 	for _, m := range in.Mentions {
@@ -49,8 +57,8 @@ func plan(in *agent.PlanInput) planReply {
 		}
 	}
 	if rest := withoutWords(topic, named); rest != "" || len(qs) == 0 {
-		if rest == "" {
-			rest = in.Message
+		if rest == "" && in.Filter == nil {
+			rest = in.Message // nothing but cue words: search them
 		}
 		for _, tb := range tables {
 			qs = append(qs, search.Query{Table: tb, Mode: search.Faceted, Text: rest, Limit: search.DefaultLimit})
@@ -90,18 +98,31 @@ func cueTables(words []string) []search.Table {
 	return out
 }
 
-// topicText keeps the words of the question that say what it is about, in
-// their written form ("on-prem" stays whole): cue, filler and stop words go.
+// topicText is what the question is about, as the attendee wrote it
+// ("run GPU inference on our own Kubernetes cluster"): its topic (see
+// lexical.Topic) without the cue and filler words at its edges and
+// without the table cue words inside it ("MLOps talks" → "MLOps").
 func topicText(message string) string {
-	var kept []string
-	for _, tok := range strings.Fields(message) {
-		tok = strings.Trim(tok, `.,;:!?¿¡"'“”‘’()[]{}`)
-		if tok == "" || !topical(tok) {
-			continue
-		}
-		kept = append(kept, strings.ToLower(tok))
+	toks := strings.Fields(lexical.Topic(message))
+	for i := range toks {
+		toks[i] = strings.Trim(toks[i], `.,;:!?¿¡"'“”‘’()[]{}`)
 	}
-	return strings.Join(kept, " ")
+	toks = slices.DeleteFunc(toks, func(tok string) bool { return tok == "" || cue(tok) })
+	start, end := 0, len(toks)
+	for start < end && !topical(toks[start]) {
+		start++
+	}
+	for end > start && !topical(toks[end-1]) {
+		end--
+	}
+	return strings.Join(toks[start:end], " ")
+}
+
+// cue reports whether a written token is a table cue word ("talks",
+// "speakers", "booth"), which routes the question but is not its topic.
+func cue(tok string) bool {
+	w := strings.ToLower(tok)
+	return speakerCues[w] || exhibitorCues[w] || sessionCues[w]
 }
 
 // topical reports whether a written token has a word that is not a cue,

@@ -56,26 +56,43 @@ func reflect(in *agent.ReflectInput) agent.Decision {
 	return d
 }
 
-// decideFor chooses the action for one failing query from the evidence.
+// decideFor chooses the action for one failing query from the evidence:
+// words the conference does not use → rewrite with what they stand for
+// here; another table clearly stronger → pivot; known words scoring just
+// under the confidence band → relax; known words scoring nowhere near it →
+// rewrite with the words the conference uses alongside them.
 func decideFor(in *agent.ReflectInput, q search.Query) (action, bool) {
 	cal := in.Calibration
 	top := tableTop(in, q.Table)
-	rw := rewrite(in.Lexicon, q.Text)
+	rw := rewrite(in.Lexicon, q.Table, q.Text)
+	unknown := len(rw.expanded)+len(rw.dropped) > 0
 	text := q.Text
-	if rw.changed {
+	if unknown {
 		text = rw.text
 	}
 	status := fmt.Sprintf("%s %s top %.2f < band %.2f", q.Table, Outcome(in, q.Table), top, cal.Confident)
-	if target, because := pivotTarget(in, q, top, rw.changed); target != "" {
-		qs := []search.Query{{Table: target, Mode: search.Faceted, Text: text, Limit: search.DefaultLimit}}
-		if rw.changed {
-			qs = append(qs, search.Query{Table: q.Table, Mode: q.Mode, Text: text, Limit: q.Limit})
+	target, because := pivotTarget(in, q, top, unknown)
+	if unknown { // first the words: a probe of words the conference lacks says little
+		qs := []search.Query{{Table: q.Table, Mode: q.Mode, Text: text, Limit: q.Limit, Filter: q.Filter}}
+		why := fmt.Sprintf("%s;%s → rewrite", status, rw.reason())
+		if target != "" {
+			qs = append(qs, search.Query{Table: target, Mode: search.Faceted, Text: text, Limit: search.DefaultLimit, Filter: q.Filter})
+			why += fmt.Sprintf(", and look in %s too (%s)", target, because)
 		}
+		return action{agent.Rewrite, qs, why, rw.note()}, true
+	}
+	if target != "" {
+		qs := []search.Query{{Table: target, Mode: search.Faceted, Text: text, Limit: search.DefaultLimit, Filter: q.Filter}}
 		return action{agent.Pivot, qs, fmt.Sprintf("%s; %s%s → pivot to %s", status, because, rw.reason(), target),
 			pivotNote(q.Table, target, text)}, true
 	}
-	if rw.changed {
-		return action{agent.Rewrite, []search.Query{{Table: q.Table, Mode: q.Mode, Text: rw.text, Limit: q.Limit}},
+	if q.Filter != nil && !unknown && Outcome(in, q.Table) == agent.Empty {
+		if a, ok := widen(in, q, status); ok {
+			return a, true
+		}
+	}
+	if rw.changed && top < cal.Threshold {
+		return action{agent.Rewrite, []search.Query{{Table: q.Table, Mode: q.Mode, Text: rw.text, Limit: q.Limit, Filter: q.Filter}},
 			fmt.Sprintf("%s;%s → rewrite", status, rw.reason()), rw.note()}, true
 	}
 	if p := probeFor(in, q.Text, q.Table, q.Mode.Other()); p.TopScore >= cal.Confident && p.TopScore > top+0.05 {
@@ -84,6 +101,19 @@ func decideFor(in *agent.ReflectInput, q search.Query) (action, bool) {
 			"Let me look at the " + tableWords(q.Table) + " as a whole rather than detail by detail."}, true
 	}
 	return relaxAction(in, q, status)
+}
+
+// widen loosens the time, place or format constraint of a query that found
+// nothing, one step, and says which: a filter is never dropped silently.
+func widen(in *agent.ReflectInput, q search.Query, status string) (action, bool) {
+	f, why, ok := q.Filter.Widen(in.Calendar)
+	if !ok {
+		return action{}, false
+	}
+	w := q
+	w.Filter = &f
+	note := fmt.Sprintf("Nothing matched %s, so I'm looking at %s.", q.Filter.Label, why)
+	return action{agent.Relax, []search.Query{w}, fmt.Sprintf("%s; filter %q empty → widen to %q", status, q.Filter.Label, f.Label), note}, true
 }
 
 // relaxAction keeps the wording and lets the agent lower the threshold; once

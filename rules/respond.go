@@ -2,13 +2,13 @@ package rules
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/search"
+	"github.com/erleah/erleah-agent/search/lexical"
 	"github.com/erleah/erleah-agent/search/terms"
 )
 
@@ -19,8 +19,8 @@ const (
 	nearTop    = 0.8  // a confident pick scores at least this share of the table's best
 	hedgedNear = 0.85 // a hedged pick scores at least this share of the table's best
 	// minSupport is the share of the question's word weight an item must
-	// cover to be recommended at all (EVAL.md shows the sweep 0.35–0.5).
-	minSupport = 0.4
+	// contain to be recommended at all (EVAL.md: chosen on the tuning sets).
+	minSupport = search.MinCoverage
 )
 
 // pick is one item the answer recommends.
@@ -48,7 +48,11 @@ func respond(in *agent.RespondInput, stream func(string)) agent.Completion {
 
 // choose selects what to recommend, tables ordered by their best score.
 func choose(in *agent.RespondInput) map[search.Table][]pick {
-	ws := queryWeights(in)
+	planned := in.Planned
+	if len(planned) == 0 {
+		planned = in.Queries
+	}
+	ev := newEvidence(in.Lexicon, planned, in.Language)
 	out := map[search.Table][]pick{}
 	for tb, rs := range in.Results {
 		if len(rs) == 0 {
@@ -56,15 +60,16 @@ func choose(in *agent.RespondInput) map[search.Table][]pick {
 		}
 		top := rs[0].Score
 		for _, r := range rs {
-			if r.Score >= in.Calibration.Confident && r.Score >= nearTop*top && ws.support(r) >= minSupport && len(out[tb]) < maxStrong {
+			if r.Score >= in.Calibration.Confident && r.Score >= nearTop*top && ev.support(r) >= minSupport && len(out[tb]) < maxStrong {
 				out[tb] = append(out[tb], pick{r: r})
 			}
 		}
 		if len(out[tb]) > 0 {
 			continue
 		}
+		hedge := (in.Calibration.Threshold + in.Calibration.Confident) / 2
 		for _, r := range rs {
-			if r.Score >= hedgedNear*top && ws.support(r) >= minSupport && len(out[tb]) < maxHedged {
+			if r.Score >= hedge && r.Score >= hedgedNear*top && ev.support(r) >= minSupport && len(out[tb]) < maxHedged {
 				out[tb] = append(out[tb], pick{r: r, hedged: true})
 			}
 		}
@@ -72,99 +77,75 @@ func choose(in *agent.RespondInput) map[search.Table][]pick {
 	return out
 }
 
-// weights gives each topical word of the question, and of every query the
-// turn tried, its inverse document frequency in the conference: rare words
-// weigh most, and a word the conference never uses weighs the most of all.
-type weights []map[string]float64
+// evidence is what an item must cover to be recommended: the content words
+// of the question as first planned, each weighed by its rarity in the
+// conference. A word the conference never uses counts against every item
+// unless something explains it (an acronym its text spells out, a general
+// abbreviation it writes in full), and then an item with the explanation
+// has it: otherwise "a sauna at the venue" would be answered by anything
+// at the venue. Rewrites, relaxations and pivots change where the agent
+// looks, never what was asked; in a question in another language, the
+// unknown words are just that language's.
+type evidence struct {
+	lex      *search.Lexicon
+	analyses []lexical.Analysis
+}
 
-func queryWeights(in *agent.RespondInput) weights {
-	texts := []string{in.Message}
-	for _, q := range in.Queries {
-		texts = append(texts, q.Text)
+func newEvidence(lex *search.Lexicon, planned []search.Query, language string) evidence {
+	ev := evidence{lex: lex}
+	if lex == nil {
+		return ev
 	}
-	total := 0
-	if in.Lexicon != nil {
-		for _, tb := range search.Tables {
-			total += in.Lexicon.Docs(tb)
+	foreign := language != "" && language != lexical.English
+	for _, q := range planned {
+		a := lex.Analyze(q.Text)
+		if foreign {
+			a.Concepts = slices.DeleteFunc(a.Concepts, func(k lexical.Concept) bool { return !k.Known() })
 		}
-	}
-	unexplained := unexplainedWords(in.Lexicon, in.Message)
-	var out weights
-	for _, text := range texts {
-		w := map[string]float64{}
-		if in.Lexicon != nil {
-			for _, s := range in.Lexicon.Coverage(topicText(text)) {
-				w[s.Stem] = idf(total, s.Total())
+		for i, k := range a.Concepts {
+			if !k.Known() {
+				for _, e := range explanations(lex, k.Word, q.Text) {
+					a.Explain(i, e)
+				}
 			}
 		}
-		for _, s := range unexplained {
-			w[s] = idf(total, 0)
+		ev.analyses = append(ev.analyses, a)
+	}
+	return ev
+}
+
+// explanations lists what an unknown word of text stands for in the
+// conference: the phrases its text abbreviates that way, or the general
+// glossary's expansions, whose words it uses, of a term around the word
+// ("prem" in "on-prem").
+func explanations(lex *search.Lexicon, w, text string) []string {
+	out := lex.Corpus().Expansions(w)
+	words := terms.Words(text)
+	for pos, x := range words {
+		if x != w {
+			continue
 		}
-		if len(w) > 0 {
-			out = append(out, w)
+		for j := max(0, pos-longestTerm+1); j <= pos; j++ {
+			if exp, n := expand(words, j); n > 0 && j+n > pos {
+				out = append(out, slices.DeleteFunc(slices.Clone(exp), func(e string) bool { return !allKnown(lex, terms.Words(e)) })...)
+			}
 		}
 	}
 	return out
 }
 
-// idf weighs a word found in df of n documents; never below a floor, so a
-// word every document has still counts (in a conference of one session,
-// every word does).
-func idf(n, df int) float64 {
-	return max(math.Log(float64(n+1)/float64(df+1)), 0.1)
-}
-
-// unexplainedWords are the stems of the question's topical words that the
-// conference never uses and that neither the glossary nor a spelling fix
-// accounts for. Rewrites drop such words, so they must count against every
-// item: otherwise "a sauna at the venue" would be answered by anything at
-// the venue.
-func unexplainedWords(lex *search.Lexicon, message string) []string {
-	if lex == nil {
-		return nil
-	}
-	words := terms.Words(topicText(message))
-	var out []string
-	for i := 0; i < len(words); i++ {
-		if _, n := expand(words, i); n > 0 {
-			i += n - 1
-			continue
-		}
-		w := words[i]
-		if terms.IsStop(w) || knows(lex, w) {
-			continue
-		}
-		if _, sim := nearest(lex, w); sim >= minSpelling {
-			continue
-		}
-		out = append(out, terms.Stem(w))
-	}
-	return out
-}
-
-// support is the largest share of one query's word weight that an item's
-// text covers.
-func (ws weights) support(r search.Result) float64 {
-	parts := []string{r.Title, r.Details, r.Summary}
-	for _, f := range r.Facets {
-		parts = append(parts, f.Text)
-	}
-	has := map[string]bool{}
-	for _, s := range terms.Stems(strings.Join(parts, " ")) {
-		has[s] = true
+// support is the largest share of one query's word weight that an item
+// contains.
+func (ev evidence) support(r search.Result) float64 {
+	if ev.lex == nil {
+		return r.Coverage
 	}
 	best := 0.0
-	for _, w := range ws {
-		var got, all float64
-		for s, x := range w {
-			all += x
-			if has[s] {
-				got += x
-			}
+	for _, a := range ev.analyses {
+		if len(a.Concepts) == 0 {
+			return 1 // the question asks nothing besides its filter
 		}
-		if all > 0 {
-			best = max(best, got/all)
-		}
+		best = max(best, ev.lex.Corpus().Coverage(string(r.Table), r.Key(), a))
 	}
 	return best
 }
@@ -174,11 +155,23 @@ func compose(in *agent.RespondInput, picks map[search.Table][]pick) string {
 	if name == "" {
 		name = "this conference"
 	}
-	if len(picks) == 0 {
-		return nothingFits(in, name)
-	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Here is what I found at %s:\n", name)
+	if in.Language != "" && in.Language != lexical.English {
+		fmt.Fprintf(&b, "I work in English, so I read your question (in %s) by the words I recognised.\n\n", lexical.LanguageName(in.Language))
+	}
+	switch {
+	case in.Outside != "":
+		b.WriteString(in.Outside + " Ask me about one of its days instead.\n")
+		return b.String()
+	case len(picks) == 0:
+		b.WriteString(nothingFits(in, name))
+		return b.String()
+	}
+	when := ""
+	if in.Filter != nil && in.Filter.Label != "" {
+		when = " for " + in.Filter.Label
+	}
+	fmt.Fprintf(&b, "Here is what I found at %s%s:\n", name, when)
 	tables := orderTables(picks)
 	for _, tb := range tables {
 		fmt.Fprintf(&b, "\n%s:\n", heading(tb))
@@ -198,6 +191,9 @@ func nothingFits(in *agent.RespondInput, name string) string {
 		topic = in.Message
 	}
 	msg := fmt.Sprintf("I couldn't find anything at %s that clearly matches %s.", name, quote(shorten(topic, 10)))
+	if in.Filter != nil && in.Filter.Label != "" {
+		msg = fmt.Sprintf("I couldn't find anything at %s for %s that clearly matches %s.", name, in.Filter.Label, quote(shorten(topic, 10)))
+	}
 	for _, rs := range in.Results {
 		if len(rs) > 0 {
 			return msg + " The closest results were only loosely related, so I'd rather not send you to them; try describing what you need in other words.\n"

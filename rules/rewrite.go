@@ -2,121 +2,154 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/erleah/erleah-agent/search"
+	"github.com/erleah/erleah-agent/search/lexical"
 	"github.com/erleah/erleah-agent/search/terms"
 )
-
-// minSpelling is the character-trigram similarity above which an unknown
-// word is taken as a misspelling of a conference word.
-const minSpelling = 0.5
 
 // rewritten is a query text in the conference's own words.
 type rewritten struct {
 	text     string
 	changed  bool
-	expanded [][2]string // jargon → expansion
-	spelled  [][2]string // misspelling → conference word
-	dropped  []string    // unknown words with no substitute
+	expanded [][2]string // word → expansion (mined from the conference, or the glossary)
+	dropped  []string    // unknown words nothing explains
+	related  []string    // words that co-occur with the query's in the conference
 }
 
-// rewrite replaces jargon and abbreviations by their glossary expansions
-// (preferring the ones this conference uses), corrects misspellings to the
-// nearest conference word and drops words the conference never uses. It
-// leaves known words alone.
-func rewrite(lex *search.Lexicon, text string) rewritten {
-	words := terms.Words(text)
+// rewrite puts a failing query in the conference's words. Words the
+// conference never uses are replaced by the phrases they abbreviate there
+// (mined from its text), else by the general glossary's expansions the
+// conference uses, else dropped; a phrase the conference writes as an
+// acronym gains it. When every word is known, the words that co-occur with
+// them in the best-matching entities are added instead (pseudo-relevance
+// feedback), which widens the query to how this programme talks about it.
+func rewrite(lex *search.Lexicon, tb search.Table, text string) rewritten {
+	if lex == nil {
+		return rewritten{text: text}
+	}
+	a := lex.Analyze(text)
+	r := rewritten{}
+	words := strings.Fields(a.Topic)
 	var out []string
-	var r rewritten
 	for i := 0; i < len(words); i++ {
-		w := words[i]
-		if exp, n := expand(words, i); n > 0 && (n > 1 || isAbbreviation(w) || !knows(lex, w)) && !allKnown(lex, words[i:i+n]) {
-			use := knownExpansions(lex, exp)
-			out = append(out, use...)
-			r.expanded = append(r.expanded, [2]string{strings.Join(words[i:i+n], " "), strings.Join(use, ", ")})
+		if exp, n := glossaryAt(lex, words, i); n > 0 {
+			out = append(out, exp)
+			r.expanded = append(r.expanded, [2]string{clean(strings.Join(words[i:i+n], " ")), exp})
 			i += n - 1
 			continue
 		}
-		switch {
-		case terms.IsStop(w) || fillerWords[w]:
-		case knows(lex, w):
-			out = append(out, w)
-		default:
-			if near, sim := nearest(lex, w); sim >= minSpelling {
-				out = append(out, near)
-				r.spelled = append(r.spelled, [2]string{w, near})
-			} else {
-				r.dropped = append(r.dropped, w)
-			}
-		}
+		out = append(out, r.word(lex, words[i])...)
+	}
+	if acr := abbreviationIn(lex, words); acr != "" {
+		out = append(out, acr)
+		r.expanded = append(r.expanded, [2]string{acr, acr})
 	}
 	r.text = strings.Join(dedupe(out), " ")
-	r.changed = r.text != "" && len(r.expanded)+len(r.spelled)+len(r.dropped) > 0
+	if len(r.expanded)+len(r.dropped) == 0 {
+		r.related = related(lex, tb, a)
+		r.text = strings.TrimSpace(r.text + " " + strings.Join(r.related, " "))
+	}
+	r.changed = strings.TrimSpace(r.text) != "" && len(r.expanded)+len(r.dropped)+len(r.related) > 0
 	if !r.changed {
 		r.text = text
 	}
 	return r
 }
 
-// allKnown reports whether a multi-word term is already in the conference's
-// words, so "feature store" is not expanded when the programme says so.
-func allKnown(lex *search.Lexicon, words []string) bool {
-	if len(words) == 1 && isAbbreviation(words[0]) {
-		return false
+// word rewrites one written word: kept when the conference knows it (or a
+// spelling of it), expanded when the conference's text or the glossary says
+// what it abbreviates, dropped otherwise.
+func (r *rewritten) word(lex *search.Lexicon, written string) []string {
+	w := clean(written)
+	switch {
+	case w == "" || terms.IsStop(w):
+		return []string{written}
+	case known(lex, w):
+		return []string{written}
 	}
-	for _, w := range words {
-		if !terms.IsStop(w) && !knows(lex, w) {
-			return false
-		}
+	if exp := lex.Corpus().Expansions(w); len(exp) > 0 {
+		r.expanded = append(r.expanded, [2]string{w, exp[0]})
+		return []string{exp[0]}
 	}
-	return true
+	r.dropped = append(r.dropped, w)
+	return nil
 }
 
-// isAbbreviation is a short word, or one mixing letters and digits ("k8s").
-func isAbbreviation(w string) bool {
-	return len(w) <= 4 || strings.ContainsAny(w, "0123456789")
+// known reports whether the conference uses a word, or a correction of it.
+func known(lex *search.Lexicon, w string) bool {
+	a := lex.Analyze(w)
+	return len(a.Concepts) == 0 || a.Concepts[0].Known()
 }
 
-// knownExpansions keeps up to two expansions whose words the conference
-// uses; when none is known it keeps the first, which is still the best guess.
-func knownExpansions(lex *search.Lexicon, exp []string) []string {
-	var out []string
-	for _, e := range exp {
-		if len(out) < 2 && allWordsKnown(lex, e) {
-			out = append(out, e)
-		}
-	}
-	if len(out) == 0 && len(exp) > 0 {
-		out = exp[:1]
-	}
-	return out
+func clean(w string) string {
+	return strings.ToLower(strings.Trim(w, `.,;:!?¿¡"'“”‘’()[]{}`))
 }
 
-func allWordsKnown(lex *search.Lexicon, phrase string) bool {
-	for _, t := range terms.Content(phrase) {
-		if !knows(lex, t.Raw) {
-			return false
-		}
+// glossaryAt finds a general abbreviation at words[i:] that the conference
+// does not use but whose expansion it does, longest first.
+func glossaryAt(lex *search.Lexicon, words []string, i int) (string, int) {
+	norm := make([]string, 0, len(words)-i)
+	for _, w := range words[i:] {
+		norm = append(norm, terms.Words(w)...)
 	}
-	return true
-}
-
-func knows(lex *search.Lexicon, w string) bool { return lex != nil && lex.Knows(w) }
-
-func nearest(lex *search.Lexicon, w string) (string, float64) {
-	if lex == nil || len(w) < 4 {
+	exp, n := expand(norm, 0)
+	if n == 0 || allKnown(lex, norm[:n]) {
 		return "", 0
 	}
-	return lex.Nearest(w)
+	span, got := 0, 0 // written tokens covering the n normalised words ("on-prem" is one)
+	for got < n && i+span < len(words) {
+		got += len(terms.Words(words[i+span]))
+		span++
+	}
+	if got != n {
+		return "", 0
+	}
+	for _, e := range exp {
+		if allKnown(lex, terms.Words(e)) {
+			return e, span
+		}
+	}
+	return "", 0
+}
+
+func allKnown(lex *search.Lexicon, words []string) bool {
+	for _, w := range words {
+		if !terms.IsStop(w) && !known(lex, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// abbreviationIn finds a phrase of two to five words that the conference
+// writes as an acronym it never spells out.
+func abbreviationIn(lex *search.Lexicon, words []string) string {
+	for n := min(5, len(words)); n >= 2; n-- {
+		for i := 0; i+n <= len(words); i++ {
+			if acr := lex.Corpus().Abbreviation(clean(strings.Join(words[i:i+n], " "))); acr != "" {
+				return acr
+			}
+		}
+	}
+	return ""
+}
+
+// related is pseudo-relevance feedback: two words that co-occur with the
+// query's in the entities that match it best.
+func related(lex *search.Lexicon, tb search.Table, a lexical.Analysis) []string {
+	if len(a.Unknown()) > 0 || len(a.Concepts) == 0 {
+		return nil
+	}
+	return lex.Corpus().Related(string(tb), a, 2)
 }
 
 func dedupe(words []string) []string {
-	seen := map[string]bool{}
 	var out []string
 	for _, w := range words {
-		if !seen[w] {
-			seen[w] = true
+		if !slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, w) }) {
 			out = append(out, w)
 		}
 	}
@@ -129,11 +162,11 @@ func (r rewritten) reason() string {
 	for _, e := range r.expanded {
 		parts = append(parts, fmt.Sprintf("%q→%q", e[0], e[1]))
 	}
-	for _, s := range r.spelled {
-		parts = append(parts, fmt.Sprintf("%q looks like %q", s[0], s[1]))
-	}
 	if len(r.dropped) > 0 {
-		parts = append(parts, fmt.Sprintf("unknown here: %s", strings.Join(r.dropped, ", ")))
+		parts = append(parts, "unknown here: "+strings.Join(r.dropped, ", "))
+	}
+	if len(r.related) > 0 {
+		parts = append(parts, "co-occurring here: "+strings.Join(r.related, ", "))
 	}
 	if len(parts) == 0 {
 		return ""
@@ -144,11 +177,13 @@ func (r rewritten) reason() string {
 // note tells the attendee what the rewrite does, in one sentence.
 func (r rewritten) note() string {
 	switch {
-	case len(r.expanded) > 0:
+	case len(r.expanded) > 0 && r.expanded[0][0] != r.expanded[0][1]:
 		e := r.expanded[0]
-		return fmt.Sprintf("This programme doesn't use the term %s, so I'm searching for %s instead.", quote(e[0]), quote(strings.SplitN(e[1], ", ", 2)[0]))
-	case len(r.spelled) > 0:
-		return fmt.Sprintf("I couldn't find %s, so I'm searching for %s instead.", quote(r.spelled[0][0]), quote(r.spelled[0][1]))
+		return fmt.Sprintf("This programme doesn't use the term %s, so I'm searching for %s instead.", quote(e[0]), quote(e[1]))
+	case len(r.expanded) > 0:
+		return fmt.Sprintf("This programme writes it as %s, so I'm searching for that too.", quote(strings.ToUpper(r.expanded[0][0])))
+	case len(r.dropped) > 0:
+		return fmt.Sprintf("This programme never mentions %s, so I'm searching for %s instead.", quote(strings.Join(r.dropped, ", ")), quote(shorten(r.text, 8)))
 	}
-	return fmt.Sprintf("Some of your words don't appear in this programme, so I'm searching for %s instead.", quote(shorten(r.text, 8)))
+	return fmt.Sprintf("Nothing matched closely, so I'm also looking for %s, which this programme uses alongside it.", quote(strings.Join(r.related, " and ")))
 }

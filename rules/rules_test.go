@@ -34,11 +34,12 @@ func TestPlannerRoutesByCues(t *testing.T) {
 		modes  []search.Mode
 		text   string
 	}{
-		{"Who can help me deploy ML models on-prem?", []search.Table{search.Speakers}, []search.Mode{search.Faceted}, "deploy ml models on-prem"},
-		{"Any workshops on Kubernetes?", []search.Table{search.Sessions}, []search.Mode{search.Faceted}, "kubernetes"},
+		{"Who can help me deploy ML models on-prem?", []search.Table{search.Speakers}, []search.Mode{search.Faceted}, "deploy ML models on-prem"},
+		{"Any workshops on Kubernetes?", []search.Table{search.Sessions}, []search.Mode{search.Faceted}, "Kubernetes"},
+		{"I'm a data engineer at a bank and I want to learn how to test data pipelines", []search.Table{search.Sessions}, []search.Mode{search.Faceted}, "test data pipelines"},
 		{"Which vendor sells annotation services?", []search.Table{search.Exhibitors}, []search.Mode{search.Faceted}, "annotation services"},
 		{"I need help with cloud costs", []search.Table{search.Exhibitors}, []search.Mode{search.Faceted}, "cloud costs"},
-		{"Who gives a talk about fraud?", []search.Table{search.Sessions, search.Speakers}, []search.Mode{search.Faceted, search.Faceted}, "gives fraud"},
+		{"Who gives a talk about fraud?", []search.Table{search.Sessions, search.Speakers}, []search.Mode{search.Faceted, search.Faceted}, "fraud"},
 		{"Where is the Harbourline Inference booth?", []search.Table{search.Exhibitors}, []search.Mode{search.Master}, "Harbourline Inference"},
 		{"quantization", []search.Table{search.Sessions}, []search.Mode{search.Faceted}, "quantization"},
 	}
@@ -121,15 +122,20 @@ func TestReflectorChoosesWithEvidence(t *testing.T) {
 		table    string
 	}{
 		{"abbreviation → rewrite", "k8s talks?", search.Query{Table: search.Sessions, Mode: search.Faceted, Text: "k8s"}, "rewrite", "kubernetes", "sessions"},
-		{"misspelling → rewrite", "kubernets sessions", search.Query{Table: search.Sessions, Mode: search.Faceted, Text: "kubernets"}, "rewrite", "kubernetes", "sessions"},
-		{"service need → pivot", "Who can help me deploy ML models on-prem?", search.Query{Table: search.Speakers, Mode: search.Faceted, Text: "deploy ml models on-prem"}, "pivot", "on-premises", "exhibitors"},
+		{"unknown word → rewrite without it", "sessions on kubernetes quokkas", search.Query{Table: search.Sessions, Mode: search.Faceted, Text: "kubernetes quokkas"}, "rewrite", "kubernetes", "sessions"},
+		{"jargon and a service need → rewrite, also among exhibitors", "Who can help me deploy ML models on-prem?", search.Query{Table: search.Speakers, Mode: search.Faceted, Text: "deploy ml models on-prem"}, "rewrite", "on-premises", "exhibitors"},
+		{"service need → pivot", "Who sells model monitoring?", search.Query{Table: search.Speakers, Mode: search.Faceted, Text: "model monitoring"}, "pivot", "model monitoring", "exhibitors"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			d := reflectOn(t, eng, tc.msg, tc.q)
-			q := d["new_queries"].([]any)[0].(map[string]any)
-			if d["strategy"] != tc.strategy || !strings.Contains(q["query_text"].(string), tc.wantText) || q["table"] != tc.table {
-				t.Fatalf("decision %v, want %s on %s with %q", d, tc.strategy, tc.table, tc.wantText)
+			found := false
+			for _, x := range d["new_queries"].([]any) {
+				q := x.(map[string]any)
+				found = found || (strings.Contains(q["query_text"].(string), tc.wantText) && q["table"] == tc.table)
+			}
+			if d["strategy"] != tc.strategy || !found {
+				t.Fatalf("decision %v, want %s with a query on %s with %q", d, tc.strategy, tc.table, tc.wantText)
 			}
 			note := d["user_message"].(string)
 			if note == "" || strings.Contains(note, "threshold") || strings.Contains(note, "faceted") {
@@ -140,16 +146,17 @@ func TestReflectorChoosesWithEvidence(t *testing.T) {
 }
 
 // handMade is reflect input with controlled evidence: sessions came back
-// weak (0.20) for known words and no probe does better.
+// weak (0.45: between the threshold and the confidence band) for known
+// words and no probe does better.
 func handMade(eng *search.Engine, tried ...search.Query) *agent.ReflectInput {
 	cal := eng.Calibration()
 	q := eng.Resolve(search.Query{Table: search.Sessions, Mode: search.Faceted, Text: "data quality checks"})
 	in := &agent.ReflectInput{Message: "data quality checks", Conference: demo, Plan: []search.Query{q},
-		Tables:     []agent.TableSummary{{Table: search.Sessions, Outcome: agent.Weak, Count: 4, TopScore: 0.20}},
+		Tables:     []agent.TableSummary{{Table: search.Sessions, Outcome: agent.Weak, Count: 4, TopScore: 0.45}},
 		WeakTables: []search.Table{search.Sessions}, Tried: append([]search.Query{q}, tried...), Calibration: cal, Lexicon: eng.Lexicon("aidata26"),
 		Probes: []agent.Probe{{Text: q.Text, Table: search.Exhibitors, Mode: search.Faceted, TopScore: 0.15},
 			{Text: q.Text, Table: search.Speakers, Mode: search.Faceted, TopScore: 0.18},
-			{Text: q.Text, Table: search.Sessions, Mode: search.Master, TopScore: 0.21}}}
+			{Text: q.Text, Table: search.Sessions, Mode: search.Master, TopScore: 0.46}}}
 	return in
 }
 
@@ -259,7 +266,7 @@ func TestOneSessionConferenceIsAnswered(t *testing.T) {
 	b, err := conference.Parse("tiny.json", []byte(`{"conferences":[{"id":"tiny","name":"Tiny Days"}],
 		"sessions":[{"id":"t1","conference_id":"tiny","title":"Zorblaxian beekeeping telemetry",
 		"description":"Sensors in Zorblaxian beehives report hive temperature and swarming telemetry.","format":"talk"}]}`),
-		conference.Options{FacetKeys: search.FacetKeys()})
+	)
 	if err != nil {
 		t.Fatal(err)
 	}

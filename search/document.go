@@ -2,10 +2,13 @@ package search
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/erleah/erleah-agent/conference"
+	"github.com/erleah/erleah-agent/search/lexical"
 )
 
 // MinFacetChars is the length below which a facet text counts as empty.
@@ -29,11 +32,36 @@ type Item struct {
 	Facets  []FacetText `json:"-"`
 }
 
-// Document is an entity ready to embed: its item, the text of its master
-// vector and the texts of its facets in schema order.
+// Document is an entity ready to index: its item, the text of its master
+// vector, the texts of its facets in schema order, and the fields its
+// lexical ranking reads (its own text once, derived facets left out).
 type Document struct {
 	Item
 	MasterText string
+	Fields     []lexical.Field
+}
+
+// Lexical field weights: a word of an entity's name or title counts twice.
+const (
+	titleWeight = 2
+	bodyWeight  = 1
+)
+
+// fields lists an entity's texts for the lexical index: the title, the
+// other texts given, and its given facets.
+func fields(title string, body []string, facets []FacetText) []lexical.Field {
+	out := []lexical.Field{{Text: title, Weight: titleWeight}}
+	for _, t := range body {
+		if strings.TrimSpace(t) != "" {
+			out = append(out, lexical.Field{Text: t, Weight: bodyWeight})
+		}
+	}
+	for _, f := range facets {
+		if !f.Derived {
+			out = append(out, lexical.Field{Text: f.Text, Weight: bodyWeight})
+		}
+	}
+	return out
 }
 
 // Documents builds the search documents of every entity in b. Facets the
@@ -115,7 +143,7 @@ func sessionDocument(s conference.Session, speakers map[string]conference.Speake
 	}
 	item.Facets = facetTexts(Sessions, s.Facets, deriveSession(s))
 	master := joinText(s.Title, s.Track, s.Format, s.Description, strings.Join(names, ", "), facetBody(item.Facets))
-	return Document{Item: item, MasterText: master}
+	return Document{Item: item, MasterText: master, Fields: fields(s.Title, []string{s.Track, s.Description, strings.Join(names, ", ")}, item.Facets)}
 }
 
 func exhibitorDocument(e conference.Exhibitor) Document {
@@ -130,7 +158,7 @@ func exhibitorDocument(e conference.Exhibitor) Document {
 		Summary: firstSentences(e.Description, 2),
 	}
 	item.Facets = facetTexts(Exhibitors, e.Facets, deriveExhibitor(e))
-	return Document{Item: item, MasterText: joinText(e.Name, e.Description, facetBody(item.Facets))}
+	return Document{Item: item, MasterText: joinText(e.Name, e.Description, facetBody(item.Facets)), Fields: fields(e.Name, []string{e.Description}, item.Facets)}
 }
 
 func speakerDocument(p conference.Speaker, talks []conference.Session) Document {
@@ -146,11 +174,13 @@ func speakerDocument(p conference.Speaker, talks []conference.Session) Document 
 	}
 	item.Facets = facetTexts(Speakers, p.Facets, deriveSpeaker(p, titles))
 	master := joinText(p.Name, p.JobTitle, p.Company, p.Bio, strings.Join(titles, ". "), facetBody(item.Facets))
-	return Document{Item: item, MasterText: master}
+	return Document{Item: item, MasterText: master, Fields: fields(p.Name, []string{p.JobTitle, p.Company, p.Bio, strings.Join(titles, ". ")}, item.Facets)}
 }
 
-// facetTexts merges given and derived facets in schema order; a given facet
-// wins when it is long enough to mean something.
+// facetTexts merges given and derived facets in schema order, a given facet
+// winning when it is long enough to mean something, then the given facets
+// the schema does not know, by key: any bundle's own facet names are
+// searched too.
 func facetTexts(t Table, given, derived map[string]string) []FacetText {
 	var out []FacetText
 	for _, def := range Facets(t) {
@@ -160,6 +190,12 @@ func facetTexts(t Table, given, derived map[string]string) []FacetText {
 		}
 		if text := strings.TrimSpace(derived[def.Key]); len(text) >= MinFacetChars {
 			out = append(out, FacetText{Key: def.Key, Text: text, Derived: true})
+		}
+	}
+	for _, raw := range slices.Sorted(maps.Keys(given)) {
+		key := strings.TrimSpace(raw)
+		if text := strings.TrimSpace(given[raw]); key != "" && !KnownFacet(t, key) && len(text) >= MinFacetChars {
+			out = append(out, FacetText{Key: key, Text: text})
 		}
 	}
 	return out

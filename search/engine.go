@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/erleah/erleah-agent/conference"
+	"github.com/erleah/erleah-agent/search/lexical"
+	"github.com/erleah/erleah-agent/search/when"
 )
 
 // Query is one planned search in text form, as plans and reflection
@@ -17,15 +20,21 @@ type Query struct {
 	Mode  Mode   `json:"search_mode"`
 	Text  string `json:"query_text"`
 	Limit int    `json:"limit"`
-	// Threshold overrides the embedder's default threshold when set.
+	// Threshold overrides the default threshold (Levels.Threshold) when set.
 	Threshold *float32 `json:"score_threshold,omitempty"`
+	// Filter, when set, keeps only the sessions (and the speakers of the
+	// sessions) that meet its time, room, track and format constraints.
+	Filter *when.Filter `json:"filter,omitempty"`
 }
 
 // Result is one hit with what the catalogue knows about the entity.
+// Score is the hybrid score (see LexicalShare); Coverage the share of the
+// query's word weight the entity contains.
 type Result struct {
 	Item
-	Score   float32      `json:"score"`
-	Matched []FacetMatch `json:"matched_facets,omitempty"`
+	Score    float32      `json:"score"`
+	Coverage float64      `json:"coverage"`
+	Matched  []FacetMatch `json:"matched_facets,omitempty"`
 }
 
 // Engine runs text queries: it embeds conference documents into an Index,
@@ -37,7 +46,9 @@ type Engine struct {
 
 	mu       sync.RWMutex
 	items    map[Ref]*Item
-	lexicons map[string]*Lexicon
+	lexicons  map[string]*Lexicon
+	levels    map[string]map[tableMode]levels // per conference
+	schedules map[string]*schedule
 }
 
 // NewEngine returns an engine over an embedder and an index of the same
@@ -46,41 +57,57 @@ func NewEngine(e Embedder, idx Index) (*Engine, error) {
 	if e.Dim() != idx.Dim() {
 		return nil, fmt.Errorf("search: embedder %s has dimension %d, index %d: %w", e.Name(), e.Dim(), idx.Dim(), ErrDimension)
 	}
-	return &Engine{embedder: e, index: idx, items: map[Ref]*Item{}, lexicons: map[string]*Lexicon{}}, nil
+	return &Engine{embedder: e, index: idx, items: map[Ref]*Item{}, lexicons: map[string]*Lexicon{},
+		levels: map[string]map[tableMode]levels{}, schedules: map[string]*schedule{}}, nil
 }
 
-// Calibration returns the score levels of the engine's embedder.
-func (e *Engine) Calibration() Calibration { return e.embedder.Calibration() }
+// Calibration returns the score levels of the hybrid scale, with the
+// embedder's facet floor.
+func (e *Engine) Calibration() Calibration {
+	c := Levels
+	c.FacetFloor = e.embedder.Calibration().FacetFloor
+	return c
+}
 
 // Load indexes every conference of b, replacing what the engine held for
-// those conferences: entities no longer in b are deleted.
-func (e *Engine) Load(ctx context.Context, b *conference.Bundle) error {
+// those conferences: entities no longer in b are deleted. The report says
+// what was indexed and where the facets came from.
+func (e *Engine) Load(ctx context.Context, b *conference.Bundle) (LoadReport, error) {
 	docs := Documents(b)
 	entities, err := e.embedDocuments(ctx, docs)
 	if err != nil {
-		return err
+		return LoadReport{}, err
 	}
 	if err := e.index.Upsert(ctx, entities); err != nil {
-		return fmt.Errorf("search: index %d entities: %w", len(entities), err)
+		return LoadReport{}, fmt.Errorf("search: index %d entities: %w", len(entities), err)
 	}
 	if err := e.dropStale(ctx, b.ConferenceIDs(), docs); err != nil {
-		return err
+		return LoadReport{}, err
 	}
 	byConf := map[string][]Document{}
 	for _, d := range docs {
 		byConf[d.Conference] = append(byConf[d.Conference], d)
 	}
 	lexicons := map[string]*Lexicon{}
-	for _, id := range b.ConferenceIDs() { // built before locking: searches go on meanwhile
+	calibrated := map[string]map[tableMode]levels{}
+	schedules := map[string]*schedule{}
+	for _, c := range b.Conferences { // built before locking: searches go on meanwhile
+		id := c.ID
+		schedules[id] = scheduleOf(b, c)
 		lexicons[id] = lexiconOf(byConf[id])
+		if calibrated[id], err = e.calibrate(ctx, byConf[id], lexicons[id]); err != nil {
+			return LoadReport{}, err
+		}
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	maps.Copy(e.lexicons, lexicons)
+	maps.Copy(e.levels, calibrated)
+	maps.Copy(e.schedules, schedules)
 	for i := range docs {
 		e.items[docs[i].Ref] = &docs[i].Item
 	}
-	return nil
+	return report(b.ConferenceIDs(), docs), nil
 }
 
 // embedDocuments embeds each document's master text and facet texts in one
@@ -156,6 +183,17 @@ func (e *Engine) Conferences() []string {
 	return ids
 }
 
+// Calendar describes a loaded conference's days, rooms and tracks for
+// reading time and place in questions; the zero Calendar when unknown.
+func (e *Engine) Calendar(conference string) when.Calendar {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	if s := e.schedules[conference]; s != nil {
+		return s.cal
+	}
+	return when.Calendar{}
+}
+
 // Lexicon returns the vocabulary of a loaded conference, or nil.
 func (e *Engine) Lexicon(conference string) *Lexicon {
 	e.mu.RLock()
@@ -176,17 +214,39 @@ func (e *Engine) Resolve(q Query) Query {
 	return q
 }
 
-// Search runs one text query against a conference. Hits come back best
-// first with their catalogue items.
+// Search runs one text query against a conference: the query is read
+// against the conference's text (topic, stems, corrections), ranked
+// lexically and by vector, and the two are fused on the hybrid scale.
+// Results scoring at least the query's threshold come back best first with
+// their catalogue items.
 func (e *Engine) Search(ctx context.Context, conference string, q Query) ([]Result, error) {
 	q = e.Resolve(q)
-	vecs, err := e.embedder.Embed(ctx, []string{q.Text})
+	if err := q.check(); err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	lex := e.Lexicon(conference)
+	a := lexical.Analysis{Topic: q.Text}
+	if lex != nil {
+		a = lex.Analyze(q.Text)
+	}
+	allowed, sched := e.allowed(conference, q)
+	switch {
+	case allowed != nil && len(allowed) == 0:
+		return []Result{}, nil
+	case allowed != nil && len(a.Concepts) == 0:
+		return e.listed(conference, q, allowed, sched), nil // the filter is the whole question
+	}
+	text := a.Text()
+	if strings.TrimSpace(text) == "" {
+		text = q.Text
+	}
+	vecs, err := e.embedder.Embed(ctx, []string{text})
 	if err != nil {
 		return nil, fmt.Errorf("search: embed query: %w", err)
 	}
 	vq := VectorQuery{
 		Conference: conference, Table: q.Table, Mode: q.Mode, Vector: vecs[0],
-		Limit: q.Limit, Threshold: *q.Threshold, FacetFloor: e.Calibration().FacetFloor,
+		Limit: min(max(q.Limit, candidates), MaxLimit), FacetFloor: e.Calibration().FacetFloor, IDs: ids(allowed),
 	}
 	if err := vq.Validate(); err != nil {
 		return nil, fmt.Errorf("search: %w", err)
@@ -195,19 +255,91 @@ func (e *Engine) Search(ctx context.Context, conference string, q Query) ([]Resu
 	if err != nil {
 		return nil, fmt.Errorf("search: %s %s in %s: %w", q.Mode, q.Table, conference, err)
 	}
-	return e.results(hits), nil
+	return e.hybrid(conference, q, hits, lex, a, allowed), nil
 }
 
-func (e *Engine) results(hits []Hit) []Result {
+// allowed is the set of ids a query's filter keeps, nil without a filter.
+func (e *Engine) allowed(conference string, q Query) (map[string]bool, *schedule) {
+	e.mu.RLock()
+	s := e.schedules[conference]
+	e.mu.RUnlock()
+	if s == nil || q.Filter == nil {
+		return nil, s
+	}
+	return s.allowed(q.Table, q.Filter), s
+}
+
+func ids(set map[string]bool) []string {
+	if set == nil {
+		return nil
+	}
+	return slices.Sorted(maps.Keys(set))
+}
+
+// listed answers a question that is only a filter ("any workshops on day
+// 2?"): every entity the filter keeps matches it fully, sessions in the
+// order they start.
+func (e *Engine) listed(conference string, q Query, allowed map[string]bool, s *schedule) []Result {
+	keys := ids(allowed)
+	slices.SortStableFunc(keys, func(a, b string) int { return s.start(a).Compare(s.start(b)) })
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	out := make([]Result, 0, len(hits))
-	for _, h := range hits {
-		item, ok := e.items[h.Ref]
-		if !ok {
-			item = &Item{Ref: h.Ref, Title: h.ID}
+	var out []Result
+	for _, id := range keys[:min(len(keys), q.Limit)] {
+		if item, ok := e.items[Ref{Conference: conference, Table: q.Table, ID: id}]; ok {
+			out = append(out, Result{Item: *item, Score: 1, Coverage: 1})
 		}
-		out = append(out, Result{Item: *item, Score: h.Score, Matched: h.Facets})
 	}
 	return out
+}
+
+// check reports what is wrong with a resolved query's limit and threshold.
+func (q Query) check() error {
+	switch {
+	case q.Limit < 1 || q.Limit > MaxLimit:
+		return fmt.Errorf("%w: limit %d outside 1..%d", ErrInvalidQuery, q.Limit, MaxLimit)
+	case *q.Threshold < 0 || *q.Threshold > 1:
+		return fmt.Errorf("%w: threshold %g outside 0..1", ErrInvalidQuery, *q.Threshold)
+	}
+	return nil
+}
+
+// hybrid fuses vector hits with the lexical ranking and keeps what reaches
+// the query's threshold, at most its limit.
+func (e *Engine) hybrid(conference string, q Query, hits []Hit, lex *Lexicon, a lexical.Analysis, allowed map[string]bool) []Result {
+	var matches []lexical.Match
+	cover := func(Ref) float64 { return 0 }
+	var keep func(string) bool
+	if allowed != nil {
+		keep = func(key string) bool { return allowed[refOf(conference, key).ID] }
+	}
+	if lex != nil {
+		matches = lex.corpus.Rank(string(q.Table), a, keep)
+		cover = func(r Ref) float64 { return lex.corpus.Coverage(string(r.Table), r.Key(), a) }
+	}
+	ranked := scored(fuse(hits, matches, conference, cover), e.levelsOf(conference, q.Table, q.Mode))
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	out := make([]Result, 0, q.Limit)
+	for _, h := range ranked {
+		if len(out) == q.Limit || h.score < *q.Threshold || h.score <= 0 {
+			break
+		}
+		item, ok := e.items[h.ref]
+		if !ok {
+			item = &Item{Ref: h.ref, Title: h.ref.ID}
+		}
+		out = append(out, Result{Item: *item, Score: h.score, Coverage: h.coverage, Matched: h.facets})
+	}
+	return out
+}
+
+func (e *Engine) levelsOf(conference string, tb Table, m Mode) levels {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	if lv, ok := e.levels[conference][tableMode{tb, m}]; ok {
+		return lv
+	}
+	c := e.embedder.Calibration()
+	return levels{bg: c.Threshold, pos: c.Confident}
 }

@@ -37,19 +37,36 @@ func mustSchema(data []byte) map[Table][]FacetDef {
 // returned slice must not be modified.
 func Facets(t Table) []FacetDef { return schema[t] }
 
-// FacetWeight returns the weight of facet key in table t and whether the key
-// belongs to t's vocabulary.
-func FacetWeight(t Table, key string) (float32, bool) {
+// DefaultFacetWeight is the weight of a facet key the schema does not know:
+// bundles may name their facets as they like (contract §2), and such a
+// facet counts like an average one of ours.
+const DefaultFacetWeight = 1.0
+
+// FacetWeight returns the weight of facet key in table t: its tuned weight
+// when the schema knows the key, DefaultFacetWeight otherwise.
+func FacetWeight(t Table, key string) float32 {
+	w, _ := knownFacet(t, key)
+	return w
+}
+
+// KnownFacet reports whether key belongs to t's schema.
+func KnownFacet(t Table, key string) bool {
+	_, ok := knownFacet(t, key)
+	return ok
+}
+
+func knownFacet(t Table, key string) (float32, bool) {
 	for _, f := range schema[t] {
 		if f.Key == key {
 			return f.Weight, true
 		}
 	}
-	return 0, false
+	return DefaultFacetWeight, false
 }
 
-// TotalWeight is the sum of the weights of every facet table t defines: the
-// denominator of an entity's coverage.
+// TotalWeight is the sum of the weights of every facet table t's schema
+// defines: with the extra facets an index holds, the denominator of an
+// entity's coverage.
 func TotalWeight(t Table) float32 {
 	var sum float32
 	for _, f := range schema[t] {
@@ -90,16 +107,4 @@ func FacetScore(sims, weights []float32, total, floor float32) float32 {
 		return 0
 	}
 	return DepthShare*best + CoverageShare*covered/total
-}
-
-// FacetKeys lists the facet keys of every table, keyed by table name, in the
-// form conference.Options expects.
-func FacetKeys() map[string][]string {
-	out := make(map[string][]string, len(schema))
-	for t, defs := range schema {
-		for _, d := range defs {
-			out[string(t)] = append(out[string(t)], d.Key)
-		}
-	}
-	return out
 }

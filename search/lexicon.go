@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/erleah/erleah-agent/conference"
+	"github.com/erleah/erleah-agent/search/lexical"
 	"github.com/erleah/erleah-agent/search/terms"
 )
 
@@ -18,6 +19,7 @@ type Lexicon struct {
 	df      map[string]map[Table]int
 	surface map[string]string
 	names   []name
+	corpus  *lexical.Corpus
 }
 
 type name struct {
@@ -57,8 +59,25 @@ func lexiconOf(docs []Document) *Lexicon {
 	for stem, forms := range counts {
 		l.surface[stem] = mostCommon(forms)
 	}
+	l.corpus = lexical.Build(lexicalDocs(docs))
 	return l
 }
+
+func lexicalDocs(docs []Document) []lexical.Doc {
+	out := make([]lexical.Doc, len(docs))
+	for i, d := range docs {
+		out[i] = lexical.Doc{Key: d.Key(), Group: string(d.Table), Fields: d.Fields}
+	}
+	return out
+}
+
+// Corpus is the conference's lexical model: BM25 ranking, spelling, mined
+// expansions.
+func (l *Lexicon) Corpus() *lexical.Corpus { return l.corpus }
+
+// Analyze reads a question against the conference's text: its topic, the
+// weight of each content word and the corrections of misspellings.
+func (l *Lexicon) Analyze(text string) lexical.Analysis { return l.corpus.Analyze(text) }
 
 func (l *Lexicon) addDocument(d Document, counts map[string]map[string]int) {
 	seen := map[string]bool{}

@@ -105,6 +105,9 @@ type VectorQuery struct {
 	// FacetFloor is the similarity below which a facet does not count as a
 	// match in faceted mode; it comes from the embedder's Calibration.
 	FacetFloor float32
+	// IDs, when not nil, restricts the search to these entity ids (a time or
+	// place filter); an empty non-nil list finds nothing.
+	IDs []string
 }
 
 // Validate reports what is wrong with q, wrapping ErrInvalidQuery.

@@ -12,13 +12,14 @@ import (
 	"github.com/erleah/erleah-agent/search"
 	"github.com/erleah/erleah-agent/search/hashembed"
 	"github.com/erleah/erleah-agent/search/memsearch"
+	"github.com/erleah/erleah-agent/search/searchtest"
 )
 
 func TestFacetSchemaIsOneVocabulary(t *testing.T) {
 	want := map[search.Table]int{search.Sessions: 6, search.Exhibitors: 8, search.Speakers: 5}
 	for tb, n := range want {
 		defs := search.Facets(tb)
-		if len(defs) != n || len(search.FacetKeys()[string(tb)]) != n {
+		if len(defs) != n {
 			t.Fatalf("%s has %d facets, want %d", tb, len(defs), n)
 		}
 		var sum float32
@@ -32,8 +33,8 @@ func TestFacetSchemaIsOneVocabulary(t *testing.T) {
 			t.Fatalf("TotalWeight(%s) = %v, want %v", tb, search.TotalWeight(tb), sum)
 		}
 	}
-	if _, ok := search.FacetWeight(search.Sessions, "selling_intent"); ok {
-		t.Fatal("an exhibitor facet is accepted for sessions")
+	if search.KnownFacet(search.Sessions, "selling_intent") || search.FacetWeight(search.Sessions, "talks_about") != search.DefaultFacetWeight {
+		t.Fatal("a key outside the sessions schema is not weighed as an extra facet")
 	}
 }
 
@@ -87,7 +88,7 @@ const tiny = `{"conferences":[{"id":"c1","name":"One","timezone":"Europe/Paris"}
 
 func tinyBundle(t *testing.T) *conference.Bundle {
 	t.Helper()
-	b, err := conference.Parse("tiny", []byte(tiny), conference.Options{FacetKeys: search.FacetKeys()})
+	b, err := conference.Parse("tiny", []byte(tiny))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +170,7 @@ func TestEngineLoadReplacesAConference(t *testing.T) {
 	ctx := context.Background()
 	eng := newEngine(t)
 	b := tinyBundle(t)
-	if err := eng.Load(ctx, b); err != nil {
+	if _, err := eng.Load(ctx, b); err != nil {
 		t.Fatal(err)
 	}
 	q := search.Query{Table: search.Sessions, Mode: search.Master, Text: "kubernetes", Limit: 10}
@@ -180,7 +181,7 @@ func TestEngineLoadReplacesAConference(t *testing.T) {
 	smaller := *b
 	smaller.Sessions = slices.DeleteFunc(slices.Clone(b.Sessions), func(s conference.Session) bool { return s.ID == "s1" })
 	smaller.Speakers = nil
-	if err := eng.Load(ctx, &smaller); err != nil {
+	if _, err := eng.Load(ctx, &smaller); err != nil {
 		t.Fatal(err)
 	}
 	rs, _ = eng.Search(ctx, "c1", q)
@@ -207,7 +208,7 @@ func TestEngineErrors(t *testing.T) {
 		t.Fatalf("unknown table: %v", err)
 	}
 	q := eng.Resolve(search.Query{Table: search.Sessions, Text: "x"})
-	if q.Limit != search.DefaultLimit || *q.Threshold != hashembed.New(0).Calibration().Threshold {
+	if q.Limit != search.DefaultLimit || *q.Threshold != search.Levels.Threshold {
 		t.Fatalf("Resolve = %+v", q)
 	}
 }
@@ -217,12 +218,12 @@ func TestEngineErrors(t *testing.T) {
 // conference's own items.
 func TestConferenceIsolation(t *testing.T) {
 	ctx := context.Background()
-	b, err := conference.Demo(conference.Options{FacetKeys: search.FacetKeys()})
+	b, err := conference.Demo()
 	if err != nil {
 		t.Fatal(err)
 	}
 	eng := newEngine(t)
-	if err := eng.Load(ctx, b); err != nil {
+	if _, err := eng.Load(ctx, b); err != nil {
 		t.Fatal(err)
 	}
 	zero := float32(0)
@@ -247,6 +248,46 @@ func TestConferenceIsolation(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// ownFacets is a bundle whose items carry facet names the schema does not
+// know, as a bundle written for another system does.
+const ownFacets = `{"conferences":[{"id":"c1","name":"One"}],
+ "sessions":[
+  {"id":"s1","conference_id":"c1","title":"Yard planning","facets":{"theme":"Moving empty containers between depots with fewer truck trips","who_should_attend":"depot managers"}},
+  {"id":"s2","conference_id":"c1","title":"Customs for beginners","description":"Declarations explained."}],
+ "exhibitors":[],
+ "speakers":[{"id":"p1","conference_id":"c1","name":"Ada","facets":{"expertise":["reefer logistics","cold chain audits"]}}]}`
+
+func TestOwnFacetKeysAreIndexedAndSearched(t *testing.T) {
+	b, err := conference.Parse("own", []byte(ownFacets))
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng := searchtest.Engine(t, b)
+	rs, err := eng.Search(context.Background(), "c1", search.Query{Table: search.Sessions, Mode: search.Faceted, Text: "empty containers depots"})
+	if err != nil || len(rs) == 0 || rs[0].ID != "s1" {
+		t.Fatalf("search on an own facet: %v, %+v", err, rs)
+	}
+	if len(rs[0].Matched) == 0 || rs[0].Matched[0].Key != "theme" {
+		t.Fatalf("matched facets = %+v, want theme first", rs[0].Matched)
+	}
+	rs, err = eng.Search(context.Background(), "c1", search.Query{Table: search.Speakers, Mode: search.Faceted, Text: "cold chain audits"})
+	if err != nil || len(rs) != 1 || rs[0].ID != "p1" {
+		t.Fatalf("a list-valued own facet is not searched: %v, %+v", err, rs)
+	}
+	emb := hashembed.New(0)
+	fresh, _ := search.NewEngine(emb, memsearch.New(emb.Dim()))
+	rep, err := fresh.Load(context.Background(), b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := rep.Conferences[0].String()
+	for _, want := range []string{"2 sessions", "0 exhibitors", "1 speakers", "expertise (1)", "theme (1)", "who_should_attend (1)"} {
+		if !strings.Contains(line, want) {
+			t.Errorf("load summary %q lacks %q", line, want)
 		}
 	}
 }

@@ -50,7 +50,7 @@ func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer, cfg co
 		return err
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelError}))
-	eng, err := newEngine(ctx, cfg, b)
+	eng, err := newEngine(ctx, cfg, b, log)
 	if err != nil {
 		return fmt.Errorf("index conference: %w", err)
 	}

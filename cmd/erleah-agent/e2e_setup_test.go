@@ -17,7 +17,6 @@ import (
 	"github.com/erleah/erleah-agent/directus"
 	"github.com/erleah/erleah-agent/migrations"
 	"github.com/erleah/erleah-agent/provision"
-	"github.com/erleah/erleah-agent/search"
 )
 
 // realDirectus is a Directus 12.4.0 prepared for the agent: schema, the demo
@@ -55,7 +54,7 @@ func prepare(url, token string) (*realDirectus, error) {
 	if _, err := provision.ApplySchema(ctx, admin, migrations.DirectusSchema); err != nil {
 		return nil, err
 	}
-	b, err := conference.Demo(conference.Options{FacetKeys: search.FacetKeys()})
+	b, err := conference.Demo()
 	if err != nil {
 		return nil, err
 	}

@@ -88,7 +88,6 @@ func setNames() string {
 // evalRuns resolves the flags into the sets to run: a cases file (over
 // --data or the demo bundle), one named set, or all of them.
 func evalRuns(set, data, casesFile string) ([]evalRun, error) {
-	opts := conference.Options{}
 	if casesFile != "" {
 		if set != "" {
 			return nil, usagef("--cases and --set exclude each other")
@@ -116,7 +115,7 @@ func evalRuns(set, data, casesFile string) ([]evalRun, error) {
 	}
 	var runs []evalRun
 	for _, s := range sets {
-		run, err := setRun(s, data, opts)
+		run, err := setRun(s, data)
 		if err != nil {
 			return nil, err
 		}
@@ -125,8 +124,8 @@ func evalRuns(set, data, casesFile string) ([]evalRun, error) {
 	return runs, nil
 }
 
-func setRun(s eval.Set, data string, opts conference.Options) (evalRun, error) {
-	b, err := s.Bundle(data, opts)
+func setRun(s eval.Set, data string) (evalRun, error) {
+	b, err := s.Bundle(data)
 	if err != nil {
 		if s.DataFile != "" && data == "" && errors.Is(err, os.ErrNotExist) {
 			return evalRun{}, fmt.Errorf("set %s needs its conference bundle: pass --data (expected at %s)", s.Name, s.DataFile)
@@ -150,7 +149,7 @@ func orDefault(s, def string) string {
 }
 
 func runEval(ctx context.Context, cfg config, c common, run evalRun, modes []eval.Mode, log *slog.Logger) (*eval.Report, error) {
-	eng, err := newEngine(ctx, cfg, run.bundle)
+	eng, err := newEngine(ctx, cfg, run.bundle, log)
 	if err != nil {
 		return nil, fmt.Errorf("index conference: %w", err)
 	}

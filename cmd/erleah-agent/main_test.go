@@ -55,7 +55,7 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 		{"bad environment", map[string]string{"MAX_RETRY_COUNT": "lots", "TURN_TIMEOUT": "soon", "MODEL": "anthropic:claude-x", "EMBEDDER": "word2vec"}, []string{"ask", "hi"},
 			`bad environment: MAX_RETRY_COUNT="lots" is not a valid int; TURN_TIMEOUT="soon" is not a valid time.Duration; MODEL: model anthropic:claude-x needs ANTHROPIC_API_KEY; EMBEDDER="word2vec": want hash, openai:<model> or ollama:<model>`},
 		{"eval bad mode", nil, []string{"eval", "--reflection", "sometimes"}, "want on, off or both"},
-		{"eval cases needed with data", nil, []string{"eval", "--data", "x.json"}, "--cases is required"},
+		{"eval cases needed with data", nil, []string{"eval", "--data", "x.json"}, "--data needs --cases"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -152,9 +152,11 @@ func data(ctx context.Context, cfg config, eng *search.Engine, log *slog.Logger)
 		if err != nil {
 			return dataSource{}, err
 		}
-		if err := eng.Load(ctx, b); err != nil {
+		rep, err := eng.Load(ctx, b)
+		if err != nil {
 			return dataSource{}, fmt.Errorf("index conferences: %w", err)
 		}
+		logReport(log, rep)
 		return dataSource{confs: conferenceLookup(b), ready: indexReady(eng, b)}, nil
 	}
 	c, err := directus.New(directus.Options{BaseURL: cfg.DirectusURL, Token: string(cfg.DirectusToken)})

@@ -69,11 +69,10 @@ func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 
 // loadBundle reads the bundle at path, or the demo bundle when path is empty.
 func loadBundle(path string) (*conference.Bundle, error) {
-	opts := conference.Options{FacetKeys: search.FacetKeys()}
 	if path == "" {
-		return conference.Demo(opts)
+		return conference.Demo()
 	}
-	return conference.LoadFile(path, opts)
+	return conference.LoadFile(path)
 }
 
 // newEmbedder returns the configured embedder: the offline hash embedder,
@@ -104,16 +103,26 @@ func newIndex(ctx context.Context, cfg config) (*search.Engine, error) {
 	return search.NewEngine(emb, memsearch.New(emb.Dim()))
 }
 
-// newEngine indexes a bundle in memory with the configured embedder.
-func newEngine(ctx context.Context, cfg config, b *conference.Bundle) (*search.Engine, error) {
+// newEngine indexes a bundle in memory with the configured embedder and
+// logs what it indexed.
+func newEngine(ctx context.Context, cfg config, b *conference.Bundle, log *slog.Logger) (*search.Engine, error) {
 	eng, err := newIndex(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
-	if err := eng.Load(ctx, b); err != nil {
+	rep, err := eng.Load(ctx, b)
+	if err != nil {
 		return nil, err
 	}
+	logReport(log, rep)
 	return eng, nil
+}
+
+// logReport writes one line per indexed conference.
+func logReport(log *slog.Logger, rep search.LoadReport) {
+	for _, c := range rep.Conferences {
+		log.Info("conference indexed", "summary", c.String())
+	}
 }
 
 // newModel opens the prompt and model registries in the state directory

@@ -33,6 +33,9 @@ type shardKey struct {
 	table      search.Table
 }
 
+// maxFacets bounds the facets of one entity.
+const maxFacets = 64
+
 // New returns an empty index for vectors of dimension dim.
 func New(dim int) *Index {
 	return &Index{dim: dim, shards: map[shardKey]*shard{}}
@@ -80,9 +83,12 @@ func (x *Index) check(e *search.Entity) error {
 		return fmt.Errorf("%w: master vector has %d dimensions, want %d", search.ErrDimension, len(e.Master), x.dim)
 	}
 	seen := map[string]bool{}
+	if len(e.Facets) > maxFacets {
+		return fmt.Errorf("%w: %d facets, at most %d", search.ErrInvalidQuery, len(e.Facets), maxFacets)
+	}
 	for _, f := range e.Facets {
-		if _, ok := search.FacetWeight(e.Table, f.Key); !ok || seen[f.Key] {
-			return fmt.Errorf("%w: facet %q unknown or repeated for %s", search.ErrInvalidQuery, f.Key, e.Table)
+		if f.Key == "" || seen[f.Key] {
+			return fmt.Errorf("%w: facet %q empty or repeated for %s", search.ErrInvalidQuery, f.Key, e.Table)
 		}
 		seen[f.Key] = true
 		if len(f.Vector) != x.dim {

@@ -16,17 +16,18 @@ func (s *shard) search(q search.VectorQuery) []search.Hit {
 	buf := scratch.Get().(*[]float32)
 	defer scratch.Put(buf)
 	top := topK{k: q.Limit}
+	allowed := allowSet(q.IDs)
 	if q.Mode == search.Master {
 		sims := rowSims(buf, q.Vector, s.masters, s.dim)
 		for _, e := range s.ents {
-			if e.live {
+			if e.live && allowed.has(e.id) {
 				top.offer(sims[e.master], e)
 			}
 		}
 	} else {
 		sims := rowSims(buf, q.Vector, s.facets, s.dim)
 		for _, e := range s.ents {
-			if e.live && e.facetN > 0 {
+			if e.live && e.facetN > 0 && allowed.has(e.id) {
 				end := e.facetOff + e.facetN
 				top.offer(search.FacetScore(sims[e.facetOff:end], s.weights[e.facetOff:end], s.total, q.FacetFloor), e)
 			}
@@ -34,6 +35,22 @@ func (s *shard) search(q search.VectorQuery) []search.Hit {
 	}
 	return s.hits(q, top.sorted(), *buf)
 }
+
+// allow is the set of ids a query may return; nil allows every id.
+type allow map[string]bool
+
+func allowSet(ids []string) allow {
+	if ids == nil {
+		return nil
+	}
+	out := make(allow, len(ids))
+	for _, id := range ids {
+		out[id] = true
+	}
+	return out
+}
+
+func (a allow) has(id string) bool { return a == nil || a[id] }
 
 // rowSims computes the similarity of v with every row of m into the pooled
 // buffer.
@@ -51,7 +68,6 @@ func rowSims(buf *[]float32, v, m []float32, dim int) []float32 {
 // matched facets of each (best first) in faceted mode.
 func (s *shard) hits(q search.VectorQuery, ranked []candidate, sims []float32) []search.Hit {
 	out := make([]search.Hit, 0, len(ranked))
-	defs := search.Facets(s.table)
 	for _, c := range ranked {
 		if c.score <= 0 || c.score < q.Threshold {
 			continue
@@ -60,7 +76,7 @@ func (s *shard) hits(q search.VectorQuery, ranked []candidate, sims []float32) [
 		if q.Mode == search.Faceted {
 			for r := c.e.facetOff; r < c.e.facetOff+c.e.facetN; r++ {
 				if sims[r] >= q.FacetFloor && sims[r] > 0 {
-					h.Facets = append(h.Facets, search.FacetMatch{Key: defs[s.keys[r]].Key, Score: sims[r]})
+					h.Facets = append(h.Facets, search.FacetMatch{Key: s.names[s.keys[r]], Score: sims[r]})
 				}
 			}
 			slices.SortStableFunc(h.Facets, func(a, b search.FacetMatch) int { return cmpDesc(a.Score, b.Score) })

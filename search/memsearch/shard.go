@@ -9,7 +9,7 @@ import (
 type shard struct {
 	dim   int
 	table search.Table
-	total float32 // search.TotalWeight(table)
+	total float32 // search.TotalWeight(table) plus the weight of each extra facet key seen
 
 	ents []entity
 	byID map[string]int // id → index in ents (live entities only)
@@ -17,7 +17,9 @@ type shard struct {
 	masters []float32
 	facets  []float32
 	weights []float32 // weight of each facet row
-	keys    []uint8   // facet index in the table's schema, per facet row
+	keys    []uint16  // index in names, per facet row
+	names   []string  // the facet keys this shard has seen
+	nameIdx map[string]uint16
 
 	liveFacets int
 	deadRows   int // master and facet rows no live entity uses
@@ -32,7 +34,7 @@ type entity struct {
 }
 
 func newShard(dim int, t search.Table) *shard {
-	return &shard{dim: dim, table: t, total: search.TotalWeight(t), byID: map[string]int{}}
+	return &shard{dim: dim, table: t, total: search.TotalWeight(t), byID: map[string]int{}, nameIdx: map[string]uint16{}}
 }
 
 // upsert replaces or appends entities, growing storage once for the batch.
@@ -66,22 +68,29 @@ func (s *shard) append(e *search.Entity) {
 	s.masters = append(s.masters, e.Master...)
 	for _, f := range e.Facets {
 		s.facets = append(s.facets, f.Vector...)
-		w, _ := search.FacetWeight(s.table, f.Key)
-		s.weights = append(s.weights, w)
-		s.keys = append(s.keys, uint8(facetIndex(s.table, f.Key)))
+		s.weights = append(s.weights, search.FacetWeight(s.table, f.Key))
+		s.keys = append(s.keys, s.keyIndex(f.Key))
 	}
 	s.byID[e.ID] = len(s.ents)
 	s.ents = append(s.ents, ent)
 	s.liveFacets += ent.facetN
 }
 
-func facetIndex(t search.Table, key string) int {
-	for i, f := range search.Facets(t) {
-		if f.Key == key {
-			return i
-		}
+// keyIndex numbers a facet key within the shard; a key outside the table's
+// schema seen for the first time adds its weight to the coverage
+// denominator, so entities of bundles with their own facet names are scored
+// on the same footing.
+func (s *shard) keyIndex(key string) uint16 {
+	if i, ok := s.nameIdx[key]; ok {
+		return i
 	}
-	return 0
+	i := uint16(len(s.names))
+	s.names = append(s.names, key)
+	s.nameIdx[key] = i
+	if !search.KnownFacet(s.table, key) {
+		s.total += search.FacetWeight(s.table, key)
+	}
+	return i
 }
 
 // remove marks an entity's rows dead.
@@ -110,7 +119,7 @@ func (s *shard) maybeCompact() {
 	s.masters = make([]float32, 0, live*s.dim)
 	s.facets = make([]float32, 0, s.liveFacets*s.dim)
 	s.weights = make([]float32, 0, s.liveFacets)
-	s.keys = make([]uint8, 0, s.liveFacets)
+	s.keys = make([]uint16, 0, s.liveFacets)
 	s.liveFacets, s.deadRows = 0, 0
 	for _, e := range old.ents {
 		if e.live {

@@ -55,6 +55,33 @@ func testFacetedScore(t *testing.T, newIndex NewIndex) {
 	}
 }
 
+// testOpenFacets indexes facets under keys the schema does not know: they
+// are searched with the default weight, named in matched facets, and widen
+// the coverage denominator of every entity of the shard alike.
+func testOpenFacets(t *testing.T, newIndex NewIndex) {
+	r := rand.New(rand.NewPCG(3, 3))
+	idx := newIndex(t, dim)
+	q := vec(r)
+	own := entity(r, ref("c1", search.Speakers, "own"), 1)
+	own.Facets = append(own.Facets, search.FacetVector{Key: "talks_about", Vector: near(r, q, 0.9)})
+	plain := entity(r, ref("c1", search.Speakers, "plain"), 2)
+	plain.Facets[1].Vector = near(r, q, 0.7)
+	upsert(t, idx, own, plain)
+	total := search.TotalWeight(search.Speakers) + search.DefaultFacetWeight
+	hits := mustSearch(t, idx, query("c1", search.Speakers, search.Faceted, q, 5))
+	if len(hits) != 2 || hits[0].ID != "own" {
+		t.Fatalf("hits = %+v, want own then plain", hits)
+	}
+	for i, e := range []search.Entity{own, plain} {
+		if want := expectedIn(e, search.Faceted, q, 0.1, total); !approx(hits[i].Score, want) {
+			t.Fatalf("%s scores %.4f, want %.4f", e.ID, hits[i].Score, want)
+		}
+	}
+	if len(hits[0].Facets) == 0 || hits[0].Facets[0].Key != "talks_about" {
+		t.Fatalf("matched facets of own = %+v, want talks_about first", hits[0].Facets)
+	}
+}
+
 // testBruteForce compares top-k results with a reference ranking over many
 // random entities, in both modes.
 func testBruteForce(t *testing.T, newIndex NewIndex) {
@@ -308,10 +335,14 @@ func testBadBatch(t *testing.T, newIndex NewIndex) {
 	if err := idx.Upsert(context.Background(), []search.Entity{ok, short}); !errors.Is(err, search.ErrDimension) {
 		t.Fatalf("Upsert with a short vector: err = %v, want ErrDimension", err)
 	}
-	badKey := entity(r, ref("c1", search.Sessions, "bad"), 1)
-	badKey.Facets[0].Key = "selling_intent"
+	badKey := entity(r, ref("c1", search.Sessions, "bad"), 2)
+	badKey.Facets[1].Key = badKey.Facets[0].Key
 	if err := idx.Upsert(context.Background(), []search.Entity{ok, badKey}); !errors.Is(err, search.ErrInvalidQuery) {
-		t.Fatalf("Upsert with an exhibitor facet on a session: err = %v, want ErrInvalidQuery", err)
+		t.Fatalf("Upsert with a repeated facet key: err = %v, want ErrInvalidQuery", err)
+	}
+	badKey.Facets[1].Key = ""
+	if err := idx.Upsert(context.Background(), []search.Entity{ok, badKey}); !errors.Is(err, search.ErrInvalidQuery) {
+		t.Fatalf("Upsert with an empty facet key: err = %v, want ErrInvalidQuery", err)
 	}
 	refs, _ := idx.Refs(context.Background(), "c1", search.Sessions)
 	if len(refs) != 0 {

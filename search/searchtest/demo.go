@@ -28,7 +28,8 @@ func load(b *conference.Bundle) (*search.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return eng, eng.Load(context.Background(), b)
+	_, err = eng.Load(context.Background(), b)
+	return eng, err
 }
 
 var demo struct {
@@ -43,7 +44,7 @@ var demo struct {
 func Demo(t testing.TB) (*conference.Bundle, *search.Engine) {
 	t.Helper()
 	demo.once.Do(func() {
-		demo.bundle, demo.err = conference.Demo(conference.Options{FacetKeys: search.FacetKeys()})
+		demo.bundle, demo.err = conference.Demo()
 		if demo.err == nil {
 			demo.engine, demo.err = load(demo.bundle)
 		}

@@ -35,6 +35,7 @@ func Run(t *testing.T, newIndex NewIndex) {
 	}{
 		{"MasterScoreIsCosine", testMasterScore},
 		{"FacetedScoreFollowsFacetScore", testFacetedScore},
+		{"OpenFacetKeys", testOpenFacets},
 		{"MatchesBruteForce", testBruteForce},
 		{"ConferenceIsolation", testConferenceIsolation},
 		{"TableIsolation", testTableIsolation},
@@ -96,8 +97,15 @@ func entity(r *rand.Rand, rf search.Ref, n int) search.Entity {
 	return e
 }
 
-// expected computes the reference score of e for query v.
+// expected computes the reference score of e for query v in a shard whose
+// entities use only the schema's facet keys.
 func expected(e search.Entity, mode search.Mode, v []float32, floor float32) float32 {
+	return expectedIn(e, mode, v, floor, search.TotalWeight(e.Table))
+}
+
+// expectedIn computes the reference score of e for query v with total as
+// the coverage denominator.
+func expectedIn(e search.Entity, mode search.Mode, v []float32, floor, total float32) float32 {
 	if mode == search.Master {
 		return cosine(v, e.Master)
 	}
@@ -105,9 +113,9 @@ func expected(e search.Entity, mode search.Mode, v []float32, floor float32) flo
 	weights := make([]float32, len(e.Facets))
 	for i, f := range e.Facets {
 		sims[i] = cosine(v, f.Vector)
-		weights[i], _ = search.FacetWeight(e.Table, f.Key)
+		weights[i] = search.FacetWeight(e.Table, f.Key)
 	}
-	return search.FacetScore(sims, weights, search.TotalWeight(e.Table), floor)
+	return search.FacetScore(sims, weights, total, floor)
 }
 
 func upsert(t *testing.T, idx search.Index, ents ...search.Entity) {

@@ -1,15 +1,18 @@
 // Package terms turns free text into the normalised terms that the offline
 // embedder hashes and that reflection uses as vocabulary evidence.
 //
-// Normalisation is deliberately simple and deterministic: lower-casing,
-// splitting on anything that is not a letter or digit, dropping stop words and
-// a light suffix-stripping stemmer. All functions are safe for concurrent use.
+// Normalisation is deterministic: lower-casing, splitting on anything that is
+// not a letter or digit, dropping stop words and Snowball English stemming.
+// IsEnglish tells general English words from others. All functions are safe
+// for concurrent use.
 package terms
 
 import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/kljensen/snowball/english"
 )
 
 // Token is one word of a text after normalisation.
@@ -83,61 +86,36 @@ func isDigit(w string) bool {
 	return w != "" && strings.IndexFunc(w, func(r rune) bool { return !unicode.IsDigit(r) }) < 0
 }
 
-// Stem strips common English inflections so that "deployments", "deploying"
-// and "deployed" share the stem "deploy". It never shortens a word below
-// three letters and leaves words with digits alone.
+// Stem reduces a word to its Snowball (Porter2) English stem, so that
+// "deployments", "deploying" and "deployed" share the stem "deploy". Words
+// with digits ("k8s") and words of three letters or fewer stay as they are.
 func Stem(w string) string {
 	if len(w) <= 3 || strings.ContainsFunc(w, unicode.IsDigit) {
 		return w
 	}
-	for _, rule := range suffixRules {
-		if !strings.HasSuffix(w, rule.suffix) {
-			continue
+	return english.Stem(american(w), true)
+}
+
+// britishEndings are spelling endings that British and American English
+// write differently, with the American form.
+var britishEndings = [][2]string{
+	{"isations", "izations"}, {"isation", "ization"}, {"ising", "izing"}, {"ised", "ized"}, {"ises", "izes"},
+	{"ise", "ize"}, {"isers", "izers"}, {"iser", "izer"}, {"yse", "yze"}, {"ysed", "yzed"}, {"ysing", "yzing"},
+	{"ours", "ors"}, {"our", "or"}, {"tres", "ters"}, {"tre", "ter"}, {"ogues", "ogs"}, {"ogue", "og"},
+}
+
+// american spells a British word the American way when the dictionary
+// knows that spelling ("organisation" → "organization", "centre" →
+// "center"), so both stem alike; "expertise" stays, there is no
+// "expertize". Only "-isation" is always British.
+func american(w string) string {
+	for _, e := range britishEndings {
+		if base, ok := strings.CutSuffix(w, e[0]); ok && len(base) > 1 {
+			if alt := base + e[1]; strings.HasPrefix(e[0], "isation") || IsEnglish(alt) {
+				return alt
+			}
+			return w
 		}
-		base := w[:len(w)-len(rule.suffix)]
-		if len(base)+len(rule.repl) < 3 {
-			continue
-		}
-		return undouble(base) + rule.repl
 	}
 	return w
-}
-
-// undouble turns "runn" (from "running") into "run".
-func undouble(base string) string {
-	n := len(base)
-	if n >= 4 && base[n-1] == base[n-2] && !strings.ContainsRune("lsz", rune(base[n-1])) && !strings.ContainsRune("aeiou", rune(base[n-1])) {
-		return base[:n-1]
-	}
-	return base
-}
-
-type suffixRule struct{ suffix, repl string }
-
-// suffixRules are tried in order; the first that applies wins.
-var suffixRules = []suffixRule{
-	{"ational", "ate"},
-	{"izations", "ize"},
-	{"ization", "ize"},
-	{"isations", "ize"},
-	{"isation", "ize"},
-	{"ments", ""},
-	{"ment", ""},
-	{"ings", ""},
-	{"ing", ""},
-	{"ies", "y"},
-	{"ied", "y"},
-	{"sses", "ss"},
-	{"ised", "ize"},
-	{"ises", "ize"},
-	{"ise", "ize"},
-	{"ized", "ize"},
-	{"izes", "ize"},
-	{"ed", ""},
-	{"ers", "er"},
-	{"ss", "ss"},
-	{"us", "us"},
-	{"is", "is"},
-	{"es", "e"},
-	{"s", ""},
 }

@@ -1,0 +1,224 @@
+package lexical
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/erleah/erleah-agent/search/terms"
+)
+
+// connectors may sit inside a phrase without giving it a letter
+// ("software bill of materials" is SBOM, "research and development" R&D).
+var connectors = map[string]bool{"of": true, "and": true, "for": true, "the": true, "to": true, "in": true, "on": true, "as": true, "a": true}
+
+// definition matches "long form (ACR)", the way texts introduce acronyms.
+var definition = regexp.MustCompile(`\(([A-Za-z][A-Za-z0-9&/-]{1,9})\)`)
+
+// acronyms is what a corpus knows about its abbreviations.
+type acronyms struct {
+	defined map[string]string   // "sbom" → "software bill of materials", from "… (SBOM)"
+	upper   map[string]bool     // words written in capitals somewhere ("sbom")
+	seqs    [][]string          // every field's words in order, stop words included
+	byFirst map[byte][]position // where each initial letter starts a word
+}
+
+type position struct{ seq, at int }
+
+func mineAcronyms(docs []Doc, v *vocabulary) acronyms {
+	a := acronyms{defined: map[string]string{}, upper: map[string]bool{}, byFirst: map[byte][]position{}}
+	for _, d := range docs {
+		for _, f := range d.Fields {
+			a.addText(f.Text)
+		}
+	}
+	return a
+}
+
+func (a *acronyms) addText(text string) {
+	for _, w := range strings.Fields(text) {
+		w = strings.Trim(w, `.,;:!?"'()[]{}`)
+		if isCapitals(w) {
+			a.upper[strings.ToLower(w)] = true
+		}
+	}
+	for _, m := range definition.FindAllStringSubmatchIndex(text, -1) {
+		acr := text[m[2]:m[3]]
+		if long := longFormBefore(terms.Words(text[:m[0]]), letters(acr)); long != "" && isCapitals(acr) {
+			a.defined[strings.ToLower(acr)] = long
+		}
+	}
+	seq := terms.Words(text)
+	n := len(a.seqs)
+	a.seqs = append(a.seqs, seq)
+	for i, w := range seq {
+		if w != "" && !connectors[w] {
+			a.byFirst[w[0]] = append(a.byFirst[w[0]], position{n, i})
+		}
+	}
+}
+
+// isCapitals reports whether w is written like an acronym: two to ten
+// letters or digits, the letters all capitals ("SBOM", "K8S", "B2B").
+func isCapitals(w string) bool {
+	if n := len(w); n < 2 || n > 10 {
+		return false
+	}
+	letters := 0
+	for _, r := range w {
+		switch {
+		case unicode.IsUpper(r):
+			letters++
+		case unicode.IsDigit(r), r == '&', r == '/', r == '-':
+		default:
+			return false
+		}
+	}
+	return letters >= 2
+}
+
+// letters keeps the lower-case letters of an acronym ("R&D" → "rd").
+func letters(acr string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(acr) {
+		if r >= 'a' && r <= 'z' {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// longFormBefore finds, ending at the last word, the words whose initials
+// spell want.
+func longFormBefore(words []string, want string) string {
+	for start := len(words) - 1; start >= 0 && len(words)-start <= len(want)+3; start-- {
+		if connectors[words[start]] {
+			continue
+		}
+		if spells(words[start:], want) {
+			return strings.Join(words[start:], " ")
+		}
+	}
+	return ""
+}
+
+// spells reports whether the initials of words spell want: every word
+// gives its first letter, except connectors, which may give theirs or
+// none ("software bill of materials" spells both SBOM and SBM).
+func spells(words []string, want string) bool {
+	if len(words) == 0 {
+		return want == ""
+	}
+	w := words[0]
+	if w == "" {
+		return false
+	}
+	if want != "" && w[0] == want[0] && spells(words[1:], want[1:]) {
+		return true
+	}
+	return connectors[w] && spells(words[1:], want)
+}
+
+// initials are the first letters of a phrase's words, connectors skipped.
+func initials(words []string) string {
+	var b strings.Builder
+	for _, w := range words {
+		if w != "" && !connectors[w] {
+			b.WriteByte(w[0])
+		}
+	}
+	return b.String()
+}
+
+// expansions lists the phrases of the corpus that acr abbreviates, most
+// frequent first: the long form a text defines, then phrases whose words'
+// initials spell it. A phrase found once counts only for acronyms of three
+// or more letters; the two most frequent are kept.
+func (a *acronyms) expansions(acr string) []string {
+	want := letters(acr)
+	if len(want) < 2 || len(want) > 6 || strings.ContainsAny(acr, "0123456789") {
+		return nil // "k8s", "a11y": numerals stand for letters left out, not for words
+	}
+	counts := map[string]int{}
+	for _, p := range a.byFirst[want[0]] {
+		if phrase := a.phraseAt(p, want); phrase != "" {
+			counts[phrase]++
+		}
+	}
+	if long, ok := a.defined[want]; ok {
+		counts[long] += 2
+	}
+	return rank(counts, len(want))
+}
+
+// phraseAt reads, from a word position, a phrase whose initials spell
+// want, allowing connectors between its words but not at its ends.
+func (a *acronyms) phraseAt(p position, want string) string {
+	seq := a.seqs[p.seq]
+	var words []string
+	k := 0
+	for i := p.at; i < len(seq) && k < len(want); i++ {
+		w := seq[i]
+		switch {
+		case w != "" && w[0] == want[k] && !connectors[w]:
+			words = append(words, w)
+			k++
+		case connectors[w] && len(words) > 0:
+			words = append(words, w)
+			if w[0] == want[k] && k+1 < len(want) && a.letterAhead(seq, i+1, want[k+1]) {
+				k++ // "bill of materials": the connector gives the O of SBOM
+			}
+		default:
+			return ""
+		}
+	}
+	if k < len(want) || len(words) < 2 || words[len(words)-1] == want {
+		return ""
+	}
+	return strings.Join(words, " ")
+}
+
+// letterAhead reports whether the next word starts with letter.
+func (a *acronyms) letterAhead(seq []string, i int, letter byte) bool {
+	return i < len(seq) && seq[i] != "" && seq[i][0] == letter
+}
+
+func rank(counts map[string]int, size int) []string {
+	var out []string
+	for phrase, n := range counts {
+		if n >= 2 || size >= 3 {
+			out = append(out, phrase)
+		}
+	}
+	slices.SortFunc(out, func(x, y string) int {
+		if counts[x] != counts[y] {
+			return counts[y] - counts[x]
+		}
+		return strings.Compare(x, y)
+	})
+	return out[:min(2, len(out))]
+}
+
+// abbreviation returns the corpus's acronym for a phrase of three or more
+// words of the question ("software bill of materials" → "sbom") when the
+// corpus writes that acronym in capitals; two letters are too ambiguous.
+func (a *acronyms) abbreviation(words []string) string {
+	if len(words) < 2 {
+		return ""
+	}
+	if connectors[words[0]] || connectors[words[len(words)-1]] || len(initials(words)) < 3 {
+		return ""
+	}
+	var found []string
+	for acr := range a.upper {
+		if len(acr) >= len(initials(words)) && acr[0] == words[0][0] && spells(words, acr) {
+			found = append(found, acr)
+		}
+	}
+	slices.Sort(found)
+	if len(found) == 0 {
+		return ""
+	}
+	return found[len(found)-1]
+}

@@ -1,0 +1,151 @@
+package lexical
+
+import (
+	"strings"
+
+	"github.com/erleah/erleah-agent/search/terms"
+)
+
+// generic are words of questions that name the occasion or the asking
+// rather than a topic: at any conference "the venue", "attendees", "I'd
+// actually like to bring…" or "give me something useful" say nothing about
+// what to look for. General English, not any conference's words.
+var generic = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`conference conferences event events summit venue programme program agenda attendee
+	attendees anything something everything recommend recommended recommendation recommendations suggest suggestion
+	suggestions interested interesting interest useful good great best better cool nice relevant learn learning
+	give gives giving bring brings bringing make makes making take takes taking keep keeps put use uses using used
+	try tries trying tried start starting come coming see seeing think thinking feel able sure actually really
+	basically maybe perhaps probably finally definitely especially particularly quite pretty bit lot lots kind
+	sort type stuff thing things way ways day days today tomorrow yesterday morning afternoon evening tonight
+	week weekend time times currently still already soon later next first last new latest wonder wondering
+	curious keen hear hearing attend attending visit visiting go going went meet meeting somewhere someone
+	anyone everyone people person folks guys etc ideas idea tips advice question questions`) {
+		m[w] = true
+	}
+	return m
+}()
+
+// Concept is one content word of a question, as the conference sees it.
+type Concept struct {
+	// Word is the word as written, lower-cased.
+	Word string `json:"word"`
+	// Stem is what is searched: the word's stem, or its correction's.
+	Stem string `json:"-"`
+	// Fix is the conference word a misspelling was corrected to.
+	Fix string `json:"fix,omitempty"`
+	// DF is the number of documents that have Stem.
+	DF int `json:"df"`
+	// Weight is Stem's inverse document frequency in the conference: rare
+	// words weigh most, unknown words most of all.
+	Weight float64 `json:"weight"`
+	// Alts are phrases that stand for the concept (an acronym's long form):
+	// a document with every stem of one of them has the concept too.
+	Alts [][]string `json:"-"`
+}
+
+// Explain adds a phrase that stands for concept i of the analysis ("SBOM"
+// ↔ "software bill of materials"); it weighs no more than the concept.
+func (a Analysis) Explain(i int, phrase string) {
+	var stems []string
+	for _, t := range terms.Content(phrase) {
+		stems = append(stems, t.Stem)
+	}
+	if len(stems) > 0 {
+		a.Concepts[i].Alts = append(a.Concepts[i].Alts, stems)
+	}
+}
+
+// Known reports whether some document has the concept (after correction).
+func (c Concept) Known() bool { return c.DF > 0 }
+
+// Analysis is a question as the conference's text sees it.
+type Analysis struct {
+	// Topic is what the question is about, in the attendee's words.
+	Topic string `json:"topic"`
+	// Concepts are the distinct content words of Topic.
+	Concepts []Concept `json:"concepts"`
+}
+
+// Analyze reads a question: its topic, each content word's weight in the
+// conference and the corrections of its misspellings.
+func (c *Corpus) Analyze(text string) Analysis {
+	a := Analysis{Topic: Topic(text)}
+	seen := map[string]bool{}
+	for _, t := range terms.Content(a.Topic) {
+		if generic[t.Raw] || seen[t.Stem] {
+			continue
+		}
+		seen[t.Stem] = true
+		a.Concepts = append(a.Concepts, c.concept(t))
+	}
+	return a
+}
+
+func (c *Corpus) concept(t terms.Token) Concept {
+	k := Concept{Word: t.Raw, Stem: t.Stem, DF: c.vocab.df[t.Stem]}
+	if k.DF == 0 {
+		if fix, ok := c.vocab.correction(t.Raw); ok {
+			k.Fix, k.Stem = fix, terms.Stem(fix)
+			k.DF = c.vocab.df[k.Stem]
+		}
+	}
+	k.Weight = c.vocab.idf(k.DF)
+	return k
+}
+
+// Text is the question's topic with corrections applied, for embedding.
+func (a Analysis) Text() string {
+	if len(a.Concepts) == 0 {
+		return a.Topic
+	}
+	fixes := map[string]string{}
+	for _, k := range a.Concepts {
+		if k.Fix != "" {
+			fixes[k.Word] = k.Fix
+		}
+	}
+	if len(fixes) == 0 {
+		return a.Topic
+	}
+	words := strings.Fields(a.Topic)
+	for i, w := range words {
+		lw := strings.ToLower(strings.Trim(w, `.,;:!?"'()`))
+		if fix, ok := fixes[lw]; ok {
+			words[i] = fix
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// Unknown lists the concepts no document has, even after correction.
+func (a Analysis) Unknown() []Concept {
+	var out []Concept
+	for _, k := range a.Concepts {
+		if !k.Known() {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// Fixed lists the corrected concepts.
+func (a Analysis) Fixed() []Concept {
+	var out []Concept
+	for _, k := range a.Concepts {
+		if k.Fix != "" {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// Weight is the sum of the concepts' weights.
+func (a Analysis) Weight() float64 {
+	var w float64
+	for _, k := range a.Concepts {
+		w += k.Weight
+	}
+	return w
+}

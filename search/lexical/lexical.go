@@ -1,0 +1,79 @@
+// Package lexical is a conference's own text as a search signal. A Corpus,
+// built from one conference's documents, ranks each table's documents for a
+// query with BM25 and says how much of the query each document covers,
+// weighing words by how rare they are in that conference. It also does what
+// real questions need before searching: stems (Snowball), corrects
+// misspellings against the conference's own vocabulary, and drops the
+// self-description and filler of chatty questions; and it mines expansions
+// from the conference text for rewrites: acronyms matched to the phrases
+// they abbreviate there, and the words that co-occur with a query's words.
+//
+// Nothing here is fitted to one conference: every statistic is the
+// conference's own. A Corpus is immutable after Build and safe for
+// concurrent use.
+package lexical
+
+import (
+	"github.com/erleah/erleah-agent/search/terms"
+)
+
+// Field is one text of a document and how much a word in it counts: a
+// title says more about an entity than a sentence of its description.
+type Field struct {
+	Text   string
+	Weight float64
+}
+
+// Doc is one entity of a conference: its key ("sessions/s1"), its group
+// (the table) and its fields.
+type Doc struct {
+	Key    string
+	Group  string
+	Fields []Field
+}
+
+// Corpus is the lexical model of one conference.
+type Corpus struct {
+	vocab    *vocabulary
+	groups   map[string]*index
+	acronyms acronyms
+}
+
+// Build indexes docs. Documents of one group form one ranking; the
+// vocabulary spans all of them.
+func Build(docs []Doc) *Corpus {
+	c := &Corpus{vocab: newVocabulary(), groups: map[string]*index{}}
+	for _, d := range docs {
+		g := c.groups[d.Group]
+		if g == nil {
+			g = newIndex()
+			c.groups[d.Group] = g
+		}
+		stems := g.add(d)
+		c.vocab.addDoc(d, stems)
+	}
+	for _, g := range c.groups {
+		g.finish()
+	}
+	c.vocab.finish()
+	c.acronyms = mineAcronyms(docs, c.vocab)
+	return c
+}
+
+// Docs is the number of documents of the corpus.
+func (c *Corpus) Docs() int { return c.vocab.docs }
+
+// DF is the number of documents, across groups, that contain word's stem.
+func (c *Corpus) DF(word string) int { return c.vocab.df[terms.Stem(word)] }
+
+// Knows reports whether any document contains word's stem.
+func (c *Corpus) Knows(word string) bool { return c.DF(word) > 0 }
+
+// Surface is the most common written form of a stem in the corpus, or the
+// stem itself.
+func (c *Corpus) Surface(stem string) string {
+	if s, ok := c.vocab.surface[stem]; ok {
+		return s
+	}
+	return stem
+}

@@ -1,0 +1,113 @@
+package lexical
+
+import (
+	"slices"
+	"strings"
+)
+
+// Match is one document's lexical evidence for a question.
+type Match struct {
+	Key string
+	// BM25 is the document's BM25 score for the question's concepts, each
+	// weighed by its share of the question's weight, over the most any
+	// document could score: 0–1.
+	BM25 float64
+	// Coverage is the share of the question's concept weight the document
+	// contains, 0–1.
+	Coverage float64
+}
+
+// Rank scores the documents of group that contain at least one of the
+// analysis's concepts, best first (coverage, then BM25, then key). allow,
+// when not nil, keeps only the documents it accepts.
+func (c *Corpus) Rank(group string, a Analysis, allow func(key string) bool) []Match {
+	x := c.groups[group]
+	if x == nil || len(a.Concepts) == 0 {
+		return nil
+	}
+	var allowed map[int32]bool
+	if allow != nil {
+		allowed = map[int32]bool{}
+		for i, k := range x.keys {
+			if allow(k) {
+				allowed[int32(i)] = true
+			}
+		}
+	}
+	scores := map[int32]float64{}
+	ceiling := 0.0
+	for _, k := range a.Concepts {
+		share := k.Weight / max(a.Weight(), 1e-9)
+		x.score(k.Stem, share, scores, allowed)
+		ceiling += share * x.idf[k.Stem] * (k1 + 1)
+	}
+	out := make([]Match, 0, len(scores))
+	for doc, s := range scores {
+		out = append(out, Match{Key: x.keys[doc], BM25: s / max(ceiling, 1e-9), Coverage: c.coverage(x, doc, a)})
+	}
+	slices.SortFunc(out, func(p, q Match) int {
+		switch {
+		case p.Coverage != q.Coverage:
+			return cmpDesc(p.Coverage, q.Coverage)
+		case p.BM25 != q.BM25:
+			return cmpDesc(p.BM25, q.BM25)
+		}
+		return strings.Compare(p.Key, q.Key)
+	})
+	return out
+}
+
+// Coverage is the share of a's concept weight that the document key of
+// group contains; 0 for a document the corpus does not have.
+func (c *Corpus) Coverage(group, key string, a Analysis) float64 {
+	x := c.groups[group]
+	if x == nil {
+		return 0
+	}
+	doc, ok := x.byKey[key]
+	if !ok {
+		return 0
+	}
+	return c.coverage(x, doc, a)
+}
+
+func (c *Corpus) coverage(x *index, doc int32, a Analysis) float64 {
+	total, got := a.Weight(), 0.0
+	for _, k := range a.Concepts {
+		if x.hasConcept(k, doc) {
+			got += k.Weight
+		}
+	}
+	if total <= 0 {
+		return 0
+	}
+	return got / total
+}
+
+// hasConcept reports whether a document has a concept's stem or every stem
+// of one of its alternatives.
+func (x *index) hasConcept(k Concept, doc int32) bool {
+	if x.has(k.Stem, doc) {
+		return true
+	}
+	for _, alt := range k.Alts {
+		all := len(alt) > 0
+		for _, s := range alt {
+			all = all && x.has(s, doc)
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
+func cmpDesc(a, b float64) int {
+	switch {
+	case a > b:
+		return -1
+	case a < b:
+		return 1
+	}
+	return 0
+}

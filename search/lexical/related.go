@@ -1,0 +1,91 @@
+package lexical
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/erleah/erleah-agent/search/terms"
+)
+
+// Expansions lists the phrases of the conference that an abbreviation
+// stands for, most frequent first (at most two): the long form its text
+// defines ("software bill of materials (SBOM)"), or phrases whose initials
+// spell it. A word the conference writes in full gives none.
+func (c *Corpus) Expansions(word string) []string {
+	out := c.acronyms.expansions(word)
+	return slices.DeleteFunc(out, func(p string) bool { return strings.EqualFold(p, word) })
+}
+
+// Abbreviation returns the conference's acronym for a phrase a question
+// spells out ("software bill of materials" → "sbom"), when the conference
+// writes the acronym in capitals.
+func (c *Corpus) Abbreviation(phrase string) string {
+	return c.acronyms.abbreviation(terms.Words(phrase))
+}
+
+// Related returns up to n words that co-occur with the analysis's known
+// concepts in the conference: the words that weigh most (frequency in the
+// best-matching documents × rarity) across the documents of group that
+// cover the most of the question (pseudo-relevance feedback). Words of the
+// question and words most documents share are left out.
+func (c *Corpus) Related(group string, a Analysis, n int) []string {
+	x := c.groups[group]
+	if x == nil {
+		return nil
+	}
+	top := c.Rank(group, a, nil)
+	if len(top) == 0 {
+		return nil
+	}
+	top = top[:min(len(top), 5)]
+	weight := c.feedback(x, a, top)
+	var out []string
+	for _, s := range sortedByWeight(weight) {
+		if len(out) == n {
+			break
+		}
+		out = append(out, c.Surface(s))
+	}
+	return out
+}
+
+// feedback weighs the stems of the top documents: idf times the share of
+// those documents having the stem, counting only stems in at least two of
+// them (or the one document when only one matched).
+func (c *Corpus) feedback(x *index, a Analysis, top []Match) map[string]float64 {
+	asked := map[string]bool{}
+	for _, k := range a.Concepts {
+		asked[k.Stem] = true
+	}
+	need := min(2, len(top))
+	weight := map[string]float64{}
+	for s, ps := range x.post {
+		if asked[s] || terms.IsStop(s) || float64(c.vocab.df[s]) > 0.2*float64(c.vocab.docs) {
+			continue
+		}
+		in := 0
+		for _, m := range top {
+			if x.has(s, x.byKey[m.Key]) {
+				in++
+			}
+		}
+		if in >= need && len(ps) > 0 {
+			weight[s] = c.vocab.idf(c.vocab.df[s]) * float64(in) / float64(len(top))
+		}
+	}
+	return weight
+}
+
+func sortedByWeight(w map[string]float64) []string {
+	out := make([]string, 0, len(w))
+	for s := range w {
+		out = append(out, s)
+	}
+	slices.SortFunc(out, func(a, b string) int {
+		if w[a] != w[b] {
+			return cmpDesc(w[a], w[b])
+		}
+		return strings.Compare(a, b)
+	})
+	return out
+}

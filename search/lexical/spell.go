@@ -1,0 +1,78 @@
+package lexical
+
+import (
+	"unicode/utf8"
+
+	"github.com/erleah/erleah-agent/search/terms"
+)
+
+// correction finds the conference word a misspelt word most likely means:
+// the nearest by Damerau–Levenshtein distance (at most 1 for words of five
+// to seven letters, 2 for longer ones), the more frequent one on a tie.
+// Only words that are neither the conference's nor general English are
+// corrected: "sauna" is a real thing the programme lacks, not a typo; and
+// words of four letters or fewer are more often abbreviations ("prem")
+// than typos.
+func (v *vocabulary) correction(w string) (string, bool) {
+	n := utf8.RuneCountInString(w)
+	if n < 5 || terms.IsEnglish(w) || v.df[terms.Stem(w)] > 0 {
+		return "", false
+	}
+	limit := 1
+	if n > 7 {
+		limit = 2
+	}
+	best, bestD, bestF := "", limit+1, 0
+	for l := n - limit; l <= n+limit; l++ {
+		for _, c := range v.byLen[l] {
+			d := distance(w, c, limit)
+			if f := v.words[c]; d < bestD || (d == bestD && (f > bestF || (f == bestF && c < best))) {
+				best, bestD, bestF = c, d, f
+			}
+		}
+	}
+	return best, bestD <= limit
+}
+
+// distance is the optimal-string-alignment Damerau–Levenshtein distance of
+// a and b (an adjacent transposition costs one), or limit+1 once it is
+// sure to exceed limit.
+func distance(a, b string, limit int) int {
+	ra, rb := []rune(a), []rune(b)
+	if abs(len(ra)-len(rb)) > limit {
+		return limit + 1
+	}
+	prev2 := make([]int, len(rb)+1)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		rowMin := cur[0]
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+			rowMin = min(rowMin, cur[j])
+		}
+		if rowMin > limit {
+			return limit + 1
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(rb)]
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

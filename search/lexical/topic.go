@@ -1,0 +1,115 @@
+package lexical
+
+import (
+	"regexp"
+	"strings"
+)
+
+// A question's clauses are cut at punctuation and at the conjunctions that
+// join whole thoughts; "and" only where a new subject follows ("… and I
+// want to …"), so "ML and data" stays one topic.
+var (
+	clauseBreak = regexp.MustCompile(`(?i)[.;:!?\n…]+|,|\s[—–-]+\s|\s(?:but|so|because|although|while)\s|\sand\s+(?:i|we|my|our|i'm|i'd|we're|we'd|im|id|also|can|could|would|is|are|what|which|how|where|who|please|any)\b`)
+	andThen     = regexp.MustCompile(`(?i)^\sand\s+`)
+	apostrophe  = strings.NewReplacer("’", "'", "‘", "'")
+)
+
+// selfDescription opens a clause in which attendees say who they are; such
+// clauses tell nothing about what to search for ("I am a platform engineer
+// at a mid-size bank", "we're a team of three").
+var selfDescription = regexp.MustCompile(`(?i)^(?:i\s+am|i'm|im|we\s+are|we're|i\s+work|we\s+work|my\s+name\s+is|my\s+(?:team|company|job|role)|our\s+(?:team|company|startup|firm|organi[sz]ation)|i\s+(?:lead|manage|head|run|own|teach|study|studied|research|do\s+research)|we\s+(?:run|own|teach|build|make|sell)|as\s+an?)\b`)
+
+// notSelf are the words after "I am"/"we are" that start a request instead
+// ("I'm looking for…", "we are trying to…").
+var notSelf = regexp.MustCompile(`(?i)^(?:i\s+am|i'm|im|we\s+are|we're)\s+(?:looking|interested|trying|hoping|curious|keen|wondering|planning|searching|new\s+to|after|into|here)\b`)
+
+// needStart cuts a self-description where the need begins ("we're a team
+// of 3 trying to get our first models into prod").
+var needStart = regexp.MustCompile(`(?i)\b(?:trying|looking|hoping|wanting|planning|searching|interested|who\s+wants?|that\s+wants?|and\s+want|keen)\b`)
+
+// requestPhrasing is how attendees ask rather than what they ask about; it
+// is peeled off the start of a clause, repeatedly.
+var requestPhrasing = []*regexp.Regexp{
+	regexp.MustCompile(`(?i)^(?:hi|hello|hey|thanks|thank\s+you|please|so|well|ok|okay|also|btw|quick\s+question)\b[\s,!]*`),
+	regexp.MustCompile(`(?i)^(?:i|we)(?:'m|'re|'d|\s+am|\s+are|\s+would)?\s+(?:really\s+)?(?:want|wanna|need|like|love|hope|plan|\w+ing|interested|keen|curious)(?:\s+(?:to|in|on|about|for|into|at))?\b`),
+	regexp.MustCompile(`(?i)^(?:trying|looking|hoping|planning|searching|wanting)(?:\s+(?:to|for|into|at))?\b`),
+	regexp.MustCompile(`(?i)^(?:interested|keen|curious)(?:\s+(?:in|on|about))?\b`),
+	regexp.MustCompile(`(?i)^(?:learn|understand|know|find\s+out|figure\s+out|hear|see|discover|explore)(?:\s+more)?(?:\s+(?:about|how\s+to|how|what|on))?\b`),
+	regexp.MustCompile(`(?i)^how\s+(?:to|do\s+(?:i|we)|can\s+(?:i|we)|should\s+(?:i|we)|would\s+(?:i|we))\b`),
+	regexp.MustCompile(`(?i)^(?:is\s+there|are\s+there|do\s+you\s+have|have\s+you\s+got|can\s+you|could\s+you|would\s+you|will\s+there\s+be|does\s+(?:the|this)\s+(?:conference|event|programme|program)\s+have)\b`),
+	regexp.MustCompile(`(?i)^(?:any|anything|something|some|a|an)(?:\s+(?:good|interesting|useful|relevant))?(?:\s+(?:talks?|sessions?|workshops?|presentations?))?(?:\s+(?:here|at\s+(?:the|this)\s+(?:conference|event|summit)))?(?:\s+(?:on|about|for|covering|regarding|related\s+to|that\s+(?:would|could|can|will)\s+(?:help|teach|show)\s+(?:me|us)(?:\s+(?:to|with|understand))?))?\b`),
+	regexp.MustCompile(`(?i)^(?:that|which)\s+(?:would|could|can|will)\s+(?:help|teach|show)\s+(?:me|us)(?:\s+(?:to|with|understand))?\b`),
+	regexp.MustCompile(`(?i)^(?:recommend|suggest|tell|show|find|give|point)(?:\s+(?:me|us))?(?:\s+(?:to|some|any|a|an))?\b`),
+	regexp.MustCompile(`(?i)^help\s+(?:me|us)(?:\s+(?:with|to|understand))?\b`),
+	regexp.MustCompile(`(?i)^(?:what's|whats|what\s+is|what\s+are)\s+(?:there|on|happening|available)(?:\s+(?:about|for|on))?\b`),
+	regexp.MustCompile(`(?i)^(?:who|whom)\b(?:\s+(?:is|are|can|could|should|will|would|might|does|do|gives?|giving|talks?|talking|speaks?|speaking|presents?|presenting|runs?|running|teach(?:es)?|teaching|knows?|works?|working|help|helps|me|us|a|an|the|about|on|with|in|to|most|best|here))*\b`),
+	regexp.MustCompile(`(?i)^(?:where|when|what|which)\b(?:\s+(?:is|are|was|can|could|should|do|does|will|would|i|we|me|us|my|our|find|get|go|give|help|show|teach|the|a|an|time|day|there|s|one|ones|sessions?|talks?|workshops?|speakers?|exhibitors?|booths?|companies|company|vendors?|best|most|more|really|actually|be))*\b`),
+	regexp.MustCompile(`(?i)^(?:to|about|on|for|with|more)\b`),
+}
+
+// trailing filler closes a clause without adding to it.
+var trailing = regexp.MustCompile(`(?i)(?:\s+(?:please|thanks|thank\s+you|here|at\s+(?:the|this)\s+(?:conference|event|summit|venue)|if\s+any|or\s+something|etc))+\s*$`)
+
+// Topic returns what a question is about in the attendee's own words:
+// self-description clauses and request phrasing are dropped, the rest is
+// kept in order as written. A question of only filler gives "".
+func Topic(text string) string {
+	text = apostrophe.Replace(text)
+	var kept []string
+	for _, clause := range clauses(text) {
+		for _, part := range need(clause) {
+			if t := strings.TrimSpace(trailing.ReplaceAllString(peel(part), "")); t != "" {
+				kept = append(kept, t)
+			}
+		}
+	}
+	return strings.Join(kept, " ")
+}
+
+// clauses splits text at clause breaks.
+func clauses(text string) []string {
+	var out []string
+	last := 0
+	for _, m := range clauseBreak.FindAllStringIndex(text, -1) {
+		out = append(out, text[last:m[0]])
+		last = m[1]
+		if and := andThen.FindStringIndex(text[m[0]:m[1]]); and != nil {
+			last = m[0] + and[1] // the subject after "and" starts the next clause
+		}
+	}
+	return append(out, text[last:])
+}
+
+// need returns the parts of a clause that say what is wanted: all of it,
+// nothing when it only describes the attendee, or what follows the
+// self-description.
+func need(clause string) []string {
+	c := strings.TrimSpace(peelGreeting(clause))
+	if !selfDescription.MatchString(c) || notSelf.MatchString(c) {
+		return []string{clause}
+	}
+	if loc := needStart.FindStringIndex(c); loc != nil {
+		return []string{c[loc[0]:]}
+	}
+	return nil
+}
+
+func peelGreeting(s string) string {
+	return requestPhrasing[0].ReplaceAllString(strings.TrimSpace(s), "")
+}
+
+// peel strips request phrasing from the start of a clause until none is
+// left.
+func peel(s string) string {
+	s = strings.TrimSpace(s)
+	for changed := true; changed; {
+		changed = false
+		for _, re := range requestPhrasing {
+			if loc := re.FindStringIndex(s); loc != nil && loc[1] > 0 {
+				s = strings.TrimSpace(s[loc[1]:])
+				changed = true
+			}
+		}
+	}
+	return s
+}

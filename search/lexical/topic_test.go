@@ -1,0 +1,28 @@
+package lexical
+
+import "testing"
+
+func TestTopicDropsSelfDescriptionAndRequestPhrasing(t *testing.T) {
+	for in, want := range map[string]string{
+		"I am a platform engineer at a mid-size bank and I want to learn how to run GPU inference on our own Kubernetes cluster…": "run GPU inference on our own Kubernetes cluster",
+		"any good MLOps talks? we're a team of 3 trying to get our first models into prod":                                        "MLOps talks get our first models into prod",
+		"Hi! I'm a nurse, is there anything here that would help me understand AI triage tools?":                                  "AI triage tools",
+		"I'm looking for talks about carbon removal":                                                                              "talks about carbon removal",
+		"I would like to know more about SBOMs":                                                                                   "SBOMs",
+		"we need a vendor for pallet racking":                                                                                     "vendor for pallet racking",
+		"Are there any sessions on data contracts?":                                                                               "data contracts",
+		"Who gives a talk about fraud?":                                                                                           "fraud",
+		"who works on tensorflow?":                                                                                                "tensorflow",
+		"Who can help me deploy ML models on-prem?":                                                                               "deploy ML models on-prem",
+		"Where is the Harbourline Inference booth?":                                                                               "Harbourline Inference booth",
+		"Kubernetes":                      "Kubernetes",
+		"hi, thanks":                      "",
+		"can you recommend something?":    "",
+		"We're interested in cold chain":  "cold chain",
+		"my name is Ana. Postgres tuning": "Postgres tuning",
+	} {
+		if got := Topic(in); got != want {
+			t.Errorf("Topic(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,69 @@
+package lexical
+
+import (
+	"math"
+
+	"github.com/erleah/erleah-agent/search/terms"
+)
+
+// vocabulary counts one conference's words: in how many documents each
+// stem occurs, how often each written word occurs, and the common written
+// form of each stem.
+type vocabulary struct {
+	docs    int
+	df      map[string]int            // stem → documents
+	words   map[string]int            // written word → occurrences
+	forms   map[string]map[string]int // stem → written word → occurrences
+	surface map[string]string         // stem → its most common written word
+	byLen   map[int][]string          // written words by length in runes, for spelling
+}
+
+func newVocabulary() *vocabulary {
+	return &vocabulary{df: map[string]int{}, words: map[string]int{}, forms: map[string]map[string]int{}}
+}
+
+func (v *vocabulary) addDoc(d Doc, stems map[string]bool) {
+	v.docs++
+	for s := range stems {
+		v.df[s]++
+	}
+	for _, f := range d.Fields {
+		for _, t := range terms.Content(f.Text) {
+			v.words[t.Raw]++
+			if v.forms[t.Stem] == nil {
+				v.forms[t.Stem] = map[string]int{}
+			}
+			v.forms[t.Stem][t.Raw]++
+		}
+	}
+}
+
+func (v *vocabulary) finish() {
+	v.surface = make(map[string]string, len(v.forms))
+	for stem, forms := range v.forms {
+		v.surface[stem] = mostCommon(forms)
+	}
+	v.forms = nil
+	v.byLen = map[int][]string{}
+	for w := range v.words {
+		n := len([]rune(w))
+		v.byLen[n] = append(v.byLen[n], w)
+	}
+}
+
+func mostCommon(forms map[string]int) string {
+	best, n := "", -1
+	for f, c := range forms {
+		if c > n || (c == n && f < best) {
+			best, n = f, c
+		}
+	}
+	return best
+}
+
+// idf weighs a stem found in df of the corpus's documents (BM25's form,
+// never negative). A stem no document has weighs the most.
+func (v *vocabulary) idf(df int) float64 {
+	n := float64(v.docs)
+	return math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
+}

@@ -1,0 +1,116 @@
+package search
+
+import (
+	"slices"
+	"time"
+
+	"github.com/erleah/erleah-agent/conference"
+	"github.com/erleah/erleah-agent/search/when"
+)
+
+// schedule is one conference's sessions in time and place, for filters.
+type schedule struct {
+	cal      when.Calendar
+	sessions []slot
+	talksOf  map[string][]int // speaker id → indexes in sessions
+}
+
+type slot struct {
+	id                  string
+	start, end          time.Time
+	room, track, format string
+}
+
+// scheduleOf gathers the calendar and the session slots of conference c.
+func scheduleOf(b *conference.Bundle, c conference.Conference) *schedule {
+	s := &schedule{cal: when.Calendar{Name: c.Name, Location: location(c.Timezone)}, talksOf: map[string][]int{}}
+	days := map[string]time.Time{}
+	for _, x := range b.Sessions {
+		if x.ConferenceID != c.ID {
+			continue
+		}
+		start, _ := time.Parse(time.RFC3339, x.StartsAt)
+		end, _ := time.Parse(time.RFC3339, x.EndsAt)
+		s.sessions = append(s.sessions, slot{id: x.ID, start: start, end: end, room: x.Room, track: x.Track, format: x.Format})
+		for _, p := range x.SpeakerIDs {
+			s.talksOf[p] = append(s.talksOf[p], len(s.sessions)-1)
+		}
+		addOnce(&s.cal.Rooms, x.Room)
+		addOnce(&s.cal.Tracks, x.Track)
+		if !start.IsZero() {
+			d := start.In(s.cal.Location)
+			days[d.Format(time.DateOnly)] = time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, s.cal.Location)
+		}
+	}
+	s.cal.Days = conferenceDays(c, s.cal.Location, days)
+	return s
+}
+
+// conferenceDays are the days from starts_on to ends_on, or the days its
+// sessions start on when the conference does not say.
+func conferenceDays(c conference.Conference, loc *time.Location, fromSessions map[string]time.Time) []time.Time {
+	first, err1 := time.ParseInLocation(time.DateOnly, c.StartsOn, loc)
+	last, err2 := time.ParseInLocation(time.DateOnly, c.EndsOn, loc)
+	var out []time.Time
+	if err1 == nil && err2 == nil && !last.Before(first) && last.Sub(first) < 60*24*time.Hour {
+		for d := first; !d.After(last); d = d.AddDate(0, 0, 1) {
+			out = append(out, d)
+		}
+		return out
+	}
+	for _, d := range fromSessions {
+		out = append(out, d)
+	}
+	slices.SortFunc(out, func(a, b time.Time) int { return a.Compare(b) })
+	return out
+}
+
+func location(tz string) *time.Location {
+	if loc, err := time.LoadLocation(tz); err == nil && tz != "" {
+		return loc
+	}
+	return time.UTC
+}
+
+func addOnce(list *[]string, s string) {
+	if s != "" && !slices.Contains(*list, s) {
+		*list = append(*list, s)
+	}
+}
+
+// allowed lists the ids of table tb that a filter keeps: the matching
+// sessions, and the speakers of matching sessions. It returns nil (no
+// restriction) for a nil or empty filter and for exhibitors, which have no
+// schedule.
+func (s *schedule) allowed(tb Table, f *when.Filter) map[string]bool {
+	if f == nil || f.IsZero() || tb == Exhibitors {
+		return nil
+	}
+	keep := f.Apply(len(s.sessions), func(i int) (time.Time, time.Time, string, string, string) {
+		x := s.sessions[i]
+		return x.start, x.end, x.room, x.track, x.format
+	})
+	out := map[string]bool{}
+	if tb == Sessions {
+		for _, i := range keep {
+			out[s.sessions[i].id] = true
+		}
+		return out
+	}
+	for speaker, talks := range s.talksOf {
+		if slices.ContainsFunc(talks, func(i int) bool { return slices.Contains(keep, i) }) {
+			out[speaker] = true
+		}
+	}
+	return out
+}
+
+// start is when a session starts, zero when unknown.
+func (s *schedule) start(id string) time.Time {
+	for _, x := range s.sessions {
+		if x.id == id {
+			return x.start
+		}
+	}
+	return time.Time{}
+}

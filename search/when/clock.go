@@ -1,0 +1,222 @@
+package when
+
+import (
+	"regexp"
+	"strings"
+)
+
+// tm is a clock time ("3pm", "15:00", "10.30 a.m.", "noon"); p prefixes its
+// group names so that one pattern can hold two.
+func tm(p string) string {
+	return `(?:\b(?P<` + p + `h>\d{1,2})(?:(?P<` + p + `s>[:.h])(?P<` + p + `m>\d{2}))?` +
+		`(?:\s*(?P<` + p + `ap>am|pm|o'clock|o’clock)\b|\s*(?P<` + p + `dot>a\.m\.|p\.m\.)|\b)` +
+		`|\b(?P<` + p + `n>noon|midday|midnight)\b)`
+}
+
+var (
+	reParts  = regexp.MustCompile(`(?:\b(?:in|during|on|for|over|of)\s+)?(?:\b(?P<the>the|this)\s+)?\b(?P<part>morning|afternoon|evening)s?\b`)
+	reNight  = regexp.MustCompile(`\b(?:at|in\s+the|during\s+the)\s+night\b`)
+	reLunch  = regexp.MustCompile(`(?:\b(?:over|during|at|around|for|in)\s+)?(?:\bthe\s+)?\blunch\s*(?:time|break)s?\b|\b(?:over|during|at|around)\s+lunch\b`)
+	reRange  = regexp.MustCompile(`(?:\b(?P<cue>between|from)\s+)?` + tm("a") + `\s*(?:and|to|till|until|-|–)\s*` + tm("b"))
+	reAfter  = regexp.MustCompile(`\b(?P<cue>after|from|since|starting\s+at|starting\s+from|starting|later\s+than|past)\s+` + tm("a"))
+	reBefore = regexp.MustCompile(`\b(?:before|until|till|til|up\s+until|earlier\s+than|no\s+later\s+than)\s+` + tm("a"))
+	reAround = regexp.MustCompile(`(?:\b(?P<at>at)\s+)?\b(?P<cue>around|about|approximately|approx\.?|roughly|circa)\s*` + tm("a"))
+	reAt     = regexp.MustCompile(`(?:\bat\s+|@\s*)` + tm("a"))
+	reBare   = regexp.MustCompile(tm("a"))
+)
+
+// The slack of "at 3pm" and "around 10", in minutes either side.
+const (
+	atSlack     = 15
+	aroundSlack = 45
+)
+
+// part records "morning", "this afternoon", "in the evening"; "good
+// morning" is a greeting, not a time.
+func (p *found) part(m match) bool {
+	if prevWord(m) == "good" {
+		return false
+	}
+	for _, x := range parts {
+		if x.name == m.group("part") {
+			p.parts = append(p.parts, span{x.lo, x.hi})
+		}
+	}
+	if m.group("the") == "this" {
+		p.relDay(p.today, "today")
+	}
+	return true
+}
+
+// night records "at night" as the evening.
+func (p *found) night(match) bool {
+	p.parts = append(p.parts, evening)
+	return true
+}
+
+// lunch records "lunchtime", "over lunch".
+func (p *found) lunch(match) bool {
+	p.parts = append(p.parts, span{11*60 + 30, 14 * 60})
+	return true
+}
+
+// clockTime is a time as the message says it.
+type clockTime struct {
+	h, m    int
+	mer     string // "am" or "pm" when said
+	literal bool   // a 24-hour time ("09:00", "15:00") or a name ("noon")
+	said    bool   // unmistakably a time: am/pm, o'clock, hh:mm, or a name
+}
+
+// minutes reads the time: a bare hour from 1 to 7 is in the afternoon, one
+// from 8 to 11 in the morning.
+func (t clockTime) minutes() int {
+	switch {
+	case t.mer == "am":
+		return (t.h%12)*60 + t.m
+	case t.mer == "pm":
+		return (t.h%12+12)*60 + t.m
+	case !t.literal && t.h >= 1 && t.h <= 7:
+		return (t.h+12)*60 + t.m
+	}
+	return t.h*60 + t.m
+}
+
+// readTime reads the clock time whose groups are prefixed p.
+func readTime(m match, p string) (clockTime, bool) {
+	switch m.group(p + "n") {
+	case "noon", "midday":
+		return clockTime{h: 12, literal: true, said: true}, true
+	case "midnight":
+		return clockTime{literal: true, said: true}, true
+	}
+	hs, sep := m.group(p+"h"), m.group(p+"s")
+	t := clockTime{h: atoi(hs), m: atoi(m.group(p + "m"))}
+	t.mer = strings.ReplaceAll(m.group(p+"ap")+m.group(p+"dot"), ".", "")
+	t.literal = t.mer == "" && (strings.HasPrefix(hs, "0") || t.h == 0 || t.h >= 13)
+	t.said = t.mer != "" || sep == ":" || sep == "h"
+	if t.mer == "am" || t.mer == "pm" {
+		return t, t.h >= 1 && t.h <= 12 && t.m < 60
+	}
+	return t, t.m < 60 && (t.h < 24 || (t.h == 24 && t.m == 0))
+}
+
+// addClock records a clock constraint [lo, hi) and how it reads.
+func (p *found) addClock(lo, hi int, words string) bool {
+	p.clock = append(p.clock, span{max(lo, 0), min(hi, 1440)})
+	p.clockWords = append(p.clockWords, words)
+	return true
+}
+
+// between records "between 2 and 4 pm", "from 14:00 to 16:00", "2-4pm". Bare
+// numbers need "between" or "from" before them.
+func (p *found) between(m match) bool {
+	a, okA := readTime(m, "a")
+	b, okB := readTime(m, "b")
+	if !okA || !okB || (m.group("cue") == "" && !a.said && !b.said) {
+		return false
+	}
+	a, b = shareMeridiem(a, b)
+	lo, hi := a.minutes(), b.minutes()
+	if hi <= lo && b.mer == "" && !b.literal && hi < 720 {
+		hi += 720
+	}
+	if hi == 0 {
+		hi = 1440
+	}
+	if hi <= lo {
+		return false
+	}
+	return p.addClock(lo, hi, hhmm(lo)+"–"+hhmm(hi))
+}
+
+// shareMeridiem lets one end of a range lend its am or pm to the other end,
+// which said neither: "between 2 and 4 pm", "from 11am to 2".
+func shareMeridiem(a, b clockTime) (clockTime, clockTime) {
+	bare := func(t clockTime) bool { return t.mer == "" && !t.literal && t.h >= 1 && t.h <= 12 }
+	if bare(a) && (b.mer == "am" || b.mer == "pm") {
+		x := a
+		x.mer = b.mer
+		if x.minutes() < b.minutes() {
+			a = x
+		}
+	}
+	if bare(b) && (a.mer == "am" || a.mer == "pm") {
+		x := b
+		x.mer = a.mer
+		if x.minutes() > a.minutes() {
+			b = x
+		}
+	}
+	return a, b
+}
+
+// after records "after 4", "from 4pm", "since 14:00"; "from", "since" and
+// "past" need an unmistakable time.
+func (p *found) after(m match) bool {
+	t, ok := readTime(m, "a")
+	cue := m.group("cue")
+	if !ok || (!t.said && (cue == "from" || cue == "since" || cue == "past")) {
+		return false
+	}
+	return p.addClock(t.minutes(), 1440, "after "+hhmm(t.minutes()))
+}
+
+// before records "before noon", "before 11", "until 3pm".
+func (p *found) before(m match) bool {
+	t, ok := readTime(m, "a")
+	if !ok {
+		return false
+	}
+	hi := t.minutes()
+	if hi == 0 {
+		hi = 1440 // before midnight
+	}
+	return p.addClock(0, hi, "before "+hhmm(hi))
+}
+
+// around records "around 10" as 45 minutes either side; "about" needs "at"
+// before it or an unmistakable time ("talks about 5 tools" is no time).
+func (p *found) around(m match) bool {
+	t, ok := readTime(m, "a")
+	if !ok || (m.group("cue") == "about" && m.group("at") == "" && !t.said) {
+		return false
+	}
+	c := t.minutes()
+	return p.addClock(c-aroundSlack, c+aroundSlack, "around "+hhmm(c))
+}
+
+// at records "at 3pm", "at 15:00" as the sessions starting within 15
+// minutes of it.
+func (p *found) at(m match) bool {
+	t, ok := readTime(m, "a")
+	if !ok {
+		return false
+	}
+	c := t.minutes()
+	return p.addClock(c-atSlack, c+atSlack, "at "+hhmm(c))
+}
+
+// bareTime records a time said without a cue, when it is unmistakably one:
+// "3pm", "15:00" (not "2.10", not "3").
+func (p *found) bareTime(m match) bool {
+	t, ok := readTime(m, "a")
+	if !ok || !t.said || m.group("an") != "" {
+		return false
+	}
+	return p.at(m)
+}
+
+// prevWord returns the word right before a match, if any.
+func prevWord(m match) string {
+	before := m.s.text[:m.idx[0]]
+	j := len(before)
+	for j > 0 && before[j-1] == ' ' {
+		j--
+	}
+	i := j
+	for i > 0 && before[i-1] >= 'a' && before[i-1] <= 'z' {
+		i--
+	}
+	return string(before[i:j])
+}

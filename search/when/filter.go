@@ -1,0 +1,102 @@
+package when
+
+import (
+	"slices"
+	"strings"
+	"time"
+)
+
+// The session formats a Filter names; they are the programme's format values.
+const (
+	FormatTalk     = "talk"
+	FormatWorkshop = "workshop"
+	FormatPanel    = "panel"
+	FormatKeynote  = "keynote"
+	FormatOther    = "other"
+)
+
+// Slot is how close to the earliest start a session must start (at most) to
+// count as the same slot of the programme when Filter.Next picks it.
+const Slot = 10 * time.Minute
+
+// Filter is a structured constraint on sessions. The zero Filter matches
+// everything. Rooms, tracks and formats each match when the session's value
+// equals one of the listed ones, ignoring case; an empty list matches any.
+type Filter struct {
+	// From and To make a window: a session matches when it starts in
+	// [From, To). Either may be zero, leaving that side open.
+	From time.Time `json:"from,omitzero"`
+	To   time.Time `json:"to,omitzero"`
+	// Ongoing ("now") matches the sessions running at From
+	// (start <= From < end) instead of a window; To is then ignored.
+	Ongoing bool `json:"ongoing,omitempty"`
+	// Next ("what's next") keeps, among the matching sessions (which start
+	// at or after From, and before To when set), only the earliest slot.
+	Next bool `json:"next,omitempty"`
+	// Rooms are exact room names from the Calendar.
+	Rooms []string `json:"rooms,omitempty"`
+	// Tracks are exact track names from the Calendar.
+	Tracks []string `json:"tracks,omitempty"`
+	// Formats are among FormatTalk, FormatWorkshop, FormatPanel,
+	// FormatKeynote and FormatOther.
+	Formats []string `json:"formats,omitempty"`
+	// Label says the filter in plain words for the attendee, such as
+	// "tomorrow morning (Wed 21 Oct), in Hall 1, workshops".
+	Label string `json:"label,omitempty"`
+}
+
+// IsZero reports whether f constrains nothing (its Label aside), so that it
+// matches every session.
+func (f Filter) IsZero() bool {
+	return f.From.IsZero() && f.To.IsZero() && !f.Ongoing && !f.Next &&
+		len(f.Rooms) == 0 && len(f.Tracks) == 0 && len(f.Formats) == 0
+}
+
+// Match reports whether one session satisfies the filter, ignoring Next,
+// which needs the whole set (see Apply). A session whose end is not after
+// its start is never ongoing.
+func (f Filter) Match(start, end time.Time, room, track, format string) bool {
+	return f.matchTime(start, end) && anyFold(f.Rooms, room) &&
+		anyFold(f.Tracks, track) && anyFold(f.Formats, format)
+}
+
+func (f Filter) matchTime(start, end time.Time) bool {
+	if f.Ongoing {
+		return f.From.IsZero() || (!start.After(f.From) && end.After(f.From))
+	}
+	return (f.From.IsZero() || !start.Before(f.From)) && (f.To.IsZero() || start.Before(f.To))
+}
+
+// anyFold reports whether list is empty or holds s, ignoring case.
+func anyFold(list []string, s string) bool {
+	return len(list) == 0 || slices.ContainsFunc(list, func(x string) bool { return strings.EqualFold(x, s) })
+}
+
+// Apply returns, in order, the indexes in [0, n) of the sessions that match
+// f; at(i) describes session i. With Next it keeps only the earliest slot:
+// the matching sessions that start at most Slot after the earliest start.
+func (f Filter) Apply(n int, at func(i int) (start, end time.Time, room, track, format string)) []int {
+	if at == nil {
+		return nil
+	}
+	var keep []int
+	var starts []time.Time
+	for i := range max(n, 0) {
+		start, end, room, track, format := at(i)
+		if f.Match(start, end, room, track, format) {
+			keep = append(keep, i)
+			starts = append(starts, start)
+		}
+	}
+	if !f.Next || len(keep) == 0 {
+		return keep
+	}
+	first := slices.MinFunc(starts, func(a, b time.Time) int { return a.Compare(b) })
+	var slot []int
+	for k, i := range keep {
+		if !starts[k].After(first.Add(Slot)) {
+			slot = append(slot, i)
+		}
+	}
+	return slot
+}

@@ -1,0 +1,153 @@
+package when_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/erleah/erleah-agent/search/when"
+)
+
+// The conference runs Tue 20 to Thu 22 Oct 2026 in Singapore; unless a case
+// says otherwise, it is Tue 20 Oct, 10:30 there.
+
+func TestParseDays(t *testing.T) {
+	runParse(t, sgCal, []parseCase{
+		{msg: "what's on today?", from: sg(20, 0, 0), to: sg(21, 0, 0), rest: "what's on?", label: "today (Tue 20 Oct)"},
+		{msg: "anything tomorrow", from: sg(21, 0, 0), to: sg(22, 0, 0), rest: "anything", label: "tomorrow (Wed 21 Oct)"},
+		{msg: "what's on tonight", from: sg(20, 17, 0), to: sg(21, 0, 0), rest: "what's on", label: "tonight (Tue 20 Oct)"},
+		{msg: "tomorrow night", from: sg(21, 17, 0), to: sg(22, 0, 0), rest: ""},
+		{msg: "the day after tomorrow", from: sg(22, 0, 0), to: sg(23, 0, 0), rest: ""},
+		{msg: "keynotes on Thursday", from: sg(22, 0, 0), to: sg(23, 0, 0), formats: []string{"keynote"}, rest: "", label: "Thu 22 Oct, keynotes"},
+		{msg: "WEDNESDAY", from: sg(21, 0, 0), to: sg(22, 0, 0), rest: ""},
+		{msg: "talks on wed", from: sg(21, 0, 0), to: sg(22, 0, 0), rest: "talks"},
+		{msg: "what is on thursday's programme", from: sg(22, 0, 0), to: sg(23, 0, 0), rest: "what is on programme"},
+		{msg: "any workshops on day 2?", from: sg(21, 0, 0), to: sg(22, 0, 0), formats: []string{"workshop"}, rest: "any?", label: "day 2 (Wed 21 Oct), workshops"},
+		{msg: "day three", from: sg(22, 0, 0), to: sg(23, 0, 0), rest: ""},
+		{msg: "on the second day", from: sg(21, 0, 0), to: sg(22, 0, 0), rest: ""},
+		{msg: "the 2nd day", from: sg(21, 0, 0), to: sg(22, 0, 0), rest: ""},
+		{msg: "first day", from: sg(20, 0, 0), to: sg(21, 0, 0), rest: ""},
+		{msg: "the last day", from: sg(22, 0, 0), to: sg(23, 0, 0), rest: "", label: "the last day (Thu 22 Oct)"},
+		{msg: "final day", from: sg(22, 0, 0), to: sg(23, 0, 0), rest: ""},
+		{msg: "21 October", from: sg(21, 0, 0), to: sg(22, 0, 0), rest: ""},
+		{msg: "October 21", from: sg(21, 0, 0), to: sg(22, 0, 0), rest: ""},
+		{msg: "on Oct 21st, 2026", from: sg(21, 0, 0), to: sg(22, 0, 0), rest: ""},
+		{msg: "the 21st of october", from: sg(21, 0, 0), to: sg(22, 0, 0), rest: ""},
+		{msg: "on the 22nd", from: sg(22, 0, 0), to: sg(23, 0, 0), rest: ""},
+		{msg: "21st", from: sg(21, 0, 0), to: sg(22, 0, 0), rest: ""},
+		{msg: "21/10", from: sg(21, 0, 0), to: sg(22, 0, 0), rest: ""},
+		{msg: "10/21", from: sg(21, 0, 0), to: sg(22, 0, 0), rest: ""},
+		{msg: "2026-10-21", from: sg(21, 0, 0), to: sg(22, 0, 0), rest: ""},
+		{msg: "talks on the 18th floor", rest: "talks on the 18th floor"},
+		{msg: "24/7 support", rest: "24/7 support"},
+		{msg: "1/2 of the talks", rest: "1/2 of the talks"},
+		{msg: "next week", rest: "next week"},
+	})
+}
+
+func TestParsePartsOfDay(t *testing.T) {
+	runParse(t, sgCal, []parseCase{
+		{msg: "this morning", from: sg(20, 6, 0), to: sg(20, 12, 0), rest: "", label: "this morning (Tue 20 Oct)"},
+		{msg: "in the afternoon", from: sg(20, 12, 0), to: sg(20, 17, 0), rest: ""},
+		{msg: "evening talks", from: sg(20, 17, 0), to: sg(21, 0, 0), rest: "talks"},
+		{msg: "over lunch", from: sg(20, 11, 30), to: sg(20, 14, 0), rest: "", label: "today lunchtime (Tue 20 Oct)"},
+		{msg: "thursday lunchtime", from: sg(22, 11, 30), to: sg(22, 14, 0), rest: "", label: "Thu 22 Oct lunchtime"},
+		{msg: "lunchtime sessions", from: sg(20, 11, 30), to: sg(20, 14, 0), rest: "sessions"},
+		{msg: "what's on tomorrow morning", from: sg(21, 6, 0), to: sg(21, 12, 0), rest: "what's on", label: "tomorrow morning (Wed 21 Oct)"},
+		{msg: "the afternoon of day 2", from: sg(21, 12, 0), to: sg(21, 17, 0), rest: "", label: "the afternoon of day 2 (Wed 21 Oct)"},
+		{msg: "day 2 in the evening", from: sg(21, 17, 0), to: sg(22, 0, 0), rest: ""},
+		{msg: "thursday afternoon", from: sg(22, 12, 0), to: sg(22, 17, 0), rest: "", label: "the afternoon of Thu 22 Oct"},
+		// The morning has ended: the next conference day's.
+		{msg: "morning", now: sg(20, 13, 0), from: sg(21, 6, 0), to: sg(21, 12, 0), rest: "", label: "tomorrow morning (Wed 21 Oct)"},
+		// "This morning" stays today's even when it has ended.
+		{msg: "this morning", now: sg(20, 13, 0), from: sg(20, 6, 0), to: sg(20, 12, 0), rest: ""},
+		// Before the conference: its first day.
+		{msg: "afternoon", now: sg(18, 9, 0), from: sg(20, 12, 0), to: sg(20, 17, 0), rest: "", label: "the afternoon of Tue 20 Oct"},
+		// After the last day's morning, no day is left: today's.
+		{msg: "morning", now: sg(22, 20, 0), from: sg(22, 6, 0), to: sg(22, 12, 0), rest: ""},
+		{msg: "good morning, anything in Hall 1?", rooms: []string{"Hall 1"}, rest: "good morning, anything?"},
+	})
+}
+
+func TestParseClockTimes(t *testing.T) {
+	runParse(t, sgCal, []parseCase{
+		{msg: "at 3pm", from: sg(20, 14, 45), to: sg(20, 15, 15), rest: "", label: "today at 15:00 (Tue 20 Oct)"},
+		{msg: "at 15:00", from: sg(20, 14, 45), to: sg(20, 15, 15), rest: ""},
+		{msg: "at 3", from: sg(20, 14, 45), to: sg(20, 15, 15), rest: ""},
+		{msg: "3:30 p.m. talks", from: sg(20, 15, 15), to: sg(20, 15, 45), rest: "talks"},
+		{msg: "after 4", from: sg(20, 16, 0), to: sg(21, 0, 0), rest: ""},
+		{msg: "talks after 4pm about databases", from: sg(20, 16, 0), to: sg(21, 0, 0), rest: "talks about databases", label: "today after 16:00 (Tue 20 Oct)"},
+		{msg: "before 11", from: sg(20, 0, 0), to: sg(20, 11, 0), rest: ""},
+		{msg: "before noon tomorrow", from: sg(21, 0, 0), to: sg(21, 12, 0), rest: ""},
+		{msg: "around 10", from: sg(20, 9, 15), to: sg(20, 10, 45), rest: ""},
+		{msg: "at about 11", from: sg(20, 10, 15), to: sg(20, 11, 45), rest: ""},
+		{msg: "between 2 and 4 pm", from: sg(20, 14, 0), to: sg(20, 16, 0), rest: "", label: "today 14:00–16:00 (Tue 20 Oct)"},
+		{msg: "between 11 and 1pm", from: sg(20, 11, 0), to: sg(20, 13, 0), rest: ""},
+		{msg: "from 14:00 to 16:00", from: sg(20, 14, 0), to: sg(20, 16, 0), rest: ""},
+		{msg: "2-4pm", from: sg(20, 14, 0), to: sg(20, 16, 0), rest: ""},
+		{msg: "tomorrow afternoon after 3", from: sg(21, 15, 0), to: sg(21, 17, 0), rest: ""},
+		// Bare hours 8 to 11 are in the morning; 9:00 has passed, so tomorrow.
+		{msg: "keynote at 9", from: sg(21, 8, 45), to: sg(21, 9, 15), formats: []string{"keynote"}, rest: ""},
+		{msg: "talks about 5 tools", rest: "talks about 5 tools"},
+		{msg: "version 2.10 release notes", rest: "version 2.10 release notes"},
+		{msg: "2 to 4 people", rest: "2 to 4 people"},
+	})
+}
+
+func TestParseRelative(t *testing.T) {
+	runParse(t, sgCal, []parseCase{
+		{msg: "what's happening now", from: sgNow, ongoing: true, rest: "what's", label: "now"},
+		{msg: "anything right now in room b?", from: sgNow, ongoing: true, rooms: []string{"Room B"}, rest: "anything?"},
+		{msg: "what is on at the moment", from: sgNow, ongoing: true, rest: "what is on"},
+		{msg: "currently", from: sgNow, ongoing: true, rest: ""},
+		{msg: "what's next?", from: sgNow, next: true, rest: "", label: "next"},
+		{msg: "up next in Fermi", from: sgNow, next: true, rooms: []string{"Fermi (Floor 3)"}, rest: ""},
+		{msg: "which keynote is coming up", from: sgNow, next: true, formats: []string{"keynote"}, rest: "which is"},
+		{msg: "starting soon", from: sgNow, next: true, rest: ""},
+		{msg: "what's next tomorrow", from: sg(21, 0, 0), to: sg(22, 0, 0), next: true, rest: ""},
+		{msg: "later today", from: sgNow, to: sg(21, 0, 0), rest: "", label: "later today (Tue 20 Oct)"},
+		{msg: "later this afternoon", from: sg(20, 12, 0), to: sg(20, 17, 0), rest: ""},
+		{msg: "later this morning", from: sgNow, to: sg(20, 12, 0), rest: ""},
+		{msg: "in the next hour", from: sgNow, to: sgNow.Add(time.Hour), rest: "", label: "in the next hour"},
+		{msg: "talks in the next 2 hours", from: sgNow, to: sgNow.Add(2 * time.Hour), rest: "talks"},
+		{msg: "within the next 30 minutes", from: sgNow, to: sgNow.Add(30 * time.Minute), rest: ""},
+		{msg: "upcoming workshops", from: sgNow, formats: []string{"workshop"}, rest: ""},
+		{msg: "next friday", from: sg(23, 0, 0), to: sg(24, 0, 0), rest: "",
+			outside: "FOSSASIA Summit runs from Tue 20 to Thu 22 October; Friday 23 October is after it."},
+		{msg: "the room next to hall 1", rooms: []string{"Hall 1"}, rest: "the room next to"},
+	})
+}
+
+func TestParseFormats(t *testing.T) {
+	runParse(t, sgCal, []parseCase{
+		{msg: "hands-on workshops", formats: []string{"workshop"}, rest: "", label: "workshops"},
+		{msg: "tutorials on kubernetes", formats: []string{"workshop"}, rest: "on kubernetes"},
+		{msg: "panel discussion about ethics", formats: []string{"panel"}, rest: "about ethics"},
+		{msg: "keynote talks", formats: []string{"keynote"}, rest: ""},
+		{msg: "workshops or panels", formats: []string{"workshop", "panel"}, rest: "", label: "workshops or panels"},
+		{msg: "security talks", rest: "security talks"},
+		{msg: "any sessions or presentations on rust?", rest: "any sessions or presentations on rust?"},
+	})
+}
+
+func TestParseNothingKeepsMessage(t *testing.T) {
+	for _, msg := range []string{"", "   ", "🙂🙂", "who is speaking about Kubernetes?", "Sun, sea and serverless"} {
+		got := when.Parse(msg, sgNow, sgCal)
+		if !got.Filter.IsZero() || got.Filter.Label != "" || got.Rest != msg || got.Outside != "" {
+			t.Errorf("Parse(%q) = %+v, want a zero filter and the message as Rest", msg, got)
+		}
+	}
+}
+
+func TestTimeOfDayAfterTheConferenceSetsNoWindow(t *testing.T) {
+	cal := when.Calendar{Location: time.UTC, Days: []time.Time{
+		time.Date(2026, 6, 9, 0, 0, 0, 0, time.UTC), time.Date(2026, 6, 10, 0, 0, 0, 0, time.UTC)}}
+	p := when.Parse("is there morning yoga?", time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC), cal)
+	if !p.Filter.From.IsZero() || !p.Filter.To.IsZero() || p.Outside != "" || !strings.Contains(p.Rest, "yoga") {
+		t.Fatalf("parsed %+v", p)
+	}
+	p = when.Parse("is there yoga tomorrow morning?", time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC), cal)
+	if p.Outside == "" {
+		t.Fatalf("a named day after the conference should be outside: %+v", p)
+	}
+}

@@ -1,0 +1,55 @@
+package when_test
+
+import (
+	"testing"
+
+	"github.com/erleah/erleah-agent/search/when"
+)
+
+func TestParseRooms(t *testing.T) {
+	runParse(t, sgCal, []parseCase{
+		{msg: "anything in Einstein this afternoon", from: sg(20, 12, 0), to: sg(20, 17, 0), rooms: []string{"Einstein (Floor 2)"}, rest: "anything",
+			label: "this afternoon (Tue 20 Oct), in Einstein (Floor 2)"},
+		{msg: "what's in einstein (floor 2)?", rooms: []string{"Einstein (Floor 2)"}, rest: "what's?"},
+		{msg: "the fermi room", rooms: []string{"Fermi (Floor 3)"}, rest: ""},
+		{msg: "what's on tomorrow morning in room B about security?", from: sg(21, 6, 0), to: sg(21, 12, 0), rooms: []string{"Room B"},
+			rest: "what's on about security?", label: "tomorrow morning (Wed 21 Oct), in Room B"},
+		{msg: "ROOM B", rooms: []string{"Room B"}, rest: ""},
+		{msg: "hall 1 talks", rooms: []string{"Hall 1"}, rest: "talks"},
+		{msg: "in room b or hall 1", rooms: []string{"Hall 1", "Room B"}, rest: ""},
+		{msg: "talks in the hall", rest: "talks in the hall"},
+		{msg: "what's on in hall 10", rest: "what's on in hall 10"},
+	})
+}
+
+func TestParseRoomsNeedACueForPlainWords(t *testing.T) {
+	cal := when.Calendar{Location: singapore, Rooms: []string{"Lab 2", "Studio", "Exhibition Hall", "Einstein (Floor 2)", "Einstein (Floor 3)"}}
+	runParse(t, cal, []parseCase{
+		{msg: "lab sessions on rust", rest: "lab sessions on rust"},
+		{msg: "what's on in the lab", rest: "what's on in the lab"},
+		{msg: "what's on in lab 2", rooms: []string{"Lab 2"}, rest: "what's on"},
+		{msg: "studio recordings", rest: "studio recordings"},
+		{msg: "talks in the studio", rooms: []string{"Studio"}, rest: "talks"},
+		{msg: "exhibition tips", rest: "exhibition tips"},
+		{msg: "exhibition hall", rooms: []string{"Exhibition Hall"}, rest: ""},
+		{msg: "at the exhibition", rooms: []string{"Exhibition Hall"}, rest: ""},
+		// Two rooms share the head "Einstein": both.
+		{msg: "in einstein", rooms: []string{"Einstein (Floor 2)", "Einstein (Floor 3)"}, rest: ""},
+	})
+}
+
+func TestParseTracks(t *testing.T) {
+	runParse(t, sgCal, []parseCase{
+		{msg: "the devops track", tracks: []string{"DevOps"}, rest: "", label: "in the DevOps track"},
+		{msg: "talks in the Security and Privacy track", tracks: []string{"Security and Privacy"}, rest: "talks"},
+		{msg: "security track keynotes", tracks: []string{"Security and Privacy"}, formats: []string{"keynote"}, rest: ""},
+		{msg: "track: DevOps", tracks: []string{"DevOps"}, rest: ""},
+		{msg: "the devops and privacy tracks", tracks: []string{"DevOps", "Security and Privacy"}, rest: "",
+			label: "in the DevOps or Security and Privacy tracks"},
+		{msg: `anything from "Security and Privacy"?`, tracks: []string{"Security and Privacy"}, rest: "anything from?"},
+		// Topic words alone are no track.
+		{msg: "security talks", rest: "security talks"},
+		{msg: "devops tools", rest: "devops tools"},
+		{msg: "the cloud track", rest: "the cloud track"},
+	})
+}

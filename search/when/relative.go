@@ -1,0 +1,155 @@
+package when
+
+import (
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+var (
+	reWithin    = regexp.MustCompile(`(?:\b(?:in|within|during|over|for)\s+)?(?:\bthe\s+)?\b(?:next|coming)\s+(?:(?P<n>\d{1,3}|an?|one|two|three|four|five|six|couple(?:\s+of)?|half(?:\s+an?)?)\s+)?(?P<unit>hours?|hrs?|minutes?|mins?)\b`)
+	reRestOfDay = regexp.MustCompile(`(?:\bfor\s+)?(?:\bthe\s+)?\brest\s+of\s+(?:the\s+day|today)\b`)
+	reUpcoming  = regexp.MustCompile(`\b(?:upcoming|still\s+to\s+come|yet\s+to\s+come|from\s+now\s+on)\b`)
+	reLater     = regexp.MustCompile(`\blater(?:\s+on)?\b`)
+	reNow       = regexp.MustCompile(`\b(?:happening\s+(?:right\s+)?now|right\s+now|now|currently|at\s+the\s+moment|at\s+present|at\s+this\s+moment|in\s+progress|under\s*way)\b`)
+	reNext      = regexp.MustCompile(`\b(?:what(?:'|’)?s|what\s+is|what\s+comes)\s+(?:up\s+)?next\b|\b(?:up\s+next|next\s+up|coming\s+up(?:\s+next)?|(?:starting|starts|coming)\s+soon|soon|next)\b`)
+)
+
+// within records "in the next 2 hours", "within the next 30 minutes", "in
+// the next half hour": a window from now, of at most two days.
+func (p *found) withinStep(m match) bool {
+	unit := time.Minute
+	if strings.HasPrefix(m.group("unit"), "h") {
+		unit = time.Hour
+	}
+	n := m.group("n")
+	var d time.Duration
+	switch {
+	case n == "" || n == "a" || n == "an" || n == "one":
+		d = unit
+	case strings.HasPrefix(n, "half"):
+		d = unit / 2
+	case strings.HasPrefix(n, "couple"):
+		d = 2 * unit
+	default:
+		k, err := strconv.Atoi(n)
+		if err != nil {
+			k = slices.Index(numberWords, n)
+		}
+		d = time.Duration(k) * unit
+	}
+	if d <= 0 || d > 48*time.Hour {
+		return false
+	}
+	p.within = d
+	return true
+}
+
+// withinWords says a window from now: "in the next hour", "in the next 2
+// hours", "in the next 30 minutes".
+func withinWords(d time.Duration) string {
+	switch {
+	case d == time.Hour:
+		return "in the next hour"
+	case d%time.Hour == 0:
+		return "in the next " + strconv.Itoa(int(d/time.Hour)) + " hours"
+	}
+	return "in the next " + strconv.Itoa(int(d/time.Minute)) + " minutes"
+}
+
+// restOfDay records "the rest of the day" as later today.
+func (p *found) restOfDay(match) bool {
+	p.later = true
+	return true
+}
+
+// upcomingStep records "upcoming", "still to come": everything from now.
+func (p *found) upcomingStep(match) bool {
+	p.upcoming = true
+	return true
+}
+
+// laterStep records "later" ("later today", "later this afternoon"):
+// nothing before now.
+func (p *found) laterStep(match) bool {
+	p.later = true
+	return true
+}
+
+// nowStep records "now", "right now", "currently", "at the moment".
+func (p *found) nowStep(match) bool {
+	p.ongoing = true
+	return true
+}
+
+// notNext lists the words after "next" that make it no "what's next".
+var notNext = []string{"week", "weekend", "month", "year", "years", "time", "edition", "conference", "summit", "to", "door", "day"}
+
+// nextStep records "what's next", "next", "coming up", "up next",
+// "starting soon" ("next week" and "next to" are not).
+func (p *found) nextStep(m match) bool {
+	if string(m.s.text[m.idx[0]:m.idx[1]]) == "next" && slices.Contains(notNext, nextWord(m)) {
+		return false
+	}
+	p.next = true
+	return true
+}
+
+var reFormat = regexp.MustCompile(`\b(?:hands[\s-]*on\s+)?(?P<f>workshops?|tutorials?|hands[\s-]*on|panels?(?:\s+discussions?)?|keynotes?)\b(?:\s+(?:talks?|sessions?|presentations?|speech(?:es)?|discussions?|events?)\b)?`)
+
+// format records "workshops", "hands-on", "tutorials" (workshop), "panel
+// discussion" (panel) and "keynotes" (keynote), with a generic word after
+// them ("keynote talk"). "Talk" and "session" alone are no format.
+func (p *found) format(m match) bool {
+	f := FormatWorkshop
+	switch m.group("f")[0] {
+	case 'p':
+		f = FormatPanel
+	case 'k':
+		f = FormatKeynote
+	}
+	p.formats = addOnce(p.formats, f)
+	return true
+}
+
+// step is one pattern and what a match of it records; a step returning
+// false leaves the match in the message.
+type step struct {
+	re *regexp.Regexp
+	fn func(p *found, m match) bool
+}
+
+// steps run in order: longer and more specific expressions first, so that
+// "the day after tomorrow" is not read as "tomorrow", nor "next Friday" as
+// "what's next".
+var steps = []step{
+	{reWithin, (*found).withinStep},
+	{reRestOfDay, (*found).restOfDay},
+	{reDayAfter, (*found).dayAfterTomorrow},
+	{reWeekend, (*found).weekend},
+	{reDayN, (*found).dayN},
+	{reISO, (*found).dateStep},
+	{reDayMonth, (*found).dateStep},
+	{reMonthDay, (*found).dateStep},
+	{reNumeric, (*found).numeric},
+	{reOrdinal, (*found).ordinal},
+	{reWeekday, (*found).weekday},
+	{reWeekAbbr, (*found).weekday},
+	{reRelDay, (*found).relDayStep},
+	{reParts, (*found).part},
+	{reNight, (*found).night},
+	{reLunch, (*found).lunch},
+	{reRange, (*found).between},
+	{reAfter, (*found).after},
+	{reBefore, (*found).before},
+	{reAround, (*found).around},
+	{reAt, (*found).at},
+	{reBare, (*found).bareTime},
+	{reUpcoming, (*found).upcomingStep},
+	{reLater, (*found).laterStep},
+	{reNow, (*found).nowStep},
+	{reNext, (*found).nextStep},
+	{reFormat, (*found).format},
+}
