@@ -139,6 +139,7 @@ type ReflectInput struct {
 	RetryCount  int                `json:"retry_count"`
 	MaxRetries  int                `json:"max_retries"`
 	Plan        []search.Query     `json:"planned_queries"`
+	FirstPlan   []search.Query     `json:"first_plan"`
 	Tables      []TableSummary     `json:"results_summary"`
 	ZeroTables  []search.Table     `json:"zero_result_tables"`
 	WeakTables  []search.Table     `json:"weak_tables"`

@@ -202,7 +202,8 @@ func (t *turn) reflectInput(ctx context.Context) *ReflectInput {
 	in := &ReflectInput{
 		Message: st.Message, Conference: st.Conference, History: st.History,
 		RetryCount: st.RetryCount, MaxRetries: t.agent.opts.MaxRetries,
-		Plan: cloneQueries(st.PlannedQueries), ZeroTables: st.ZeroResultTables, WeakTables: st.WeakTables,
+		Plan: cloneQueries(st.PlannedQueries), FirstPlan: cloneQueries(st.OriginalPlannedQueries),
+		ZeroTables: st.ZeroResultTables, WeakTables: st.WeakTables,
 		Tried: cloneQueries(st.Tried), Calibration: t.calibration(), Lexicon: t.lexicon(),
 		Calendar: t.agent.search.Calendar(st.Conference.ID),
 	}

@@ -94,11 +94,11 @@ type QueryError struct {
 // State is everything one turn knows, from the question to the answer. The
 // field names follow the design seeds; the whole state is the turn's trace.
 type State struct {
-	TraceID      string     `json:"trace_id"`
-	Message      string     `json:"message"`
-	Conference   Conference `json:"conference"`
-	History      []Turn     `json:"history,omitempty"`
-	AskedAt      time.Time  `json:"asked_at"`
+	TraceID    string     `json:"trace_id"`
+	Message    string     `json:"message"`
+	Conference Conference `json:"conference"`
+	History    []Turn     `json:"history,omitempty"`
+	AskedAt    time.Time  `json:"asked_at"`
 	// Language is the question's language (ISO 639-1), "en" unless it is
 	// clearly another.
 	Language string `json:"language"`
@@ -107,12 +107,12 @@ type State struct {
 	// Filter holds the question's time, place and format constraints;
 	// Outside says, when the question names a day outside the
 	// conference, that it does.
-	Filter     *when.Filter `json:"filter,omitempty"`
-	Outside    string       `json:"outside,omitempty"`
-	Reflection bool         `json:"reflection_enabled"`
-	Intent       string     `json:"intent"`
-	PlanSource   Source     `json:"plan_source"`
-	PlanRejected string     `json:"plan_rejected,omitempty"`
+	Filter       *when.Filter `json:"filter,omitempty"`
+	Outside      string       `json:"outside,omitempty"`
+	Reflection   bool         `json:"reflection_enabled"`
+	Intent       string       `json:"intent"`
+	PlanSource   Source       `json:"plan_source"`
+	PlanRejected string       `json:"plan_rejected,omitempty"`
 
 	PlannedQueries         []search.Query                   `json:"planned_queries"`
 	OriginalPlannedQueries []search.Query                   `json:"original_planned_queries"`

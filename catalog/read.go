@@ -21,36 +21,36 @@ type (
 		EndsOn   *string `json:"ends_on"`
 	}
 	sessionItem struct {
-		ID          string            `json:"id"`
-		Conference  string            `json:"conference"`
-		Title       string            `json:"title"`
-		Description *string           `json:"description"`
-		Track       *string           `json:"track"`
-		Format      *string           `json:"format"`
-		StartsAt    *string           `json:"starts_at"`
-		EndsAt      *string           `json:"ends_at"`
-		Room        *string           `json:"room"`
-		SpeakerIDs  []string          `json:"speaker_ids"`
-		Facets      rawFacets         `json:"facets"`
+		ID          string    `json:"id"`
+		Conference  string    `json:"conference"`
+		Title       string    `json:"title"`
+		Description *string   `json:"description"`
+		Track       *string   `json:"track"`
+		Format      *string   `json:"format"`
+		StartsAt    *string   `json:"starts_at"`
+		EndsAt      *string   `json:"ends_at"`
+		Room        *string   `json:"room"`
+		SpeakerIDs  []string  `json:"speaker_ids"`
+		Facets      rawFacets `json:"facets"`
 	}
 	exhibitorItem struct {
-		ID          string            `json:"id"`
-		Conference  string            `json:"conference"`
-		Name        string            `json:"name"`
-		Description *string           `json:"description"`
-		Booth       *string           `json:"booth"`
-		Website     *string           `json:"website"`
-		Facets      rawFacets         `json:"facets"`
+		ID          string    `json:"id"`
+		Conference  string    `json:"conference"`
+		Name        string    `json:"name"`
+		Description *string   `json:"description"`
+		Booth       *string   `json:"booth"`
+		Website     *string   `json:"website"`
+		Facets      rawFacets `json:"facets"`
 	}
 	speakerItem struct {
-		ID         string            `json:"id"`
-		Conference string            `json:"conference"`
-		Name       string            `json:"name"`
-		JobTitle   *string           `json:"job_title"`
-		Company    *string           `json:"company"`
-		Bio        *string           `json:"bio"`
-		SessionIDs []string          `json:"session_ids"`
-		Facets     rawFacets         `json:"facets"`
+		ID         string    `json:"id"`
+		Conference string    `json:"conference"`
+		Name       string    `json:"name"`
+		JobTitle   *string   `json:"job_title"`
+		Company    *string   `json:"company"`
+		Bio        *string   `json:"bio"`
+		SessionIDs []string  `json:"session_ids"`
+		Facets     rawFacets `json:"facets"`
 	}
 )
 
@@ -164,7 +164,6 @@ func refs(problems *[]string, where string, ids []string, known map[string]bool)
 		return true
 	})
 }
-
 
 // conferencesOf reads the conference ids of a create or update event.
 func conferencesOf(e directus.Event) []string {

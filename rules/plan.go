@@ -60,14 +60,33 @@ func plan(in *agent.PlanInput) planReply {
 		if rest == "" && in.Filter == nil {
 			rest = in.Message // nothing but cue words: search them
 		}
-		for _, tb := range tables {
-			qs = append(qs, search.Query{Table: tb, Mode: search.Faceted, Text: rest, Limit: search.DefaultLimit})
+		for _, text := range needs(src, rest) {
+			for _, tb := range tables {
+				qs = append(qs, search.Query{Table: tb, Mode: search.Faceted, Text: text, Limit: search.DefaultLimit})
+			}
 		}
 	}
 	if max := in.MaxQueries; max > 0 && len(qs) > max {
 		qs = qs[:max]
 	}
 	return planReply{Intent: intent(tables, topic), Queries: qs}
+}
+
+// needs splits a long question that asks for several things into one
+// query per thing (at most three), each of at least three content words,
+// so that an entity answering one of them is found and judged against it,
+// not against the whole question; otherwise the topic is one query.
+func needs(src, topic string) []string {
+	var out []string
+	for _, n := range lexical.Needs(src) {
+		if t := topicText(n); len(terms.Content(t)) >= 3 {
+			out = append(out, t)
+		}
+	}
+	if len(out) < 2 {
+		return []string{topic}
+	}
+	return out[:min(len(out), 3)]
 }
 
 // cueTables lists the tables the question's cue words point to; sessions

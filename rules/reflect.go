@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -43,17 +44,57 @@ func reflect(in *agent.ReflectInput) agent.Decision {
 	}
 	slices.SortStableFunc(acts, func(a, b action) int { return precedence[b.strategy] - precedence[a.strategy] })
 	d := agent.Decision{Strategy: acts[0].strategy, UserMessage: acts[0].note}
-	var why []string
+	var own []search.Query
+	var reasons []string
 	for _, a := range acts {
-		why = append(why, a.why)
-		for _, q := range a.queries {
-			if len(d.NewQueries) < agent.MaxQueries {
-				d.NewQueries = append(d.NewQueries, q)
-			}
+		reasons = append(reasons, a.why)
+		own = append(own, a.queries...)
+	}
+	if !slices.ContainsFunc(own, func(q search.Query) bool { return !tried(in, q) }) {
+		d.Strategy, d.UserMessage = agent.Relax, "Nothing matched closely, so I'm widening the search a little." // nothing new of its own: the plain relaxation below
+	}
+	plain := ladder(in, failing)
+	keep := min(len(own), max(agent.MaxQueries-len(plain), 3))
+	d.NewQueries = slices.Concat(own[:keep], plain, own[keep:])
+	d.NewQueries = d.NewQueries[:min(len(d.NewQueries), agent.MaxQueries)]
+	d.Reasoning = strings.Join(reasons, " | ") + " (and the plain relaxation too)"
+	return d
+}
+
+// tried reports whether a query's wording was already searched in its
+// table and mode.
+func tried(in *agent.ReflectInput, q search.Query) bool {
+	for _, t := range in.Tried {
+		if t.Table == q.Table && t.Mode == cmp.Or(q.Mode, search.Faceted) && normalise(t.Text) == normalise(q.Text) {
+			return true
 		}
 	}
-	d.Reasoning = strings.Join(why, " | ")
-	return d
+	return false
+}
+
+// ladder is what mechanical relaxation would search next for the failing
+// tables, in the question's first wording, kept beside the reflector's own
+// queries so that reflecting never finds less than relaxing would: round
+// one lowers the threshold and doubles the limit, later rounds search
+// master mode at the loosest level.
+func ladder(in *agent.ReflectInput, failing []search.Table) []search.Query {
+	cal := in.Calibration
+	var out []search.Query
+	for _, q := range in.FirstPlan {
+		if !slices.Contains(failing, q.Table) {
+			continue
+		}
+		r := q
+		th := cal.Relaxed
+		if in.RetryCount == 0 {
+			r.Limit = min(2*max(q.Limit, search.DefaultLimit), agent.MaxPlanLimit)
+		} else {
+			r.Mode, th, r.Limit = search.Master, cal.Loosest, 20
+		}
+		r.Threshold = &th
+		out = append(out, r)
+	}
+	return out
 }
 
 // decideFor chooses the action for one failing query from the evidence:

@@ -10,6 +10,7 @@ import (
 	"github.com/erleah/erleah-agent/search"
 	"github.com/erleah/erleah-agent/search/lexical"
 	"github.com/erleah/erleah-agent/search/terms"
+	"github.com/erleah/erleah-agent/search/when"
 )
 
 // Answer selection.
@@ -53,28 +54,73 @@ func choose(in *agent.RespondInput) map[search.Table][]pick {
 		planned = in.Queries
 	}
 	ev := newEvidence(in.Lexicon, planned, in.Language)
-	out := map[search.Table][]pick{}
-	for tb, rs := range in.Results {
-		if len(rs) == 0 {
-			continue
-		}
-		top := rs[0].Score
+	fits := func(r search.Result) bool { return ev.answers(r) && inFilter(in.Filter, r) }
+	top := float32(0) // the best answering score in any table: picks stay within reach of it
+	for _, rs := range in.Results {
 		for _, r := range rs {
-			if r.Score >= in.Calibration.Confident && r.Score >= nearTop*top && ev.support(r) >= minSupport && len(out[tb]) < maxStrong {
-				out[tb] = append(out[tb], pick{r: r})
-			}
-		}
-		if len(out[tb]) > 0 {
-			continue
-		}
-		hedge := (in.Calibration.Threshold + in.Calibration.Confident) / 2
-		for _, r := range rs {
-			if r.Score >= hedge && r.Score >= hedgedNear*top && ev.support(r) >= minSupport && len(out[tb]) < maxHedged {
-				out[tb] = append(out[tb], pick{r: r, hedged: true})
+			if fits(r) {
+				top = max(top, r.Score)
 			}
 		}
 	}
-	return out
+	strong := map[search.Table][]pick{}
+	for tb, rs := range in.Results {
+		for _, r := range rs {
+			if r.Score >= in.Calibration.Confident && r.Score >= nearTop*top && fits(r) && len(strong[tb]) < maxStrong {
+				strong[tb] = append(strong[tb], pick{r: r})
+			}
+		}
+	}
+	if len(strong) == 0 {
+		return hedged(in, fits)
+	}
+	level := (in.Calibration.Threshold + in.Calibration.Confident) / 2
+	for tb, rs := range in.Results { // beside what is sure, the close seconds of other tables
+		for _, r := range rs {
+			if len(strong[tb]) == 0 && r.Score >= level && r.Score >= nearTop*top && fits(r) {
+				strong[tb] = append(strong[tb], pick{r: r, hedged: true})
+				break
+			}
+		}
+	}
+	return strong
+}
+
+// hedged picks, when nothing is sure, up to maxHedged items of the one
+// table whose best answering item scores highest: the closest matches,
+// said to be unsure.
+func hedged(in *agent.RespondInput, fits func(search.Result) bool) map[search.Table][]pick {
+	level := (in.Calibration.Threshold + in.Calibration.Confident) / 2
+	var best search.Table
+	var bestScore float32
+	for _, tb := range search.Tables {
+		for _, r := range in.Results[tb] {
+			if r.Score >= level && fits(r) && r.Score > bestScore {
+				best, bestScore = tb, r.Score
+			}
+		}
+	}
+	if best == "" {
+		return nil
+	}
+	var picks []pick
+	for _, r := range in.Results[best] {
+		if r.Score >= level && r.Score >= hedgedNear*bestScore && fits(r) && len(picks) < maxHedged {
+			picks = append(picks, pick{r: r, hedged: true})
+		}
+	}
+	return map[search.Table][]pick{best: picks}
+}
+
+// inFilter reports whether a session meets the question's own time, place
+// and format constraints: a reflection may have widened them to find
+// something, but what is recommended is what was asked for.
+func inFilter(f *when.Filter, r search.Result) bool {
+	if f == nil || r.Session == nil {
+		return true
+	}
+	s := r.Session
+	return f.Match(s.Starts, s.Ends, s.Room, s.Track, s.Format)
 }
 
 // evidence is what an item must cover to be recommended: the content words
@@ -132,6 +178,39 @@ func explanations(lex *search.Lexicon, w, text string) []string {
 		}
 	}
 	return out
+}
+
+// answers reports whether an item answers the question: for one of its
+// analyses it contains at least minSupport of the word weight, and more
+// than the words the conference never uses and nothing explains weigh,
+// since those are what the item certainly lacks ("GraphQL API design" is
+// not answered by an API talk).
+func (ev evidence) answers(r search.Result) bool {
+	if ev.lex == nil {
+		return r.Coverage >= minSupport
+	}
+	for _, a := range ev.analyses {
+		if len(a.Concepts) == 0 {
+			return true // the question asks nothing besides its filter
+		}
+		c := ev.lex.Corpus().Coverage(string(r.Table), r.Key(), a)
+		if c >= minSupport && c > unexplained(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// unexplained is the share of an analysis's weight carried by words the
+// conference never uses and nothing explains.
+func unexplained(a lexical.Analysis) float64 {
+	var w float64
+	for _, k := range a.Concepts {
+		if !k.Known() && len(k.Alts) == 0 {
+			w += k.Weight
+		}
+	}
+	return w / max(a.Weight(), 1e-9)
 }
 
 // support is the largest share of one query's word weight that an item

@@ -30,6 +30,18 @@ type Item struct {
 	Details string      `json:"details,omitempty"`
 	Summary string      `json:"summary,omitempty"`
 	Facets  []FacetText `json:"-"`
+	// Session is when, where and what kind a session is; nil for
+	// exhibitors and speakers.
+	Session *Slot `json:"session,omitempty"`
+}
+
+// Slot is a session's place in the programme.
+type Slot struct {
+	Starts time.Time `json:"starts_at,omitzero"`
+	Ends   time.Time `json:"ends_at,omitzero"`
+	Room   string    `json:"room,omitempty"`
+	Track  string    `json:"track,omitempty"`
+	Format string    `json:"format,omitempty"`
 }
 
 // Document is an entity ready to index: its item, the text of its master
@@ -142,6 +154,9 @@ func sessionDocument(s conference.Session, speakers map[string]conference.Speake
 		Summary: firstSentences(s.Description, 2),
 	}
 	item.Facets = facetTexts(Sessions, s.Facets, deriveSession(s))
+	item.Session = &Slot{Room: s.Room, Track: s.Track, Format: s.Format}
+	item.Session.Starts, _ = time.Parse(time.RFC3339, s.StartsAt)
+	item.Session.Ends, _ = time.Parse(time.RFC3339, s.EndsAt)
 	master := joinText(s.Title, s.Track, s.Format, s.Description, strings.Join(names, ", "), facetBody(item.Facets))
 	return Document{Item: item, MasterText: master, Fields: fields(s.Title, []string{s.Track, s.Description, strings.Join(names, ", ")}, item.Facets)}
 }

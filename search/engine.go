@@ -44,8 +44,8 @@ type Engine struct {
 	embedder Embedder
 	index    Index
 
-	mu       sync.RWMutex
-	items    map[Ref]*Item
+	mu        sync.RWMutex
+	items     map[Ref]*Item
 	lexicons  map[string]*Lexicon
 	levels    map[string]map[tableMode]levels // per conference
 	schedules map[string]*schedule

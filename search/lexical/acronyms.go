@@ -18,16 +18,17 @@ var definition = regexp.MustCompile(`\(([A-Za-z][A-Za-z0-9&/-]{1,9})\)`)
 
 // acronyms is what a corpus knows about its abbreviations.
 type acronyms struct {
-	defined map[string]string   // "sbom" → "software bill of materials", from "… (SBOM)"
-	upper   map[string]bool     // words written in capitals somewhere ("sbom")
-	seqs    [][]string          // every field's words in order, stop words included
-	byFirst map[byte][]position // where each initial letter starts a word
+	defined map[string]string         // "sbom" → "software bill of materials", from "… (SBOM)"
+	upper   map[string]bool           // words written in capitals somewhere ("sbom")
+	seqs    [][]string                // every field's words in order, stop words included
+	byFirst map[byte][]position       // where each initial letter starts a word
+	camel   map[string]map[string]int // "osm" → "openstreetmap" → occurrences, from OpenStreetMap
 }
 
 type position struct{ seq, at int }
 
 func mineAcronyms(docs []Doc, v *vocabulary) acronyms {
-	a := acronyms{defined: map[string]string{}, upper: map[string]bool{}, byFirst: map[byte][]position{}}
+	a := acronyms{defined: map[string]string{}, upper: map[string]bool{}, byFirst: map[byte][]position{}, camel: map[string]map[string]int{}}
 	for _, d := range docs {
 		for _, f := range d.Fields {
 			a.addText(f.Text)
@@ -41,6 +42,12 @@ func (a *acronyms) addText(text string) {
 		w = strings.Trim(w, `.,;:!?"'()[]{}`)
 		if isCapitals(w) {
 			a.upper[strings.ToLower(w)] = true
+		}
+		if init := camelInitials(w); init != "" {
+			if a.camel[init] == nil {
+				a.camel[init] = map[string]int{}
+			}
+			a.camel[init][strings.ToLower(w)]++
 		}
 	}
 	for _, m := range definition.FindAllStringSubmatchIndex(text, -1) {
@@ -76,6 +83,25 @@ func isCapitals(w string) bool {
 		}
 	}
 	return letters >= 2
+}
+
+// camelInitials returns the initials of a word written in joined
+// capitalised parts ("OpenStreetMap" → "osm"), "" for other words.
+func camelInitials(w string) string {
+	var b strings.Builder
+	rs := []rune(w)
+	for i, r := range rs {
+		if !unicode.IsLetter(r) {
+			return ""
+		}
+		if unicode.IsUpper(r) && (i == 0 || unicode.IsLower(rs[i-1])) {
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	if b.Len() < 2 || !unicode.IsUpper(rs[0]) || isCapitals(w) {
+		return ""
+	}
+	return b.String()
 }
 
 // letters keeps the lower-case letters of an acronym ("R&D" → "rd").
@@ -133,23 +159,70 @@ func initials(words []string) string {
 
 // expansions lists the phrases of the corpus that acr abbreviates, most
 // frequent first: the long form a text defines, then phrases whose words'
-// initials spell it. A phrase found once counts only for acronyms of three
-// or more letters; the two most frequent are kept.
+// initials spell it, found at least twice; the two most frequent are kept.
 func (a *acronyms) expansions(acr string) []string {
 	want := letters(acr)
 	if len(want) < 2 || len(want) > 6 || strings.ContainsAny(acr, "0123456789") {
 		return nil // "k8s", "a11y": numerals stand for letters left out, not for words
 	}
-	counts := map[string]int{}
+	counts := map[string]int{}     // by the phrase's stems: "systems" and "system" are one phrase
+	surface := map[string]string{} // stems → the first written form
+	add := func(phrase string, n int) {
+		key := strings.Join(stemsOf(phrase), " ")
+		if _, ok := surface[key]; !ok {
+			surface[key] = phrase
+		}
+		counts[key] += n
+	}
+	next := map[string]map[string]int{} // phrase → the words that follow it
 	for _, p := range a.byFirst[want[0]] {
-		if phrase := a.phraseAt(p, want); phrase != "" {
-			counts[phrase]++
+		if found := a.phraseAt(p, want); found != "" {
+			phrase, follower, _ := strings.Cut(found, "\x00")
+			add(phrase, 1)
+			key := strings.Join(stemsOf(phrase), " ")
+			if next[key] == nil {
+				next[key] = map[string]int{}
+			}
+			next[key][follower]++
+		}
+	}
+	for key, followers := range next {
+		if fragment(followers, counts[key]) {
+			delete(counts, key)
 		}
 	}
 	if long, ok := a.defined[want]; ok {
-		counts[long] += 2
+		add(long, 2)
 	}
-	return rank(counts, len(want))
+	for word, n := range a.camel[want] {
+		add(word, n)
+	}
+	var out []string
+	for _, key := range rank(counts) {
+		out = append(out, surface[key])
+	}
+	return out
+}
+
+// fragment reports whether a phrase is mostly the start of a longer one:
+// the same content word follows it in two thirds of its occurrences ("open
+// source machine" is always "open source machine learning"), so its
+// initials are not what it abbreviates.
+func fragment(followers map[string]int, n int) bool {
+	for w, c := range followers {
+		if w != "" && !terms.IsStop(w) && !connectors[w] && 3*c >= 2*n {
+			return true
+		}
+	}
+	return false
+}
+
+func stemsOf(phrase string) []string {
+	var out []string
+	for _, w := range terms.Words(phrase) {
+		out = append(out, terms.Stem(w))
+	}
+	return out
 }
 
 // phraseAt reads, from a word position, a phrase whose initials spell
@@ -176,7 +249,15 @@ func (a *acronyms) phraseAt(p position, want string) string {
 	if k < len(want) || len(words) < 2 || words[len(words)-1] == want {
 		return ""
 	}
-	return strings.Join(words, " ")
+	return strings.Join(words, " ") + "\x00" + after(seq, p.at+len(words))
+}
+
+// after is the word that follows a phrase, "" at the end of its text.
+func after(seq []string, i int) string {
+	if i < len(seq) {
+		return seq[i]
+	}
+	return ""
 }
 
 // letterAhead reports whether the next word starts with letter.
@@ -184,10 +265,13 @@ func (a *acronyms) letterAhead(seq []string, i int, letter byte) bool {
 	return i < len(seq) && seq[i] != "" && seq[i][0] == letter
 }
 
-func rank(counts map[string]int, size int) []string {
+// rank keeps the phrases seen at least twice (a definition counts twice),
+// most frequent first, at most two: one phrase whose initials happen to
+// spell a word is a coincidence, not an expansion.
+func rank(counts map[string]int) []string {
 	var out []string
 	for phrase, n := range counts {
-		if n >= 2 || size >= 3 {
+		if n >= 2 {
 			out = append(out, phrase)
 		}
 	}

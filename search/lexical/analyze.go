@@ -73,8 +73,20 @@ type Analysis struct {
 func (c *Corpus) Analyze(text string) Analysis {
 	a := Analysis{Topic: Topic(text)}
 	seen := map[string]bool{}
-	for _, t := range terms.Content(a.Topic) {
-		if generic[t.Raw] || seen[t.Stem] {
+	words := terms.Words(a.Topic)
+	fixed := c.corrected(words)
+	for i := 0; i < len(words); i++ {
+		if k, ok := c.joined(fixed, i); ok {
+			if !seen[k.Stem] {
+				seen[k.Stem] = true
+				a.Concepts = append(a.Concepts, k)
+			}
+			i++
+			continue
+		}
+		w := words[i]
+		t := terms.Token{Raw: w, Stem: terms.Stem(w)}
+		if terms.IsStop(w) || generic[w] || seen[t.Stem] {
 			continue
 		}
 		seen[t.Stem] = true
@@ -83,16 +95,69 @@ func (c *Corpus) Analyze(text string) Analysis {
 	return a
 }
 
+// corrected spells each word as the conference would: its correction when
+// it is a misspelling of a conference word, else as written.
+func (c *Corpus) corrected(words []string) []string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		out[i] = w
+		if !terms.IsStop(w) && c.vocab.df[terms.Stem(w)] == 0 {
+			if fix, ok := c.vocab.correction(w); ok {
+				out[i] = fix
+			}
+		}
+	}
+	return out
+}
+
+// joined reads words[i] and words[i+1] as one concept when the conference
+// writes them as one word ("my sql" → MySQL, "elastic search" →
+// Elasticsearch); a document with the two words apart has it too.
+func (c *Corpus) joined(words []string, i int) (Concept, bool) {
+	if i+1 >= len(words) || len(words[i])+len(words[i+1]) < 5 || generic[words[i+1]] {
+		return Concept{}, false
+	}
+	one := words[i] + words[i+1]
+	stem := terms.Stem(one)
+	df := c.vocab.df[stem]
+	if df == 0 {
+		return Concept{}, false
+	}
+	k := Concept{Word: words[i] + " " + words[i+1], Stem: stem, DF: df, Weight: c.vocab.idf(df)}
+	if !terms.IsStop(words[i]) && !terms.IsStop(words[i+1]) {
+		k.Alts = [][]string{{terms.Stem(words[i]), terms.Stem(words[i+1])}}
+	}
+	return k, true
+}
+
 func (c *Corpus) concept(t terms.Token) Concept {
 	k := Concept{Word: t.Raw, Stem: t.Stem, DF: c.vocab.df[t.Stem]}
 	if k.DF == 0 {
 		if fix, ok := c.vocab.correction(t.Raw); ok {
 			k.Fix, k.Stem = fix, terms.Stem(fix)
 			k.DF = c.vocab.df[k.Stem]
+		} else if parts := c.split(t.Raw); parts != nil {
+			k.Alts = [][]string{parts}
 		}
 	}
 	k.Weight = c.vocab.idf(k.DF)
 	return k
+}
+
+// split reads an unknown word the conference writes as two ("opensource"
+// → "open source"): both halves words of the conference, at least three
+// letters each, and the word no English one.
+func (c *Corpus) split(w string) []string {
+	if len(w) < 7 || terms.IsEnglish(w) {
+		return nil
+	}
+	for i := 3; i <= len(w)-3; i++ {
+		a, b := terms.Stem(w[:i]), terms.Stem(w[i:])
+		if c.vocab.df[a] > 0 && c.vocab.df[b] > 0 && terms.IsEnglish(w[:i]) && terms.IsEnglish(w[i:]) {
+			return []string{a, b}
+		}
+	}
+	return nil
 }
 
 // Text is the question's topic with corrections applied, for embedding.

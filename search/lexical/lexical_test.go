@@ -12,6 +12,7 @@ func corpus() *Corpus {
 		{Key: "sessions/s2", Group: "sessions", Fields: []Field{{"Vector databases compared", 2}, {"Benchmarks of vector databases for similarity search and retrieval.", 1}}},
 		{Key: "sessions/s3", Group: "sessions", Fields: []Field{{"Scaling Postgres", 2}, {"Replication, partitioning and connection pooling for Postgres databases.", 1}}},
 		{Key: "sessions/s4", Group: "sessions", Fields: []Field{{"Warehouse management systems", 2}, {"Choosing a warehouse management system for a growing warehouse: slotting, picking and WMS integrations.", 1}}},
+		{Key: "sessions/s7", Group: "sessions", Fields: []Field{{"Wearable air sensors made", 2}, {"One workshop about small monitors.", 1}}},
 		{Key: "sessions/s5", Group: "sessions", Fields: []Field{{"Deploying models", 2}, {"From notebook to production: deploying machine learning models with continuous delivery.", 1}}},
 		{Key: "sessions/s6", Group: "sessions", Fields: []Field{{"Machine learning at the edge", 2}, {"Running machine learning on small devices.", 1}}},
 		{Key: "speakers/p1", Group: "speakers", Fields: []Field{{"Ada Lovelace", 2}, {"Ada builds vector databases and search engines.", 1}}},
@@ -79,6 +80,9 @@ func TestAcronymsAreMinedFromTheConferenceText(t *testing.T) {
 	if got := c.Expansions("xyz"); len(got) != 0 {
 		t.Errorf("xyz → %v", got)
 	}
+	if got := c.Expansions("wasm"); len(got) != 0 { // "wearable air sensors made" once is a coincidence
+		t.Errorf("wasm → %v", got)
+	}
 	if got := c.Abbreviation("software bill of materials"); got != "sbom" {
 		t.Errorf("abbreviation = %q", got)
 	}
@@ -134,5 +138,30 @@ func TestLanguageIsRecognised(t *testing.T) {
 	}
 	if LanguageName("de") != "German" {
 		t.Errorf("LanguageName(de) = %q", LanguageName("de"))
+	}
+}
+
+func TestWordsWrittenTogetherOrApartMatch(t *testing.T) {
+	c := Build([]Doc{
+		{Key: "sessions/a", Group: "sessions", Fields: []Field{{"Centralized logs with Elasticsearch", 2}}},
+		{Key: "sessions/b", Group: "sessions", Fields: []Field{{"MySQL tuning", 2}}},
+		{Key: "sessions/c", Group: "sessions", Fields: []Field{{"Why open source wins", 2}}},
+		{Key: "sessions/d", Group: "sessions", Fields: []Field{{"Search engines at home", 2}}},
+	})
+	for q, want := range map[string]string{"elastic search logs": "sessions/a", "my sql tuning": "sessions/b", "opensource": "sessions/c"} {
+		got := c.Rank("sessions", c.Analyze(q), nil)
+		if len(got) == 0 || got[0].Key != want || got[0].Coverage != 1 {
+			t.Errorf("%q ranks %+v, want %s covering everything", q, got, want)
+		}
+	}
+}
+
+func TestAcronymsAreNotFragmentsAndCamelCaseCounts(t *testing.T) {
+	c := Build([]Doc{
+		{Key: "sessions/a", Group: "sessions", Fields: []Field{{"Open source machine learning", 2}, {"Open source machine learning for all.", 1}}},
+		{Key: "sessions/b", Group: "sessions", Fields: []Field{{"State of OpenStreetMap data", 2}, {"OpenStreetMap in Asia.", 1}}},
+	})
+	if got := c.Expansions("osm"); !slices.Equal(got, []string{"openstreetmap"}) {
+		t.Fatalf("osm → %v, want openstreetmap (open source machine is always followed by learning)", got)
 	}
 }

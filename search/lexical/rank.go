@@ -39,7 +39,14 @@ func (c *Corpus) Rank(group string, a Analysis, allow func(key string) bool) []M
 	for _, k := range a.Concepts {
 		share := k.Weight / max(a.Weight(), 1e-9)
 		x.score(k.Stem, share, scores, allowed)
-		ceiling += share * x.idf[k.Stem] * (k1 + 1)
+		ceil := x.idf[k.Stem]
+		for _, alt := range k.Alts { // another way to write it scores too
+			for _, s := range alt {
+				x.score(s, share/float64(len(alt)), scores, allowed)
+				ceil = max(ceil, x.idf[s])
+			}
+		}
+		ceiling += share * ceil * (k1 + 1)
 	}
 	out := make([]Match, 0, len(scores))
 	for doc, s := range scores {

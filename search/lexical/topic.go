@@ -53,7 +53,12 @@ var trailing = regexp.MustCompile(`(?i)(?:\s+(?:please|thanks|thank\s+you|here|a
 // Topic returns what a question is about in the attendee's own words:
 // self-description clauses and request phrasing are dropped, the rest is
 // kept in order as written. A question of only filler gives "".
-func Topic(text string) string {
+func Topic(text string) string { return strings.Join(Needs(text), " ") }
+
+// Needs returns the parts of a question that each say what is wanted, in
+// order ("how to earn money without upsetting the community", "how to work
+// as a remote team"): Topic, clause by clause.
+func Needs(text string) []string {
 	text = apostrophe.Replace(text)
 	var kept []string
 	for _, clause := range clauses(text) {
@@ -63,7 +68,7 @@ func Topic(text string) string {
 			}
 		}
 	}
-	return strings.Join(kept, " ")
+	return kept
 }
 
 // clauses splits text at clause breaks.
