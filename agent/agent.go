@@ -72,6 +72,10 @@ type Options struct {
 	EvaluateFeedback bool
 	// RegenerationThreshold is DefaultRegenerationThreshold when zero.
 	RegenerationThreshold float64
+	// NoFilters leaves a question's time, place and format words in its
+	// topic instead of reading them as filters (to measure what filters
+	// add).
+	NoFilters bool
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
 	// Logger receives operator logs; nothing is logged when nil.

@@ -86,6 +86,7 @@ type Conference struct {
 	Venue    string `json:"venue,omitempty"`
 	StartsOn string `json:"starts_on,omitempty"`
 	EndsOn   string `json:"ends_on,omitempty"`
+	Timezone string `json:"timezone,omitempty"`
 }
 
 // Turn is one earlier message of the conversation.

@@ -63,6 +63,9 @@ func (t *turn) readQuestion() {
 	lex := t.lexicon()
 	st.Language = lexical.Language(st.Message, lex.Corpus().Knows)
 	p := when.Parse(st.Message, st.AskedAt, t.agent.search.Calendar(st.Conference.ID))
+	if t.agent.opts.NoFilters {
+		p = when.Parsed{Rest: st.Message}
+	}
 	st.Topic = strings.TrimSpace(p.Rest)
 	if !p.Filter.IsZero() {
 		f := p.Filter

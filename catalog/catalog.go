@@ -51,7 +51,7 @@ func (k *Catalog) Conference(id string) (agent.Conference, bool) {
 	k.mu.RLock()
 	defer k.mu.RUnlock()
 	c, ok := k.confs[id]
-	return agent.Conference{ID: c.ID, Name: c.Name, Venue: c.Venue, StartsOn: c.StartsOn, EndsOn: c.EndsOn}, ok
+	return agent.Conference{ID: c.ID, Name: c.Name, Venue: c.Venue, StartsOn: c.StartsOn, EndsOn: c.EndsOn, Timezone: c.Timezone}, ok
 }
 
 // Conferences lists the loaded conference ids.

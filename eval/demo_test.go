@@ -34,7 +34,7 @@ func setup(t *testing.T) demoSetup {
 func conferenceOf(b *conference.Bundle) func(string) (agent.Conference, bool) {
 	return func(id string) (agent.Conference, bool) {
 		c, ok := b.Conference(id)
-		return agent.Conference{ID: c.ID, Name: c.Name}, ok
+		return agent.Conference{ID: c.ID, Name: c.Name, StartsOn: c.StartsOn, Timezone: c.Timezone}, ok
 	}
 }
 

@@ -106,7 +106,7 @@ func (r *Runner) runCase(ctx context.Context, m Mode, c Case) CaseResult {
 	tctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	start := time.Now()
-	req := agent.Request{TraceID: c.ID, Message: c.Message, Conference: conf, Now: c.Clock(), History: c.history()}
+	req := agent.Request{TraceID: c.ID, Message: c.Message, Conference: conf, Now: clock(c, conf), History: c.history()}
 	st, err := r.Agents[m].Run(tctx, req, nil)
 	res.MS = float64(time.Since(start).Microseconds()) / 1000
 	if err != nil {
@@ -115,6 +115,25 @@ func (r *Runner) runCase(ctx context.Context, m Mode, c Case) CaseResult {
 	}
 	score(&res, c, st)
 	return res
+}
+
+// clock is when a case is asked: its own Now, else 08:00 on the first day
+// of its conference (in the conference's time zone, when the runner's
+// Conference gives one), so that "tomorrow" means the same on every run
+// whatever today's date.
+func clock(c Case, conf agent.Conference) time.Time {
+	if t := c.Clock(); !t.IsZero() {
+		return t
+	}
+	loc, err := time.LoadLocation(conf.Timezone)
+	if err != nil {
+		loc = time.UTC
+	}
+	day, err := time.ParseInLocation(time.DateOnly, conf.StartsOn, loc)
+	if err != nil {
+		return time.Time{}
+	}
+	return day.Add(8 * time.Hour)
 }
 
 // score fills the measures of one finished turn.

@@ -37,7 +37,7 @@ func wordSet(words string) map[string]bool {
 // for every entity it names, and searches the rest of the question: its
 // topic in the attendee's words, without self-description, request
 // phrasing and cue words.
-func plan(in *agent.PlanInput) planReply {
+func plan(in *agent.PlanInput, off search.Ablation) planReply {
 	words := terms.Words(in.Message)
 	tables := cueTables(words)
 	src := in.Topic
@@ -45,6 +45,9 @@ func plan(in *agent.PlanInput) planReply {
 		src = in.Message
 	}
 	topic := topicText(src)
+	if off.Off("filler") {
+		topic = strings.Join(slices.DeleteFunc(strings.Fields(src), cue), " ")
+	}
 	var qs []search.Query
 	named := map[string]bool{}
 	for _, m := range in.Mentions {
@@ -60,7 +63,11 @@ func plan(in *agent.PlanInput) planReply {
 		if rest == "" && in.Filter == nil {
 			rest = in.Message // nothing but cue words: search them
 		}
-		for _, text := range needs(src, rest) {
+		texts := []string{rest}
+		if !off.Off("needs") {
+			texts = needs(src, rest)
+		}
+		for _, text := range texts {
 			for _, tb := range tables {
 				qs = append(qs, search.Query{Table: tb, Mode: search.Faceted, Text: text, Limit: search.DefaultLimit})
 			}

@@ -24,7 +24,7 @@ var precedence = map[agent.Strategy]int{agent.Pivot: 3, agent.Rewrite: 2, agent.
 
 // reflect decides, for every query of a weak or empty table, whether to
 // pivot, rewrite or relax, and merges the actions into one decision.
-func reflect(in *agent.ReflectInput) agent.Decision {
+func reflect(in *agent.ReflectInput, off search.Ablation) agent.Decision {
 	failing := slices.Concat(in.ZeroTables, in.WeakTables)
 	var acts []action
 	seen := map[string]bool{}
@@ -34,7 +34,7 @@ func reflect(in *agent.ReflectInput) agent.Decision {
 			continue
 		}
 		seen[key] = true
-		if a, ok := decideFor(in, q); ok {
+		if a, ok := decideFor(in, q, off); ok {
 			acts = append(acts, a)
 		}
 	}
@@ -53,7 +53,10 @@ func reflect(in *agent.ReflectInput) agent.Decision {
 	if !slices.ContainsFunc(own, func(q search.Query) bool { return !tried(in, q) }) {
 		d.Strategy, d.UserMessage = agent.Relax, "Nothing matched closely, so I'm widening the search a little." // nothing new of its own: the plain relaxation below
 	}
-	plain := ladder(in, failing)
+	var plain []search.Query
+	if !off.Off("ladder") {
+		plain = ladder(in, failing)
+	}
 	keep := min(len(own), max(agent.MaxQueries-len(plain), 3))
 	d.NewQueries = slices.Concat(own[:keep], plain, own[keep:])
 	d.NewQueries = d.NewQueries[:min(len(d.NewQueries), agent.MaxQueries)]
@@ -102,10 +105,10 @@ func ladder(in *agent.ReflectInput, failing []search.Table) []search.Query {
 // here; another table clearly stronger → pivot; known words scoring just
 // under the confidence band → relax; known words scoring nowhere near it →
 // rewrite with the words the conference uses alongside them.
-func decideFor(in *agent.ReflectInput, q search.Query) (action, bool) {
+func decideFor(in *agent.ReflectInput, q search.Query, off search.Ablation) (action, bool) {
 	cal := in.Calibration
 	top := tableTop(in, q.Table)
-	rw := rewrite(in.Lexicon, q.Table, q.Text)
+	rw := rewrite(in.Lexicon, q.Table, q.Text, off)
 	unknown := len(rw.expanded)+len(rw.dropped) > 0
 	text := q.Text
 	if unknown {

@@ -26,7 +26,7 @@ type rewritten struct {
 // acronym gains it. When every word is known, the words that co-occur with
 // them in the best-matching entities are added instead (pseudo-relevance
 // feedback), which widens the query to how this programme talks about it.
-func rewrite(lex *search.Lexicon, tb search.Table, text string) rewritten {
+func rewrite(lex *search.Lexicon, tb search.Table, text string, off search.Ablation) rewritten {
 	if lex == nil {
 		return rewritten{text: text}
 	}
@@ -48,7 +48,7 @@ func rewrite(lex *search.Lexicon, tb search.Table, text string) rewritten {
 		r.expanded = append(r.expanded, [2]string{acr, acr})
 	}
 	r.text = strings.Join(dedupe(out), " ")
-	if len(r.expanded)+len(r.dropped) == 0 {
+	if len(r.expanded)+len(r.dropped) == 0 && !off.Off("prf") {
 		r.related = related(lex, tb, a)
 		r.text = strings.TrimSpace(r.text + " " + strings.Join(r.related, " "))
 	}

@@ -26,13 +26,18 @@ import (
 	"fmt"
 
 	"github.com/erleah/erleah-agent/agent"
+	"github.com/erleah/erleah-agent/search"
 )
 
 // Name is the model name the builtin rules report.
 const Name = "builtin"
 
 // Model is the builtin rule-based model. The zero value is ready to use.
-type Model struct{}
+type Model struct {
+	// Off turns techniques off ("prf", "needs", "ladder"), to measure what
+	// each adds; nil keeps them all.
+	Off search.Ablation
+}
 
 // New returns the builtin model.
 func New() *Model { return &Model{} }
@@ -46,9 +51,9 @@ func (m *Model) Complete(ctx context.Context, call agent.Call) (agent.Completion
 	var reply any
 	switch {
 	case call.Step == agent.StepPlan && call.Plan != nil:
-		reply = plan(call.Plan)
+		reply = plan(call.Plan, m.Off)
 	case call.Step == agent.StepReflect && call.Reflect != nil:
-		reply = reflect(call.Reflect)
+		reply = reflect(call.Reflect, m.Off)
 	case call.Step == agent.StepRespond && call.Respond != nil:
 		return respond(call.Respond, call.Stream), nil
 	case call.Step == agent.StepEval && call.Eval != nil:

@@ -49,7 +49,12 @@ type Engine struct {
 	lexicons  map[string]*Lexicon
 	levels    map[string]map[tableMode]levels // per conference
 	schedules map[string]*schedule
+	off       Ablation
 }
+
+// Ablate turns techniques off for measuring what each adds; call it
+// before Load.
+func (e *Engine) Ablate(off Ablation) { e.off = off }
 
 // NewEngine returns an engine over an embedder and an index of the same
 // dimension.
@@ -94,7 +99,7 @@ func (e *Engine) Load(ctx context.Context, b *conference.Bundle) (LoadReport, er
 	for _, c := range b.Conferences { // built before locking: searches go on meanwhile
 		id := c.ID
 		schedules[id] = scheduleOf(b, c)
-		lexicons[id] = lexiconOf(byConf[id])
+		lexicons[id] = lexiconOf(byConf[id], e.off)
 		if calibrated[id], err = e.calibrate(ctx, byConf[id], lexicons[id]); err != nil {
 			return LoadReport{}, err
 		}
@@ -313,11 +318,11 @@ func (e *Engine) hybrid(conference string, q Query, hits []Hit, lex *Lexicon, a 
 	if allowed != nil {
 		keep = func(key string) bool { return allowed[refOf(conference, key).ID] }
 	}
-	if lex != nil {
+	if lex != nil && !e.off.Off("lexical") {
 		matches = lex.corpus.Rank(string(q.Table), a, keep)
 		cover = func(r Ref) float64 { return lex.corpus.Coverage(string(r.Table), r.Key(), a) }
 	}
-	ranked := scored(fuse(hits, matches, conference, cover), e.levelsOf(conference, q.Table, q.Mode))
+	ranked := scored(fuse(hits, matches, conference, cover), e.levelsOf(conference, q.Table, q.Mode), e.off.Off("lexical"))
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	out := make([]Result, 0, q.Limit)
@@ -337,7 +342,7 @@ func (e *Engine) hybrid(conference string, q Query, hits []Hit, lex *Lexicon, a 
 func (e *Engine) levelsOf(conference string, tb Table, m Mode) levels {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	if lv, ok := e.levels[conference][tableMode{tb, m}]; ok {
+	if lv, ok := e.levels[conference][tableMode{tb, m}]; ok && !e.off.Off("calibration") {
 		return lv
 	}
 	c := e.embedder.Calibration()

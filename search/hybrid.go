@@ -75,11 +75,15 @@ func refOf(conf, key string) Ref {
 }
 
 // scored ranks fused candidates by their hybrid score.
-func scored(fs []fused, lv levels) []scoredHit {
+func scored(fs []fused, lv levels, vectorOnly bool) []scoredHit {
 	out := make([]scoredHit, len(fs))
 	for i, f := range fs {
 		lexicalPart := coverShare*f.coverage + (1-coverShare)*min(f.bm25, 1)
-		out[i] = scoredHit{fused: f, score: float32(LexicalShare*lexicalPart + VectorShare*lv.place(f.vector))}
+		s := LexicalShare*lexicalPart + VectorShare*lv.place(f.vector)
+		if vectorOnly { // ablation: the vector alone, on the same scale
+			s = lv.place(f.vector)
+		}
+		out[i] = scoredHit{fused: f, score: float32(s)}
 	}
 	slices.SortFunc(out, func(a, b scoredHit) int {
 		if c := cmp.Compare(b.score, a.score); c != 0 {

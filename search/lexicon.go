@@ -45,10 +45,10 @@ func (s TermStat) Total() int {
 }
 
 // NewLexicon builds the vocabulary of the conferences in b.
-func NewLexicon(b *conference.Bundle) *Lexicon { return lexiconOf(Documents(b)) }
+func NewLexicon(b *conference.Bundle) *Lexicon { return lexiconOf(Documents(b), nil) }
 
 // lexiconOf builds the vocabulary of documents.
-func lexiconOf(docs []Document) *Lexicon {
+func lexiconOf(docs []Document, off Ablation) *Lexicon {
 	l := &Lexicon{docs: map[Table]int{}, df: map[string]map[Table]int{}, surface: map[string]string{}}
 	counts := map[string]map[string]int{}
 	for _, d := range docs {
@@ -59,7 +59,8 @@ func lexiconOf(docs []Document) *Lexicon {
 	for stem, forms := range counts {
 		l.surface[stem] = mostCommon(forms)
 	}
-	l.corpus = lexical.Build(lexicalDocs(docs))
+	l.corpus = lexical.BuildWithout(lexicalDocs(docs), lexical.Off{Spelling: off.Off("spelling"),
+		Filler: off.Off("filler"), Acronyms: off.Off("acronyms"), Compounds: off.Off("compounds")})
 	return l
 }
 

@@ -50,11 +50,11 @@ func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer, cfg co
 		return err
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelError}))
-	eng, err := newEngine(ctx, cfg, b, log)
+	eng, err := newEngine(ctx, cfg, b, log, nil)
 	if err != nil {
 		return fmt.Errorf("index conference: %w", err)
 	}
-	model, _, err := newModel(cfg, log)
+	model, _, err := newModel(cfg, log, nil)
 	if err != nil {
 		return err
 	}

@@ -7,12 +7,15 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/conference"
 	"github.com/erleah/erleah-agent/eval"
+	"github.com/erleah/erleah-agent/rules"
+	"github.com/erleah/erleah-agent/search"
 )
 
 // evalRun is one evaluation set to run: its name and role, its bundle and
@@ -30,10 +33,12 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer, cfg c
 	c.register(fs, cfg, "on|off|both")
 	casesFile := fs.String("cases", "", "evaluation cases `file` in JSON Lines (default: the set's own)")
 	set := fs.String("set", "", "a shipped evaluation `set`: "+setNames()+" or all (default demo)")
+	ablate := fs.String("ablate", "", "comma-separated `techniques` to turn off, to measure what each adds: "+techniqueNames())
+	ablations := fs.Bool("ablations", false, "print a Markdown table: every set with all techniques on, then with each one off")
 	fs.Lookup("reflection").DefValue = "both"
 	c.reflection = "both"
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: erleah-agent eval [--set NAME|all] [--data FILE] [--cases FILE] [--reflection on|off|both] [--json]")
+		fmt.Fprintln(stderr, "usage: erleah-agent eval [--set NAME|all] [--data FILE] [--cases FILE] [--reflection on|off|both] [--ablate LIST | --ablations] [--json]")
 		fs.PrintDefaults()
 	}
 	pos, err := parseArgs(fs, args)
@@ -50,14 +55,21 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer, cfg c
 	if err := checkRetries(c.maxRetries); err != nil {
 		return err
 	}
+	off, err := search.ParseAblation(*ablate)
+	if err != nil {
+		return usagef("--ablate: %v", err)
+	}
 	runs, err := evalRuns(*set, c.data, *casesFile)
 	if err != nil {
 		return err
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+	if *ablations {
+		return printAblations(ctx, stdout, cfg, c, runs, log)
+	}
 	reports := map[string]*eval.Report{}
 	for _, run := range runs {
-		rep, err := runEval(ctx, cfg, c, run, modes, log)
+		rep, err := runEval(ctx, cfg, c, run, modes, log, off)
 		if err != nil {
 			return fmt.Errorf("eval %s: %w", run.name, err)
 		}
@@ -75,6 +87,15 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer, cfg c
 		return writeJSON(stdout, reports[runs[0].name])
 	}
 	return writeJSON(stdout, map[string]any{"sets": reports})
+}
+
+func techniqueNames() string {
+	names := make([]string, 0, len(search.Techniques))
+	for n := range search.Techniques {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return strings.Join(names, ", ")
 }
 
 func setNames() string {
@@ -148,18 +169,20 @@ func orDefault(s, def string) string {
 	return s
 }
 
-func runEval(ctx context.Context, cfg config, c common, run evalRun, modes []eval.Mode, log *slog.Logger) (*eval.Report, error) {
-	eng, err := newEngine(ctx, cfg, run.bundle, log)
+func runEval(ctx context.Context, cfg config, c common, run evalRun, modes []eval.Mode, log *slog.Logger, off search.Ablation) (*eval.Report, error) {
+	eng, err := newEngine(ctx, cfg, run.bundle, log, off)
 	if err != nil {
 		return nil, fmt.Errorf("index conference: %w", err)
 	}
-	model, _, err := newModel(cfg, log)
+	model, _, err := newModel(cfg, log, off)
 	if err != nil {
 		return nil, err
 	}
 	r := &eval.Runner{Agents: map[eval.Mode]*agent.Agent{}, Conference: conferenceLookup(run.bundle), Timeout: cfg.TurnTimeout}
 	for _, m := range modes {
-		r.Agents[m] = agent.New(model, eng, agentOptions(cfg, m == eval.Mechanical, c.maxRetries, log))
+		opts := agentOptions(cfg, m == eval.Mechanical, c.maxRetries, log)
+		opts.Fallback, opts.NoFilters = &rules.Model{Off: off}, off.Off("filters")
+		r.Agents[m] = agent.New(model, eng, opts)
 	}
 	return r.Run(ctx, run.cases)
 }

@@ -99,7 +99,7 @@ func build(ctx context.Context, cfg config, log *slog.Logger) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
-	router, reg, err := newModel(cfg, log)
+	router, reg, err := newModel(cfg, log, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -105,11 +105,12 @@ func newIndex(ctx context.Context, cfg config) (*search.Engine, error) {
 
 // newEngine indexes a bundle in memory with the configured embedder and
 // logs what it indexed.
-func newEngine(ctx context.Context, cfg config, b *conference.Bundle, log *slog.Logger) (*search.Engine, error) {
+func newEngine(ctx context.Context, cfg config, b *conference.Bundle, log *slog.Logger, off search.Ablation) (*search.Engine, error) {
 	eng, err := newIndex(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
+	eng.Ablate(off)
 	rep, err := eng.Load(ctx, b)
 	if err != nil {
 		return nil, err
@@ -127,7 +128,7 @@ func logReport(log *slog.Logger, rep search.LoadReport) {
 
 // newModel opens the prompt and model registries in the state directory
 // and returns the router that sends each step to its model.
-func newModel(cfg config, log *slog.Logger) (*llm.Router, *prompts.Registry, error) {
+func newModel(cfg config, log *slog.Logger, off search.Ablation) (*llm.Router, *prompts.Registry, error) {
 	dir := cfg.stateDir()
 	p, warnings, err := prompts.Open(filepath.Join(dir, "prompts.json"))
 	if err != nil {
@@ -137,7 +138,7 @@ func newModel(cfg config, log *slog.Logger) (*llm.Router, *prompts.Registry, err
 	if err != nil {
 		return nil, nil, usagef("%v", err)
 	}
-	r, more, err := llm.OpenRouter(filepath.Join(dir, "models.json"), steps, cfg.llmConfig(), p, rules.New())
+	r, more, err := llm.OpenRouter(filepath.Join(dir, "models.json"), steps, cfg.llmConfig(), p, &rules.Model{Off: off})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -157,7 +158,7 @@ func pickConference(b *conference.Bundle, id string) (agent.Conference, error) {
 	if !ok {
 		return agent.Conference{}, usagef("unknown conference %q; available: %s", id, strings.Join(b.ConferenceIDs(), ", "))
 	}
-	return agent.Conference{ID: c.ID, Name: c.Name, Venue: c.Venue, StartsOn: c.StartsOn, EndsOn: c.EndsOn}, nil
+	return agent.Conference{ID: c.ID, Name: c.Name, Venue: c.Venue, StartsOn: c.StartsOn, EndsOn: c.EndsOn, Timezone: c.Timezone}, nil
 }
 
 // agentOptions are the agent's options from the configuration and flags.

@@ -72,11 +72,14 @@ type Analysis struct {
 // conference and the corrections of its misspellings.
 func (c *Corpus) Analyze(text string) Analysis {
 	a := Analysis{Topic: Topic(text)}
+	if c.off.Filler {
+		a.Topic = text
+	}
 	seen := map[string]bool{}
 	words := terms.Words(a.Topic)
 	fixed := c.corrected(words)
 	for i := 0; i < len(words); i++ {
-		if k, ok := c.joined(fixed, i); ok {
+		if k, ok := c.joined(fixed, i); ok && !c.off.Compounds {
 			if !seen[k.Stem] {
 				seen[k.Stem] = true
 				a.Concepts = append(a.Concepts, k)
@@ -101,7 +104,7 @@ func (c *Corpus) corrected(words []string) []string {
 	out := make([]string, len(words))
 	for i, w := range words {
 		out[i] = w
-		if !terms.IsStop(w) && c.vocab.df[terms.Stem(w)] == 0 {
+		if !terms.IsStop(w) && c.vocab.df[terms.Stem(w)] == 0 && !c.off.Spelling {
 			if fix, ok := c.vocab.correction(w); ok {
 				out[i] = fix
 			}
@@ -132,11 +135,14 @@ func (c *Corpus) joined(words []string, i int) (Concept, bool) {
 
 func (c *Corpus) concept(t terms.Token) Concept {
 	k := Concept{Word: t.Raw, Stem: t.Stem, DF: c.vocab.df[t.Stem]}
-	if k.DF == 0 {
+	if k.DF == 0 && !c.off.Spelling {
 		if fix, ok := c.vocab.correction(t.Raw); ok {
 			k.Fix, k.Stem = fix, terms.Stem(fix)
 			k.DF = c.vocab.df[k.Stem]
-		} else if parts := c.split(t.Raw); parts != nil {
+		}
+	}
+	if k.DF == 0 && !c.off.Compounds {
+		if parts := c.split(t.Raw); parts != nil {
 			k.Alts = [][]string{parts}
 		}
 	}

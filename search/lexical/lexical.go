@@ -37,12 +37,22 @@ type Corpus struct {
 	vocab    *vocabulary
 	groups   map[string]*index
 	acronyms acronyms
+	off      Off
+}
+
+// Off turns normalisations off, to measure what each adds; the zero value
+// keeps them all.
+type Off struct {
+	Spelling, Filler, Acronyms, Compounds bool
 }
 
 // Build indexes docs. Documents of one group form one ranking; the
 // vocabulary spans all of them.
-func Build(docs []Doc) *Corpus {
-	c := &Corpus{vocab: newVocabulary(), groups: map[string]*index{}}
+func Build(docs []Doc) *Corpus { return BuildWithout(docs, Off{}) }
+
+// BuildWithout is Build with some normalisations turned off.
+func BuildWithout(docs []Doc, off Off) *Corpus {
+	c := &Corpus{vocab: newVocabulary(), groups: map[string]*index{}, off: off}
 	for _, d := range docs {
 		g := c.groups[d.Group]
 		if g == nil {

@@ -12,6 +12,9 @@ import (
 // defines ("software bill of materials (SBOM)"), or phrases whose initials
 // spell it. A word the conference writes in full gives none.
 func (c *Corpus) Expansions(word string) []string {
+	if c.off.Acronyms {
+		return nil
+	}
 	out := c.acronyms.expansions(word)
 	return slices.DeleteFunc(out, func(p string) bool { return strings.EqualFold(p, word) })
 }
@@ -20,6 +23,9 @@ func (c *Corpus) Expansions(word string) []string {
 // spells out ("software bill of materials" → "sbom"), when the conference
 // writes the acronym in capitals.
 func (c *Corpus) Abbreviation(phrase string) string {
+	if c.off.Acronyms {
+		return ""
+	}
 	return c.acronyms.abbreviation(terms.Words(phrase))
 }
 

@@ -42,8 +42,11 @@ func (p *found) part(m match) bool {
 			p.parts = append(p.parts, span{x.lo, x.hi})
 		}
 	}
-	if m.group("the") == "this" {
+	switch m.group("the") {
+	case "this":
 		p.relDay(p.today, "today")
+	case "":
+		p.bareParts = true // "morning yoga": a kind of time, not this morning
 	}
 	return true
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // Parsed is what Parse found in a message.
@@ -37,8 +38,9 @@ type Parsed struct {
 //   - parts of the day: morning [06:00, 12:00), afternoon [12:00, 17:00),
 //     evening or night [17:00, 24:00), lunchtime [11:30, 14:00). Without a
 //     day, a time of day is today's while today is a conference day and it
-//     has not ended, else the next conference day's; once the conference
-//     is over, it sets no window (any day's morning will do);
+//     has not ended, else the next conference day's; said bare ("morning
+//     yoga") or once the conference is over, it sets no window (any day's
+//     morning will do);
 //   - clock times: "at 3pm" (15 minutes either side), "around 10" (45),
 //     "after 4", "before noon", "between 2 and 4 pm", "from 14:00 to 16:00".
 //     A bare hour from 1 to 7 is pm, from 8 to 11 am;
@@ -62,8 +64,24 @@ func Parse(message string, now time.Time, cal Calendar) Parsed {
 	for _, step := range steps {
 		s.each(step.re, func(m match) bool { return step.fn(p, m) })
 	}
-	return Parsed{Filter: p.filter(), Rest: s.rest(), Outside: p.outside}
+	rest := s.rest()
+	p.bareParts = p.bareParts && topical(rest) // "morning yoga", but "what's on this morning"
+	return Parsed{Filter: p.filter(), Rest: rest, Outside: p.outside}
 }
+
+// topical reports whether text has a word besides the asking ("what's on",
+// "anything happening").
+func topical(text string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if len(w) > 2 && !asking[w] {
+			return true
+		}
+	}
+	return false
+}
+
+var asking = map[string]bool{"what": true, "whats": true, "there": true, "anything": true, "any": true, "happening": true,
+	"going": true, "good": true, "something": true, "else": true, "the": true, "are": true, "for": true}
 
 // found collects what the steps recognised in one message.
 type found struct {
@@ -83,6 +101,7 @@ type found struct {
 
 	rooms, tracks, formats []string
 	outside                string
+	bareParts              bool // a part of the day named without "the" or "this"
 }
 
 // dayRef is one day (or a run of days) the message names.
@@ -161,8 +180,8 @@ func (p *found) window(f *Filter) string {
 	if len(p.days) == 0 && !timed {
 		return p.relative(f)
 	}
-	if len(p.days) == 0 && !relative && p.over() {
-		return "" // "morning yoga" asked after the conference: any of its mornings, so no window
+	if len(p.days) == 0 && !relative && (p.over() || p.bareParts && len(p.clock) == 0) {
+		return "" // "morning yoga", or a time of day after the conference: any day's, so no window
 	}
 	first, last, phrase := p.dayRange(tod, relative)
 	from, to := p.c.at(first, tod.lo), p.c.at(last, tod.hi)

@@ -42,6 +42,7 @@ func TestParseDays(t *testing.T) {
 		{msg: "24/7 support", rest: "24/7 support"},
 		{msg: "1/2 of the talks", rest: "1/2 of the talks"},
 		{msg: "next week", rest: "next week"},
+		{msg: "who rents out GPUs for a training run next quarter", rest: "who rents out GPUs for a training run next quarter"},
 	})
 }
 
@@ -49,10 +50,13 @@ func TestParsePartsOfDay(t *testing.T) {
 	runParse(t, sgCal, []parseCase{
 		{msg: "this morning", from: sg(20, 6, 0), to: sg(20, 12, 0), rest: "", label: "this morning (Tue 20 Oct)"},
 		{msg: "in the afternoon", from: sg(20, 12, 0), to: sg(20, 17, 0), rest: ""},
-		{msg: "evening talks", from: sg(20, 17, 0), to: sg(21, 0, 0), rest: "talks"},
+		// A part of the day as a kind of session: any day's evening.
+		{msg: "evening talks", rest: "talks"},
+		{msg: "is there morning yoga?", rest: "is there yoga?"},
 		{msg: "over lunch", from: sg(20, 11, 30), to: sg(20, 14, 0), rest: "", label: "today lunchtime (Tue 20 Oct)"},
 		{msg: "thursday lunchtime", from: sg(22, 11, 30), to: sg(22, 14, 0), rest: "", label: "Thu 22 Oct lunchtime"},
 		{msg: "lunchtime sessions", from: sg(20, 11, 30), to: sg(20, 14, 0), rest: "sessions"},
+		{msg: "anything in the morning?", from: sg(20, 6, 0), to: sg(20, 12, 0), rest: "anything?"},
 		{msg: "what's on tomorrow morning", from: sg(21, 6, 0), to: sg(21, 12, 0), rest: "what's on", label: "tomorrow morning (Wed 21 Oct)"},
 		{msg: "the afternoon of day 2", from: sg(21, 12, 0), to: sg(21, 17, 0), rest: "", label: "the afternoon of day 2 (Wed 21 Oct)"},
 		{msg: "day 2 in the evening", from: sg(21, 17, 0), to: sg(22, 0, 0), rest: ""},

@@ -84,13 +84,16 @@ func (p *found) nowStep(match) bool {
 	return true
 }
 
-// notNext lists the words after "next" that make it no "what's next".
-var notNext = []string{"week", "weekend", "month", "year", "years", "time", "edition", "conference", "summit", "to", "door", "day"}
+// nextWords are the words after a bare "next" that make it "what's next"
+// ("next talk", "next in Hall 1", "next?"); before any other word ("next
+// quarter", "next steps") it is not about the programme.
+var nextWords = []string{"", "talk", "talks", "session", "sessions", "slot", "one", "ones", "up", "in", "on", "at", "here",
+	"keynote", "keynotes", "workshop", "workshops", "panel", "panels", "thing", "item", "event", "presentation"}
 
 // nextStep records "what's next", "next", "coming up", "up next",
 // "starting soon" ("next week" and "next to" are not).
 func (p *found) nextStep(m match) bool {
-	if string(m.s.text[m.idx[0]:m.idx[1]]) == "next" && slices.Contains(notNext, nextWord(m)) {
+	if string(m.s.text[m.idx[0]:m.idx[1]]) == "next" && !slices.Contains(nextWords, nextWord(m)) {
 		return false
 	}
 	p.next = true
