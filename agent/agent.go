@@ -215,6 +215,10 @@ type turn struct {
 }
 
 func (t *turn) run(ctx context.Context) error {
+	t.readQuestion()
+	if t.vague() {
+		return t.step(ctx, StepRespond, t.askWhat)
+	}
 	if t.agent.opts.Acknowledge {
 		t.startAck(ctx)
 		defer t.dropAck()

@@ -272,7 +272,7 @@ func TestFailedQueryIsRecordedNotFatal(t *testing.T) {
 			}
 			return nil
 		}}
-	st, _ := run(t, m, s, agent.Options{MaxRetries: -1}, "a b")
+	st, _ := run(t, m, s, agent.Options{MaxRetries: -1}, "kubernetes hosting")
 	if len(st.QueryErrors) != 1 || !strings.Contains(st.QueryErrors[0].Error, "index unavailable") {
 		t.Fatalf("query errors = %+v", st.QueryErrors)
 	}
@@ -341,5 +341,19 @@ func TestRequestErrors(t *testing.T) {
 	}
 	if err := agent.ValidateMessage(strings.Repeat("é", agent.MaxMessageChars)); err != nil {
 		t.Fatalf("a question of exactly %d characters was rejected: %v", agent.MaxMessageChars, err)
+	}
+}
+
+func TestAQuestionNamingNothingIsAnsweredWithAQuestion(t *testing.T) {
+	m := &scripted{replies: map[agent.Step][]string{}}
+	s := &fakeSearch{lex: tinyLexicon(t), results: func(q search.Query) []search.Result { return nil }}
+	for _, msg := range []string{"hi!", "can you recommend something?", "a b"} {
+		st, events := run(t, m, s, agent.Options{}, msg)
+		if st.ResponseText != agent.WhatAreYouLookingFor || len(st.Tried) != 0 || len(st.ModelCalls) != 0 || len(st.Citations) != 0 {
+			t.Fatalf("%q: answer %q, %d searches, %d model calls", msg, st.ResponseText, len(st.Tried), len(st.ModelCalls))
+		}
+		if _, ok := events[len(events)-1].(agent.Answer); !ok {
+			t.Fatalf("%q: the last event is %T, want the answer", msg, events[len(events)-1])
+		}
 	}
 }

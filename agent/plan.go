@@ -25,7 +25,6 @@ const maxQueryText = 300
 // replaced by the default plan (every table, the question as query text).
 func (t *turn) plan(ctx context.Context) error {
 	t.progress(StepPlan, "Working out where to look…")
-	t.readQuestion()
 	in := &PlanInput{
 		Message: t.st.Message, Topic: t.st.Topic, Filter: t.st.Filter, Language: t.st.Language,
 		Conference: t.st.Conference, History: t.st.History,
@@ -53,6 +52,17 @@ func (t *turn) plan(ctx context.Context) error {
 	t.st.PlannedQueries = queries
 	t.st.OriginalPlannedQueries = cloneQueries(queries)
 	return nil
+}
+
+// vague reports whether the question names nothing to look for: no
+// content word the conference could match, no entity, no time or place
+// ("hi", "can you recommend something?").
+func (t *turn) vague() bool {
+	st := t.st
+	if st.Filter != nil || st.Outside != "" || len(t.lexicon().Mentions(st.Message)) > 0 {
+		return false
+	}
+	return len(t.lexicon().Analyze(st.Topic).Concepts) == 0
 }
 
 // readQuestion reads what the question says besides its topic: its

@@ -133,6 +133,9 @@ type Question struct {
 	ConversationID string
 	History        []agent.Turn
 	TraceID        string
+	// Now, when set, is the moment the question counts as asked at ("what's
+	// next?"); the service's clock otherwise.
+	Now time.Time
 }
 
 // Ask runs one interactive turn, sending its events to obs. It refuses at
@@ -170,7 +173,7 @@ func (s *Service) request(q Question) (agent.Request, error) {
 	if q.TraceID == "" {
 		q.TraceID = NewTraceID()
 	}
-	return agent.Request{TraceID: q.TraceID, Message: q.Message, Conference: conf, History: q.History}, nil
+	return agent.Request{TraceID: q.TraceID, Message: q.Message, Conference: conf, History: q.History, Now: q.Now}, nil
 }
 
 // run runs a turn holding a slot: deadline, metrics, trace, background

@@ -246,11 +246,14 @@ func compose(in *agent.RespondInput, picks map[search.Table][]pick) string {
 		b.WriteString(nothingFits(in, name))
 		return b.String()
 	}
-	when := ""
-	if in.Filter != nil && in.Filter.Label != "" {
-		when = " for " + in.Filter.Label
+	switch label := filterLabel(in.Filter); {
+	case strings.HasPrefix(label, "next"):
+		fmt.Fprintf(&b, "Here is what is on %s at %s:\n", label, name)
+	case label != "":
+		fmt.Fprintf(&b, "Here is what I found at %s for %s:\n", name, label)
+	default:
+		fmt.Fprintf(&b, "Here is what I found at %s:\n", name)
 	}
-	fmt.Fprintf(&b, "Here is what I found at %s%s:\n", name, when)
 	tables := orderTables(picks)
 	for _, tb := range tables {
 		fmt.Fprintf(&b, "\n%s:\n", heading(tb))
@@ -262,6 +265,13 @@ func compose(in *agent.RespondInput, picks map[search.Table][]pick) string {
 		fmt.Fprintf(&b, "\nI found no %s that fit closely.\n", joinWith(missing, "or"))
 	}
 	return b.String()
+}
+
+func filterLabel(f *when.Filter) string {
+	if f == nil {
+		return ""
+	}
+	return f.Label
 }
 
 func nothingFits(in *agent.RespondInput, name string) string {

@@ -179,6 +179,7 @@ func TestBadRequestsAreRefusedBeforeTheStream(t *testing.T) {
 		{`{"message":"` + strings.Repeat("a", 900) + `","conference_id":"aidata26","extra":1}`, 400, "unknown field"},
 		{`{"message":"` + strings.Repeat("a", 2000) + `","conference_id":"aidata26"}`, 413, "larger than 1024 bytes"},
 		{`{"message": `, 400, "malformed JSON"},
+		{`{"message":"what's next?","conference_id":"aidata26","now":"tomorrow"}`, 400, "now"},
 	}
 	for _, tc := range cases {
 		resp, _ := post(t, f.url+"/v1/chat/stream", "", tc.body)

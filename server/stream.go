@@ -21,6 +21,9 @@ type streamRequest struct {
 	ConferenceID   string       `json:"conference_id"`
 	ConversationID string       `json:"conversation_id,omitempty"`
 	History        []agent.Turn `json:"history,omitempty"`
+	// Now (RFC 3339) is the moment the question counts as asked at, for
+	// "what's next?" and "tomorrow"; the service's clock when absent.
+	Now string `json:"now,omitempty"`
 }
 
 // keepAlive is how often an idle stream gets a comment, so proxies keep it.
@@ -36,12 +39,17 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &req) {
 		return
 	}
+	now, err := clock(req.Now)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
 	if req.ConversationID != "" && !s.allow(w, s.perUsr, "conversation:"+req.ConversationID) {
 		return
 	}
 	sse := newSSE(w)
 	defer sse.close()
-	q := chat.Question{Message: req.Message, ConferenceID: req.ConferenceID, ConversationID: req.ConversationID, History: req.History, TraceID: traceID(r.Context())}
+	q := chat.Question{Message: req.Message, ConferenceID: req.ConferenceID, ConversationID: req.ConversationID, History: req.History, TraceID: traceID(r.Context()), Now: now}
 	st, err := s.opts.Turns.Ask(r.Context(), q, func(e agent.Event) { s.sendEvent(sse, e) })
 	if !sse.started() {
 		s.refuse(w, err)
@@ -52,6 +60,18 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sse.send("done", map[string]any{"trace_id": st.TraceID, "outcome": chat.Outcome(st, nil)})
+}
+
+// clock reads a request's "now": empty means the service's clock.
+func clock(v string) (time.Time, error) {
+	if v == "" {
+		return time.Time{}, nil
+	}
+	t, err := time.Parse(time.RFC3339, v)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("now %q: want an RFC 3339 time with offset, such as 2026-06-10T09:30:00+02:00", v)
+	}
+	return t, nil
 }
 
 // refuse answers a request whose turn never started.

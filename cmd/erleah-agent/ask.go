@@ -19,6 +19,7 @@ func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer, cfg co
 	var c common
 	c.register(fs, cfg, "on|off")
 	timeout := fs.Duration("timeout", cfg.TurnTimeout, "deadline for the whole turn")
+	now := fs.String("now", "", "the moment the question counts as asked at, RFC 3339 (default: the clock), for \"tomorrow\" or \"what's next?\"")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, `usage: erleah-agent ask [flags] "question"`)
 		fs.PrintDefaults()
@@ -30,6 +31,10 @@ func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer, cfg co
 	question := strings.Join(pos, " ")
 	if err := agent.ValidateMessage(question); err != nil {
 		return usagef("%s", strings.TrimPrefix(err.Error(), agent.ErrInvalidRequest.Error()+": "))
+	}
+	asked, err := askedAt(*now)
+	if err != nil {
+		return err
 	}
 	mechanical, err := reflectionOff(c.reflection)
 	if err != nil {
@@ -67,7 +72,7 @@ func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer, cfg co
 	if !c.json {
 		fmt.Fprintf(stdout, "%s (%s)\n\n", conf.Name, conf.ID)
 	}
-	st, err := ag.Run(tctx, agent.Request{TraceID: chat.NewTraceID(), Message: question, Conference: conf}, p.observe)
+	st, err := ag.Run(tctx, agent.Request{TraceID: chat.NewTraceID(), Message: question, Conference: conf, Now: asked}, p.observe)
 	if err != nil {
 		return turnError(err, *timeout)
 	}
@@ -140,6 +145,18 @@ func (p *askPrinter) citations(cs []agent.Citation) {
 		keys[i] = c.Key()
 	}
 	fmt.Fprintf(p.out, "\nCited: %s\n", strings.Join(keys, ", "))
+}
+
+// askedAt reads --now: empty means the clock (the zero time).
+func askedAt(v string) (time.Time, error) {
+	if v == "" {
+		return time.Time{}, nil
+	}
+	t, err := time.Parse(time.RFC3339, v)
+	if err != nil {
+		return time.Time{}, usagef("--now %q: want an RFC 3339 time with offset, such as 2026-06-10T09:30:00+02:00", v)
+	}
+	return t, nil
 }
 
 // askJSON is what `ask --json` prints.

@@ -56,6 +56,10 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 			`bad environment: MAX_RETRY_COUNT="lots" is not a valid int; TURN_TIMEOUT="soon" is not a valid time.Duration; MODEL: model anthropic:claude-x needs ANTHROPIC_API_KEY; EMBEDDER="word2vec": want hash, openai:<model> or ollama:<model>`},
 		{"eval bad mode", nil, []string{"eval", "--reflection", "sometimes"}, "want on, off or both"},
 		{"eval cases needed with data", nil, []string{"eval", "--data", "x.json"}, "--data needs --cases"},
+		{"bad clock", nil, []string{"ask", "--now", "tomorrow", "hi"}, `--now "tomorrow": want an RFC 3339 time`},
+		{"unknown set", nil, []string{"eval", "--set", "nope"}, `unknown set "nope"`},
+		{"unknown technique", nil, []string{"eval", "--ablate", "magic"}, `unknown technique "magic"`},
+		{"cases and set", nil, []string{"eval", "--set", "demo", "--cases", "x.jsonl"}, "exclude each other"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -214,6 +214,9 @@ func (p *found) notBeforeNow(from, to time.Time) time.Time {
 // "what's next", "later", "upcoming".
 func (p *found) relative(f *Filter) string {
 	today := func() { p.relDay(p.today, "today") }
+	if p.over() && (p.ongoing || p.next || p.later || p.upcoming) {
+		today() // "what's next" once it is all over: today is after it
+	}
 	switch {
 	case p.ongoing:
 		today()

@@ -1,0 +1,111 @@
+package rules_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/erleah/erleah-agent/agent"
+	"github.com/erleah/erleah-agent/conference"
+	"github.com/erleah/erleah-agent/rules"
+	"github.com/erleah/erleah-agent/search"
+	"github.com/erleah/erleah-agent/search/searchtest"
+)
+
+// dstBundle is a conference in Amsterdam across the end of summer time
+// (Sunday 25 October 2026, 03:00 → 02:00): Saturday's sessions are at
+// +02:00, Sunday's at +01:00.
+const dstBundle = `{"conferences":[{"id":"ams","name":"Harbour Days","timezone":"Europe/Amsterdam","starts_on":"2026-10-24","ends_on":"2026-10-25"}],
+ "sessions":[
+  {"id":"sat-am","conference_id":"ams","title":"Cold chain sensors","description":"Temperature sensors for reefer containers.","format":"talk","room":"Hall 1","starts_at":"2026-10-24T10:00:00+02:00","ends_at":"2026-10-24T10:45:00+02:00"},
+  {"id":"sun-am","conference_id":"ams","title":"Cold chain audits","description":"Auditing reefer logistics.","format":"workshop","room":"Hall 1","starts_at":"2026-10-25T10:00:00+01:00","ends_at":"2026-10-25T11:30:00+01:00"},
+  {"id":"sun-pm","conference_id":"ams","title":"Cold chain insurance","description":"Insuring reefer cargo.","format":"talk","room":"Room B","starts_at":"2026-10-25T14:00:00+01:00","ends_at":"2026-10-25T14:45:00+01:00"},
+  {"id":"sun-late","conference_id":"ams","title":"Port customs clinic","description":"Customs declarations for beginners.","format":"workshop","room":"Room B","starts_at":"2026-10-25T16:30:00+01:00","ends_at":"2026-10-25T17:30:00+01:00"}],
+ "exhibitors":[{"id":"e1","conference_id":"ams","name":"Reefer Watch","description":"Sensors that log container temperature."}],
+ "speakers":[]}`
+
+func harbour(t *testing.T) (*search.Engine, agent.Conference) {
+	t.Helper()
+	b, err := conference.Parse("dst.json", []byte(dstBundle))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return searchtest.Engine(t, b), agent.Conference{ID: "ams", Name: "Harbour Days", StartsOn: "2026-10-24", Timezone: "Europe/Amsterdam"}
+}
+
+func ask(t *testing.T, eng *search.Engine, conf agent.Conference, msg string, now time.Time) *agent.State {
+	t.Helper()
+	st, err := agent.New(rules.New(), eng, agent.Options{}).Run(context.Background(), agent.Request{Message: msg, Conference: conf, Now: now}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+func cited(st *agent.State) []string {
+	var out []string
+	for _, c := range st.Citations {
+		out = append(out, c.ID)
+	}
+	return out
+}
+
+func TestTimeFiltersAcrossTheEndOfSummerTime(t *testing.T) {
+	eng, conf := harbour(t)
+	// Saturday 22:30 UTC is already Sunday 00:30 in Amsterdam: "today" is
+	// Sunday 25th, a day of 25 hours, whatever the clock's zone.
+	sat := time.Date(2026, 10, 24, 22, 30, 0, 0, time.UTC)
+	tests := []struct {
+		msg  string
+		want []string
+	}{
+		{"cold chain this afternoon", []string{"sun-pm"}},
+		{"any workshops today?", []string{"sun-am", "sun-late"}},
+		{"cold chain this morning in Hall 1", []string{"sun-am"}},
+		{"anything after 4pm?", []string{"sun-late"}},
+	}
+	for _, tc := range tests {
+		st := ask(t, eng, conf, tc.msg, sat)
+		got := cited(st)
+		if strings.Join(got, ",") != strings.Join(tc.want, ",") {
+			t.Errorf("%q cites %v, want %v (filter %+v)", tc.msg, got, tc.want, st.Filter)
+		}
+	}
+}
+
+func TestADayOutsideTheConferenceIsSaidNotSearched(t *testing.T) {
+	eng, conf := harbour(t)
+	st := ask(t, eng, conf, "anything on cold chain on Monday?", time.Date(2026, 10, 24, 9, 0, 0, 0, time.UTC))
+	if len(st.Citations) != 0 || len(st.Reflections) != 0 || !strings.Contains(st.ResponseText, "Monday 26 October") {
+		t.Fatalf("answer %q, citations %v, %d reflections", st.ResponseText, st.Citations, len(st.Reflections))
+	}
+}
+
+func TestAQuestionOfOnlyFillerAsksWhatIsWanted(t *testing.T) {
+	eng, conf := harbour(t)
+	for _, msg := range []string{"hi", "can you recommend something please?", "what do you suggest?"} {
+		st := ask(t, eng, conf, msg, time.Time{})
+		if st.ResponseText != agent.WhatAreYouLookingFor || len(st.Citations) != 0 || len(st.Tried) != 0 {
+			t.Errorf("%q → %q, %d searches", msg, st.ResponseText, len(st.Tried))
+		}
+	}
+}
+
+func TestNothingFitsCitesNothing(t *testing.T) {
+	eng, conf := harbour(t)
+	for _, msg := range []string{"is there a sauna at the venue?", "knitting workshops", "GraphQL API design for cold chain"} {
+		st := ask(t, eng, conf, msg, time.Time{})
+		if len(st.Citations) != 0 || !strings.Contains(st.ResponseText, "couldn't find") {
+			t.Errorf("%q cites %v: %q", msg, cited(st), st.ResponseText)
+		}
+	}
+}
+
+func TestAnotherLanguageIsRecognisedAndStillTried(t *testing.T) {
+	eng, conf := harbour(t)
+	st := ask(t, eng, conf, "Gibt es Vorträge über Reefer Sensoren und Container?", time.Time{})
+	if st.Language != "de" || !strings.HasPrefix(st.ResponseText, "I work in English") {
+		t.Fatalf("language %q, answer %q", st.Language, st.ResponseText)
+	}
+}
