@@ -217,7 +217,11 @@ type turn struct {
 func (t *turn) run(ctx context.Context) error {
 	t.readQuestion()
 	if t.vague() {
-		return t.step(ctx, StepRespond, t.askWhat)
+		if err := t.step(ctx, StepRespond, t.askWhat); err != nil {
+			return err
+		}
+		t.emit(Answer{Text: t.st.ResponseText})
+		return nil
 	}
 	if t.agent.opts.Acknowledge {
 		t.startAck(ctx)

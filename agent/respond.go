@@ -68,7 +68,6 @@ func (t *turn) askWhat(context.Context) error {
 	g := newCiteGuard(nil, t.chunk)
 	g.write(WhatAreYouLookingFor)
 	t.finish(g, FromMechanical)
-	t.emit(Answer{Text: t.st.ResponseText})
 	return nil
 }
 
