@@ -3,11 +3,14 @@ package rules_test
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/erleah/erleah-agent/agent"
+	"github.com/erleah/erleah-agent/eval"
 	"github.com/erleah/erleah-agent/rules"
+	"github.com/erleah/erleah-agent/search/searchtest"
 )
 
 // BenchmarkOfflineTurn runs a whole turn on the demo conference with the
@@ -28,4 +31,39 @@ func BenchmarkOfflineTurn(b *testing.B) {
 	}
 	slices.Sort(times)
 	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "p50-ms")
+}
+
+// BenchmarkOfflineTurnRealProgramme runs whole turns on the real FOSSASIA
+// Summit 2017 programme (214 sessions, 184 speakers; read from beside the
+// checkout, skipped without it) for a short question, a typo, a long
+// chatty question and a time question.
+func BenchmarkOfflineTurnRealProgramme(b *testing.B) {
+	set, _ := eval.SetNamed("realconf")
+	bundle, err := set.Bundle("")
+	if err != nil {
+		b.Skipf("real programme not found: %v", err)
+	}
+	eng := searchtest.Engine(b, bundle)
+	a := agent.New(rules.New(), eng, agent.Options{})
+	conf := agent.Conference{ID: "fossasia-summit-2017", Name: "FOSSASIA Summit 2017"}
+	now := time.Date(2017, 3, 18, 10, 0, 0, 0, time.UTC)
+	for _, msg := range []string{
+		"any talks about kubernetes?",
+		"elastic serch and kibanna dashboards",
+		"Hi! I teach physics and maths at a secondary school and I'd really like to know which sessions would give me free software or hands-on projects I could bring into my classroom to get the kids more engaged. Thanks!",
+		"any workshops this afternoon about databases?",
+	} {
+		b.Run(strings.Fields(msg)[0]+"…", func(b *testing.B) {
+			var times []time.Duration
+			for b.Loop() {
+				t0 := time.Now()
+				if _, err := a.Run(context.Background(), agent.Request{Message: msg, Conference: conf, Now: now}, nil); err != nil {
+					b.Fatal(err)
+				}
+				times = append(times, time.Since(t0))
+			}
+			slices.Sort(times)
+			b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "p50-ms")
+		})
+	}
 }

@@ -20,6 +20,7 @@ var definition = regexp.MustCompile(`\(([A-Za-z][A-Za-z0-9&/-]{1,9})\)`)
 type acronyms struct {
 	defined map[string]string         // "sbom" → "software bill of materials", from "… (SBOM)"
 	upper   map[string]bool           // words written in capitals somewhere ("sbom")
+	upperBy map[byte][]string         // the same, by first letter
 	seqs    [][]string                // every field's words in order, stop words included
 	byFirst map[byte][]position       // where each initial letter starts a word
 	camel   map[string]map[string]int // "osm" → "openstreetmap" → occurrences, from OpenStreetMap
@@ -33,6 +34,10 @@ func mineAcronyms(docs []Doc, v *vocabulary) acronyms {
 		for _, f := range d.Fields {
 			a.addText(f.Text)
 		}
+	}
+	a.upperBy = map[byte][]string{}
+	for acr := range a.upper {
+		a.upperBy[acr[0]] = append(a.upperBy[acr[0]], acr)
 	}
 	return a
 }
@@ -295,8 +300,9 @@ func (a *acronyms) abbreviation(words []string) string {
 		return ""
 	}
 	var found []string
-	for acr := range a.upper {
-		if len(acr) >= len(initials(words)) && acr[0] == words[0][0] && spells(words, acr) {
+	n := len(initials(words))
+	for _, acr := range a.upperBy[words[0][0]] {
+		if len(acr) >= n && spells(words, acr) {
 			found = append(found, acr)
 		}
 	}

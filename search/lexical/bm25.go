@@ -20,6 +20,7 @@ type index struct {
 	avgLen float64
 	post   map[string][]posting // stem → postings, by document
 	idf    map[string]float64
+	stems  [][]string // each document's distinct stems
 }
 
 type posting struct {
@@ -44,10 +45,13 @@ func (x *index) add(d Doc) map[string]bool {
 	}
 	x.lens = append(x.lens, length)
 	stems := make(map[string]bool, len(tf))
+	list := make([]string, 0, len(tf))
 	for s, n := range tf {
 		x.post[s] = append(x.post[s], posting{doc: doc, tf: float32(n)})
 		stems[s] = true
+		list = append(list, s)
 	}
+	x.stems = append(x.stems, list)
 	return stems
 }
 

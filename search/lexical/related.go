@@ -64,20 +64,18 @@ func (c *Corpus) feedback(x *index, a Analysis, top []Match) map[string]float64 
 		asked[k.Stem] = true
 	}
 	need := min(2, len(top))
+	in := map[string]int{} // stem → top documents having it
+	for _, m := range top {
+		for _, s := range x.stems[x.byKey[m.Key]] {
+			in[s]++
+		}
+	}
 	weight := map[string]float64{}
-	for s, ps := range x.post {
-		if asked[s] || terms.IsStop(s) || float64(c.vocab.df[s]) > 0.2*float64(c.vocab.docs) {
+	for s, n := range in {
+		if asked[s] || terms.IsStop(s) || float64(c.vocab.df[s]) > 0.2*float64(c.vocab.docs) || n < need {
 			continue
 		}
-		in := 0
-		for _, m := range top {
-			if x.has(s, x.byKey[m.Key]) {
-				in++
-			}
-		}
-		if in >= need && len(ps) > 0 {
-			weight[s] = c.vocab.idf(c.vocab.df[s]) * float64(in) / float64(len(top))
-		}
+		weight[s] = c.vocab.idf(c.vocab.df[s]) * float64(n) / float64(len(top))
 	}
 	return weight
 }

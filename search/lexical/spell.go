@@ -14,6 +14,15 @@ import (
 // words of four letters or fewer are more often abbreviations ("prem")
 // than typos.
 func (v *vocabulary) correction(w string) (string, bool) {
+	if fix, ok := v.fixes.get(w); ok {
+		return fix, fix != ""
+	}
+	fix, ok := v.nearest(w)
+	v.fixes.put(w, fix)
+	return fix, ok
+}
+
+func (v *vocabulary) nearest(w string) (string, bool) {
 	n := utf8.RuneCountInString(w)
 	if n < 5 || terms.IsEnglish(w) || v.df[terms.Stem(w)] > 0 {
 		return "", false
@@ -31,7 +40,10 @@ func (v *vocabulary) correction(w string) (string, bool) {
 			}
 		}
 	}
-	return best, bestD <= limit
+	if bestD > limit {
+		return "", false
+	}
+	return best, true
 }
 
 // distance is the optimal-string-alignment Damerau–Levenshtein distance of

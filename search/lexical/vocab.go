@@ -2,6 +2,8 @@ package lexical
 
 import (
 	"math"
+	"sync"
+	"sync/atomic"
 
 	"github.com/erleah/erleah-agent/search/terms"
 )
@@ -16,6 +18,7 @@ type vocabulary struct {
 	forms   map[string]map[string]int // stem → written word → occurrences
 	surface map[string]string         // stem → its most common written word
 	byLen   map[int][]string          // written words by length in runes, for spelling
+	fixes   memo                      // spelling corrections already worked out
 }
 
 func newVocabulary() *vocabulary {
@@ -66,4 +69,31 @@ func mostCommon(forms map[string]int) string {
 func (v *vocabulary) idf(df int) float64 {
 	n := float64(v.docs)
 	return math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
+}
+
+// memoSize bounds a vocabulary's memo of corrections: questions are
+// attendees' text, so the memo must not grow without limit.
+const memoSize = 4096
+
+// memo remembers corrections (word → fix, "" for none), up to memoSize
+// words; it is safe for concurrent use.
+type memo struct {
+	m sync.Map
+	n atomic.Int64
+}
+
+func (m *memo) get(w string) (string, bool) {
+	v, ok := m.m.Load(w)
+	if !ok {
+		return "", false
+	}
+	return v.(string), true
+}
+
+func (m *memo) put(w, fix string) {
+	if m.n.Load() < memoSize {
+		if _, loaded := m.m.LoadOrStore(w, fix); !loaded {
+			m.n.Add(1)
+		}
+	}
 }
