@@ -142,3 +142,50 @@ func TestShippedSetsMatchTheirBundles(t *testing.T) {
 		})
 	}
 }
+
+// TestEverySetKeepsItsFigures guards the figures EVAL.md reports, a
+// little below them, on every shipped set (the real programme's skip
+// without its bundle): answers that cite a relevant item, precision,
+// honesty when nothing fits, and reflection never answering fewer cases
+// than mechanical relaxation.
+func TestEverySetKeepsItsFigures(t *testing.T) {
+	floors := map[string]struct{ hit, precision, nothing float64 }{
+		"demo":         {0.84, 0.95, 1},
+		"realconf-dev": {0.75, 0.88, 1},
+		"heldout":      {0.60, 0.78, 0.85},
+		"realconf":     {0.60, 0.80, 1},
+	}
+	for _, s := range eval.Sets {
+		t.Run(s.Name, func(t *testing.T) {
+			b, err := s.Bundle("")
+			if err != nil && s.DataFile != "" {
+				t.Skipf("%s: %v", s.Name, err)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			cases, err := s.Cases()
+			if err != nil {
+				t.Fatal(err)
+			}
+			eng := searchtest.Engine(t, b)
+			r := &eval.Runner{Conference: conferenceOf(b), Agents: map[eval.Mode]*agent.Agent{
+				eval.Reflection: agent.New(rules.New(), eng, agent.Options{}),
+				eval.Mechanical: agent.New(rules.New(), eng, agent.Options{Mechanical: true}),
+			}}
+			rep, err := r.Run(context.Background(), cases)
+			if err != nil {
+				t.Fatal(err)
+			}
+			refl, mech, f := rep.Summary[eval.Reflection], rep.Summary[eval.Mechanical], floors[s.Name]
+			if refl.AnswerHitRate < f.hit || refl.AnswerPrecision < f.precision || refl.NothingFitsRate < f.nothing {
+				t.Fatalf("answer hit %.3f (≥ %.2f), precision %.3f (≥ %.2f), nothing fits %.3f (≥ %.2f)",
+					refl.AnswerHitRate, f.hit, refl.AnswerPrecision, f.precision, refl.NothingFitsRate, f.nothing)
+			}
+			if refl.AnswerHitRate < mech.AnswerHitRate || refl.RecoveryRate < mech.RecoveryRate {
+				t.Fatalf("reflection answers %.3f and recovers %.3f; mechanical %.3f and %.3f",
+					refl.AnswerHitRate, refl.RecoveryRate, mech.AnswerHitRate, mech.RecoveryRate)
+			}
+		})
+	}
+}
