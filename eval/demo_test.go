@@ -122,17 +122,7 @@ func TestNoAnswerMixesConferences(t *testing.T) {
 func TestShippedSetsMatchTheirBundles(t *testing.T) {
 	for _, s := range eval.Sets {
 		t.Run(s.Name, func(t *testing.T) {
-			b, err := s.Bundle("")
-			if err != nil && s.DataFile != "" {
-				t.Skipf("%s: %v", s.Name, err)
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			cases, err := s.Cases()
-			if err != nil {
-				t.Fatal(err)
-			}
+			b, cases := shipped(t, s)
 			if err := eval.Check(cases, b); err != nil {
 				t.Fatal(err)
 			}
@@ -157,17 +147,7 @@ func TestEverySetKeepsItsFigures(t *testing.T) {
 	}
 	for _, s := range eval.Sets {
 		t.Run(s.Name, func(t *testing.T) {
-			b, err := s.Bundle("")
-			if err != nil && s.DataFile != "" {
-				t.Skipf("%s: %v", s.Name, err)
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			cases, err := s.Cases()
-			if err != nil {
-				t.Fatal(err)
-			}
+			b, cases := shipped(t, s)
 			eng := searchtest.Engine(t, b)
 			r := &eval.Runner{Conference: conferenceOf(b), Agents: map[eval.Mode]*agent.Agent{
 				eval.Reflection: agent.New(rules.New(), eng, agent.Options{}),
@@ -188,4 +168,22 @@ func TestEverySetKeepsItsFigures(t *testing.T) {
 			}
 		})
 	}
+}
+
+// shipped loads a shipped set's bundle and cases; a set whose bundle lives
+// beside the checkout is skipped without it.
+func shipped(t *testing.T, s eval.Set) (*conference.Bundle, []eval.Case) {
+	t.Helper()
+	b, err := s.Bundle("")
+	if err != nil && s.DataFile != "" {
+		t.Skipf("%s: %v", s.Name, err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases, err := s.Cases()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b, cases
 }

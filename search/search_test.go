@@ -137,11 +137,11 @@ func TestDocumentsDeriveMissingFacets(t *testing.T) {
 
 func TestLexicon(t *testing.T) {
 	lex := search.NewLexicon(tinyBundle(t).Of("c1"))
-	if !lex.Knows("Kubernetes") || lex.Knows("k8s") || lex.Knows("grid") {
+	if c := lex.Corpus(); !c.Knows("Kubernetes") || c.Knows("k8s") || c.Knows("grid") {
 		t.Fatal("Knows: want kubernetes known, k8s unknown, and c2's words unknown in c1")
 	}
-	if w, sim := lex.Nearest("kubernets"); w != "kubernetes" || sim < 0.5 {
-		t.Fatalf("Nearest(kubernets) = %q %.2f", w, sim)
+	if a := lex.Analyze("kubrenetes"); len(a.Fixed()) != 1 || a.Fixed()[0].Fix != "kubernetes" {
+		t.Fatalf("Analyze(kubrenetes) = %+v", a.Concepts)
 	}
 	cov := lex.Coverage("Kubernetes clusters and sauna")
 	if len(cov) != 3 || cov[0].DF[search.Sessions] != 1 || cov[0].Total() < 2 || cov[2].Total() != 0 {

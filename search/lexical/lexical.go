@@ -76,6 +76,14 @@ func (c *Corpus) Docs() int { return c.vocab.docs }
 // DF is the number of documents, across groups, that contain word's stem.
 func (c *Corpus) DF(word string) int { return c.vocab.df[terms.Stem(word)] }
 
+// GroupDF is the number of documents of one group that contain a stem.
+func (c *Corpus) GroupDF(group, stem string) int {
+	if x := c.groups[group]; x != nil {
+		return len(x.post[stem])
+	}
+	return 0
+}
+
 // Knows reports whether any document contains word's stem.
 func (c *Corpus) Knows(word string) bool { return c.DF(word) > 0 }
 

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/erleah/erleah-agent/conference"
 )
 
 // short writes a date as labels show it: "Wed 21 Oct".
@@ -173,7 +175,7 @@ func formatWords(formats []string) string {
 	words := make([]string, len(formats))
 	for i, f := range formats {
 		words[i] = f + "s"
-		if f == FormatOther {
+		if f == conference.FormatOther {
 			words[i] = "other sessions"
 		}
 	}

@@ -6,15 +6,6 @@ import (
 	"time"
 )
 
-// The session formats a Filter names; they are the programme's format values.
-const (
-	FormatTalk     = "talk"
-	FormatWorkshop = "workshop"
-	FormatPanel    = "panel"
-	FormatKeynote  = "keynote"
-	FormatOther    = "other"
-)
-
 // Slot is how close to the earliest start a session must start (at most) to
 // count as the same slot of the programme when Filter.Next picks it.
 const Slot = 10 * time.Minute
@@ -37,8 +28,8 @@ type Filter struct {
 	Rooms []string `json:"rooms,omitempty"`
 	// Tracks are exact track names from the Calendar.
 	Tracks []string `json:"tracks,omitempty"`
-	// Formats are among FormatTalk, FormatWorkshop, FormatPanel,
-	// FormatKeynote and FormatOther.
+	// Formats are the programme's format values (conference.FormatTalk,
+	// FormatWorkshop, FormatPanel, FormatKeynote, FormatOther).
 	Formats []string `json:"formats,omitempty"`
 	// Label says the filter in plain words for the attendee, such as
 	// "tomorrow morning (Wed 21 Oct), in Hall 1, workshops".

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/erleah/erleah-agent/conference"
 )
 
 var (
@@ -106,12 +108,12 @@ var reFormat = regexp.MustCompile(`\b(?:hands[\s-]*on\s+)?(?P<f>workshops?|tutor
 // discussion" (panel) and "keynotes" (keynote), with a generic word after
 // them ("keynote talk"). "Talk" and "session" alone are no format.
 func (p *found) format(m match) bool {
-	f := FormatWorkshop
+	f := conference.FormatWorkshop
 	switch m.group("f")[0] {
 	case 'p':
-		f = FormatPanel
+		f = conference.FormatPanel
 	case 'k':
-		f = FormatKeynote
+		f = conference.FormatKeynote
 	}
 	p.formats = addOnce(p.formats, f)
 	return true
