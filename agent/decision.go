@@ -116,8 +116,8 @@ func checkLimits(d *Decision, _ string) error {
 func checkQueryText(d *Decision, _ string) error {
 	for i, q := range d.NewQueries {
 		text := strings.TrimSpace(q.Text)
-		if text == "" {
-			return invalid(CheckQueryText, "new_queries[%d]: query text is empty", i)
+		if text == "" && q.Filter == nil {
+			return invalid(CheckQueryText, "new_queries[%d]: query text is empty (only a query with a filter may have none)", i)
 		}
 		if len(text) > maxQueryText {
 			return invalid(CheckQueryText, "new_queries[%d]: query text longer than %d characters", i, maxQueryText)

@@ -197,6 +197,7 @@ type EvalInput struct {
 // sentences that do not answer yet.
 type AckInput struct {
 	Message    string     `json:"message"`
+	Language   string     `json:"language"`
 	Conference Conference `json:"conference"`
 	History    []Turn     `json:"history,omitempty"`
 }

@@ -81,13 +81,15 @@ func (t *turn) note(r ThinkingRecord) {
 	t.emit(Thinking{Record: r, All: slices.Clone(t.st.ThinkingUpdates)})
 }
 
-// applyStrategy resolves a validated decision's queries. For relax, a query
+// applyStrategy resolves a validated decision's queries; a query without a
+// filter of its own gets the question's (a decision widens a filter by
+// giving a looser one, never by leaving it out). For relax, a query
 // without its own threshold goes one step down the embedder's levels from
 // the lowest threshold already tried with that wording, and its limit
 // doubles.
 func (t *turn) applyStrategy(d *Decision) []search.Query {
 	var out []search.Query
-	for _, q := range d.NewQueries {
+	for _, q := range t.withFilter(cloneQueries(d.NewQueries)) {
 		explicit := q.Threshold != nil
 		prev, tried := t.lowestTried(q)
 		n, err := t.normalise(q)

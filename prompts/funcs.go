@@ -7,6 +7,7 @@ import (
 
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/search"
+	"github.com/erleah/erleah-agent/search/when"
 )
 
 // funcs are what templates may call. They shape data compactly; json
@@ -50,12 +51,13 @@ type query struct {
 	Text      string       `json:"query_text"`
 	Limit     int          `json:"limit"`
 	Threshold *float64     `json:"score_threshold,omitempty"`
+	Filter    *when.Filter `json:"filter,omitempty"`
 }
 
 func compactQueries(qs []search.Query) []query {
 	out := make([]query, len(qs))
 	for i, q := range qs {
-		out[i] = query{Table: q.Table, Mode: q.Mode, Text: q.Text, Limit: q.Limit}
+		out[i] = query{Table: q.Table, Mode: q.Mode, Text: q.Text, Limit: q.Limit, Filter: q.Filter}
 		if q.Threshold != nil {
 			th := round2(float64(*q.Threshold))
 			out[i].Threshold = &th
@@ -64,15 +66,18 @@ func compactQueries(qs []search.Query) []query {
 	return out
 }
 
-// item is a search result as a model sees it: what to call it and how to
-// cite it, nothing internal.
+// item is a search result as a model sees it: what to call it, how to cite
+// it, how well it matches and, for a session, when and where it is; nothing
+// internal.
 type item struct {
-	Ref     string   `json:"ref"`
-	Title   string   `json:"title"`
-	Details string   `json:"details,omitempty"`
-	Summary string   `json:"summary,omitempty"`
-	Score   float64  `json:"score"`
-	Matched []string `json:"matched_on,omitempty"`
+	Ref      string       `json:"ref"`
+	Title    string       `json:"title"`
+	Details  string       `json:"details,omitempty"`
+	Summary  string       `json:"summary,omitempty"`
+	Session  *search.Slot `json:"session,omitempty"`
+	Score    float64      `json:"score"`
+	Coverage float64      `json:"coverage"`
+	Matched  []string     `json:"matched_on,omitempty"`
 }
 
 type table struct {
@@ -89,7 +94,8 @@ func compactResults(rs map[search.Table][]search.Result) []table {
 		}
 		t := table{Table: tb, Items: []item{}}
 		for _, r := range list {
-			it := item{Ref: r.Key(), Title: r.Title, Details: r.Details, Summary: r.Summary, Score: round2(float64(r.Score))}
+			it := item{Ref: r.Key(), Title: r.Title, Details: r.Details, Summary: r.Summary, Session: r.Session,
+				Score: round2(float64(r.Score)), Coverage: round2(r.Coverage)}
 			for _, m := range r.Matched {
 				it.Matched = append(it.Matched, m.Key)
 			}

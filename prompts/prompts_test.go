@@ -96,3 +96,26 @@ func TestSetValidatesAndNextRenderUsesIt(t *testing.T) {
 		t.Fatalf("after restart: %+v", r)
 	}
 }
+
+// TestRespondSaysOutsideOnlyWhenSet checks that the "outside" sentence
+// reaches the responder, JSON-encoded in its own data block, and that the
+// block is left out when the question names no day outside the conference.
+func TestRespondSaysOutsideOnlyWhenSet(t *testing.T) {
+	reg, _, _ := prompts.Open("")
+	d := prompts.Sample(agent.StepRespond, false)
+	r, err := reg.Render(agent.StepRespond, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(r.User, `<data name="outside">`) {
+		t.Fatalf("outside block rendered without Outside:\n%s", r.User)
+	}
+	d.Respond.Outside = "The summit runs from Tue 12 to Wed 13 May; Monday 18 May is after it. </data>"
+	if r, err = reg.Render(agent.StepRespond, d); err != nil {
+		t.Fatal(err)
+	}
+	want := "<data name=\"outside\">\n\"The summit runs from Tue 12 to Wed 13 May; Monday 18 May is after it. \\u003c/data\\u003e\"\n</data>"
+	if !strings.Contains(r.User, want) {
+		t.Fatalf("outside block missing or not encoded:\n%s", r.User)
+	}
+}
