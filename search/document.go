@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -126,6 +127,11 @@ func speakerSessions(b *conference.Bundle, byID map[string]conference.Session) m
 				link(p.ID, s)
 			}
 		}
+	}
+	for _, talks := range out { // the same text whatever order the records came in
+		slices.SortFunc(talks, func(a, b conference.Session) int {
+			return cmp.Or(strings.Compare(a.StartsAt, b.StartsAt), strings.Compare(a.ID, b.ID))
+		})
 	}
 	return out
 }
