@@ -1,7 +1,6 @@
 package search
 
 import (
-	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -129,9 +128,7 @@ func speakerSessions(b *conference.Bundle, byID map[string]conference.Session) m
 		}
 	}
 	for _, talks := range out { // the same text whatever order the records came in
-		slices.SortFunc(talks, func(a, b conference.Session) int {
-			return cmp.Or(strings.Compare(a.StartsAt, b.StartsAt), strings.Compare(a.ID, b.ID))
-		})
+		slices.SortFunc(talks, func(a, b conference.Session) int { return strings.Compare(a.ID, b.ID) })
 	}
 	return out
 }
