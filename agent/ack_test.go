@@ -2,6 +2,7 @@ package agent_test
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -49,7 +50,7 @@ func TestAcknowledgmentArrivesBeforeTheAnswerWithoutDelayingIt(t *testing.T) {
 	m := &slowAck{planDelay: 100 * time.Millisecond, scripted: &scripted{replies: map[agent.Step][]string{agent.StepPlan: {planSessions}, agent.StepRespond: {"ok"}}}}
 	_, events := run(t, m, &fakeSearch{lex: tinyLexicon(t), results: results}, agent.Options{Acknowledge: true}, "k8s?")
 	got := ackEvents(events)
-	if len(got) < 3 || got[0] != "plan_queries" {
+	if len(got) < 3 || !slices.Contains(got[:2], "plan_queries") { // a ready acknowledgment may go out first
 		t.Fatalf("events %v", got)
 	}
 	// A fast acknowledgment is delivered, at the latest before the answer starts.
