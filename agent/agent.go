@@ -72,10 +72,9 @@ type Options struct {
 	EvaluateFeedback bool
 	// RegenerationThreshold is DefaultRegenerationThreshold when zero.
 	RegenerationThreshold float64
-	// NoFilters leaves a question's time, place and format words in its
-	// topic instead of reading them as filters (to measure what filters
-	// add).
-	NoFilters bool
+	// Off turns techniques off to measure what each adds; with "filters"
+	// off a question's time, place and format words stay in its topic.
+	Off search.Ablation
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
 	// Logger receives operator logs; nothing is logged when nil.
@@ -130,6 +129,20 @@ var (
 	ErrInvalidRequest    = errors.New("invalid request")
 	ErrUnknownConference = errors.New("unknown conference")
 )
+
+// ParseClock reads the moment a question counts as asked at, as a caller
+// gives it (RFC 3339 with an offset); "" is the zero time: the agent's
+// clock.
+func ParseClock(v string) (time.Time, error) {
+	if v == "" {
+		return time.Time{}, nil
+	}
+	t, err := time.Parse(time.RFC3339, v)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("%q: want an RFC 3339 time with offset, such as 2026-06-10T09:30:00+02:00", v)
+	}
+	return t, nil
+}
 
 // Validate reports what is wrong with a request, wrapping ErrInvalidRequest.
 func (r Request) Validate() error {

@@ -86,7 +86,6 @@ type Conference struct {
 	Venue    string `json:"venue,omitempty"`
 	StartsOn string `json:"starts_on,omitempty"`
 	EndsOn   string `json:"ends_on,omitempty"`
-	Timezone string `json:"timezone,omitempty"`
 }
 
 // Turn is one earlier message of the conversation.
@@ -129,6 +128,8 @@ type Probe struct {
 	Mode      search.Mode  `json:"search_mode"`
 	TopScore  float32      `json:"top_score"`
 	TopTitles []string     `json:"top_titles,omitempty"`
+	// Filter is the failing query's, kept for the probe.
+	Filter *when.Filter `json:"-"`
 }
 
 // ReflectInput is what the reflector sees. It must reply with JSON
@@ -172,9 +173,9 @@ type RespondInput struct {
 	Queries     []search.Query                   `json:"queries"`
 	Calibration search.Calibration               `json:"score_levels"`
 	Lexicon     *search.Lexicon                  `json:"-"`
-	// Planned are the first plan's queries: the question as searched,
+	// FirstPlan are the first plan's queries: the question as searched,
 	// before any reflection changed it (for rule-based models).
-	Planned []search.Query `json:"-"`
+	FirstPlan []search.Query `json:"-"`
 	// Hint and PreviousAnswer are set when the answer is regenerated after
 	// a poor evaluation.
 	Hint           string `json:"improvement_hint,omitempty"`

@@ -73,7 +73,7 @@ func (t *turn) readQuestion() {
 	lex := t.lexicon()
 	st.Language = lexical.Language(st.Message, lex.Corpus().Knows)
 	p := when.Parse(st.Message, st.AskedAt, t.agent.search.Calendar(st.Conference.ID))
-	if t.agent.opts.NoFilters {
+	if t.agent.opts.Off.Off("filters") {
 		p = when.Parsed{Rest: st.Message}
 	}
 	st.Topic = strings.TrimSpace(p.Rest)

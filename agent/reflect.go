@@ -10,7 +10,6 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/erleah/erleah-agent/search"
-	"github.com/erleah/erleah-agent/search/when"
 )
 
 // reflect asks the model why the round's weak or empty tables failed and
@@ -244,7 +243,6 @@ func titles(rs []search.Result, n int) []string {
 func (t *turn) probes(ctx context.Context) []Probe {
 	failing := slices.Concat(t.st.ZeroResultTables, t.st.WeakTables)
 	var want []Probe
-	filters := map[int]*when.Filter{}
 	seen := map[string]bool{}
 	for _, q := range t.st.PlannedQueries {
 		if !slices.Contains(failing, q.Table) || seen[q.Text] || len(seen) == 3 {
@@ -253,12 +251,10 @@ func (t *turn) probes(ctx context.Context) []Probe {
 		seen[q.Text] = true
 		for _, tb := range search.Tables {
 			if tb != q.Table {
-				filters[len(want)] = q.Filter
-				want = append(want, Probe{Text: q.Text, Table: tb, Mode: search.Faceted})
+				want = append(want, Probe{Text: q.Text, Table: tb, Mode: search.Faceted, Filter: q.Filter})
 			}
 		}
-		filters[len(want)] = q.Filter
-		want = append(want, Probe{Text: q.Text, Table: q.Table, Mode: q.Mode.Other()})
+		want = append(want, Probe{Text: q.Text, Table: q.Table, Mode: q.Mode.Other(), Filter: q.Filter})
 	}
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(maxParallel)
@@ -266,7 +262,7 @@ func (t *turn) probes(ctx context.Context) []Probe {
 	for i := range want {
 		g.Go(func() error {
 			p := &want[i]
-			rs, err := t.agent.search.Search(gctx, t.st.Conference.ID, search.Query{Table: p.Table, Mode: p.Mode, Text: p.Text, Limit: 3, Threshold: &zero, Filter: filters[i]})
+			rs, err := t.agent.search.Search(gctx, t.st.Conference.ID, search.Query{Table: p.Table, Mode: p.Mode, Text: p.Text, Limit: 3, Threshold: &zero, Filter: p.Filter})
 			if err == nil && len(rs) > 0 {
 				p.TopScore, p.TopTitles = rs[0].Score, titles(rs, 2)
 			}

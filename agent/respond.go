@@ -84,7 +84,7 @@ func (t *turn) respondInput() *RespondInput {
 		Conference: t.st.Conference, History: t.st.History, Intent: t.st.Intent,
 		Results: AnswerResults(t.st.QueryResults), Tables: t.st.TableStatus,
 		Queries: cloneQueries(t.st.Tried), Calibration: t.calibration(), Lexicon: t.lexicon(),
-		Planned: cloneQueries(t.st.OriginalPlannedQueries),
+		FirstPlan: cloneQueries(t.st.OriginalPlannedQueries),
 	}
 	return in
 }

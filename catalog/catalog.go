@@ -51,7 +51,7 @@ func (k *Catalog) Conference(id string) (agent.Conference, bool) {
 	k.mu.RLock()
 	defer k.mu.RUnlock()
 	c, ok := k.confs[id]
-	return agent.Conference{ID: c.ID, Name: c.Name, Venue: c.Venue, StartsOn: c.StartsOn, EndsOn: c.EndsOn, Timezone: c.Timezone}, ok
+	return agent.Conference{ID: c.ID, Name: c.Name, Venue: c.Venue, StartsOn: c.StartsOn, EndsOn: c.EndsOn}, ok
 }
 
 // Conferences lists the loaded conference ids.
@@ -74,7 +74,7 @@ func (k *Catalog) Sync(ctx context.Context, ids ...string) error {
 		return err
 	}
 	for _, p := range problems {
-		k.log.Warn("conference data problem (entry dropped)", "problem", p)
+		k.log.Warn("conference data problem (that part dropped)", "problem", p)
 	}
 	gone := k.gone(ids, b)
 	for _, id := range gone {
@@ -87,9 +87,7 @@ func (k *Catalog) Sync(ctx context.Context, ids ...string) error {
 	if err != nil {
 		return fmt.Errorf("catalog: index: %w", err)
 	}
-	for _, c := range rep.Conferences {
-		k.log.Info("conference indexed", "summary", c.String())
-	}
+	rep.Log(k.log)
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	for _, c := range b.Conferences {

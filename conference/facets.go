@@ -64,5 +64,5 @@ func facetText(v json.RawMessage) (string, bool) {
 	if json.Unmarshal(v, &list) == nil {
 		return strings.Join(list, "; "), true
 	}
-	return "", strings.TrimSpace(string(v)) == "null"
+	return "", false // null decoded as a text above
 }

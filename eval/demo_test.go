@@ -34,7 +34,7 @@ func setup(t *testing.T) demoSetup {
 func conferenceOf(b *conference.Bundle) func(string) (agent.Conference, bool) {
 	return func(id string) (agent.Conference, bool) {
 		c, ok := b.Conference(id)
-		return agent.Conference{ID: c.ID, Name: c.Name, StartsOn: c.StartsOn, Timezone: c.Timezone}, ok
+		return agent.Conference{ID: c.ID, Name: c.Name}, ok
 	}
 }
 
@@ -59,7 +59,7 @@ func TestPublicSetCoversEveryFailureReason(t *testing.T) {
 // as many as mechanical relaxation, and at most 10% of citations are false.
 func TestDemoEvalMeetsTargets(t *testing.T) {
 	d := setup(t)
-	r := &eval.Runner{Conference: conferenceOf(d.bundle), Agents: map[eval.Mode]*agent.Agent{
+	r := &eval.Runner{Conference: conferenceOf(d.bundle), Calendar: d.engine.Calendar, Agents: map[eval.Mode]*agent.Agent{
 		eval.Reflection: agent.New(rules.New(), d.engine, agent.Options{}),
 		eval.Mechanical: agent.New(rules.New(), d.engine, agent.Options{Mechanical: true}),
 	}}
@@ -149,7 +149,7 @@ func TestEverySetKeepsItsFigures(t *testing.T) {
 		t.Run(s.Name, func(t *testing.T) {
 			b, cases := shipped(t, s)
 			eng := searchtest.Engine(t, b)
-			r := &eval.Runner{Conference: conferenceOf(b), Agents: map[eval.Mode]*agent.Agent{
+			r := &eval.Runner{Conference: conferenceOf(b), Calendar: eng.Calendar, Agents: map[eval.Mode]*agent.Agent{
 				eval.Reflection: agent.New(rules.New(), eng, agent.Options{}),
 				eval.Mechanical: agent.New(rules.New(), eng, agent.Options{Mechanical: true}),
 			}}

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/search"
+	"github.com/erleah/erleah-agent/search/when"
 )
 
 // Mode names how a case is run.
@@ -25,6 +27,9 @@ type Runner struct {
 	Agents map[Mode]*agent.Agent
 	// Conference describes a conference by id.
 	Conference func(id string) (agent.Conference, bool)
+	// Calendar gives a conference's days and time zone, for the clock of
+	// cases that have none; without it such cases run at the real time.
+	Calendar func(id string) when.Calendar
 	// Timeout bounds each turn; 30 s when zero.
 	Timeout time.Duration
 	// Progress, when set, is called after each case.
@@ -106,7 +111,7 @@ func (r *Runner) runCase(ctx context.Context, m Mode, c Case) CaseResult {
 	tctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	start := time.Now()
-	req := agent.Request{TraceID: c.ID, Message: c.Message, Conference: conf, Now: clock(c, conf), History: c.history()}
+	req := agent.Request{TraceID: c.ID, Message: c.Message, Conference: conf, Now: r.clock(c), History: c.history()}
 	st, err := r.Agents[m].Run(tctx, req, nil)
 	res.MS = float64(time.Since(start).Microseconds()) / 1000
 	if err != nil {
@@ -118,22 +123,18 @@ func (r *Runner) runCase(ctx context.Context, m Mode, c Case) CaseResult {
 }
 
 // clock is when a case is asked: its own Now, else 08:00 on the first day
-// of its conference (in the conference's time zone, when the runner's
-// Conference gives one), so that "tomorrow" means the same on every run
-// whatever today's date.
-func clock(c Case, conf agent.Conference) time.Time {
-	if t := c.Clock(); !t.IsZero() {
+// of its conference, in the conference's time zone, so that "tomorrow"
+// means the same on every run whatever today's date.
+func (r *Runner) clock(c Case) time.Time {
+	if t := c.Clock(); !t.IsZero() || r.Calendar == nil {
 		return t
 	}
-	loc, err := time.LoadLocation(conf.Timezone)
-	if err != nil {
-		loc = time.UTC
-	}
-	day, err := time.ParseInLocation(time.DateOnly, conf.StartsOn, loc)
-	if err != nil {
+	cal := r.Calendar(c.ConferenceID)
+	if len(cal.Days) == 0 {
 		return time.Time{}
 	}
-	return day.Add(8 * time.Hour)
+	d := cal.Days[0]
+	return time.Date(d.Year(), d.Month(), d.Day(), 8, 0, 0, 0, cmp.Or(cal.Location, time.UTC))
 }
 
 // score fills the measures of one finished turn.

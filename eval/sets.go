@@ -49,28 +49,33 @@ var (
 	realconfDevCases []byte
 )
 
-// RealconfData is where the real programme is found beside a checkout.
-const RealconfData = "../shared/data/realconf-dev/bundle.json"
+// realconfData is where the real programme is found beside a checkout.
+const realconfData = "../shared/data/realconf-dev/bundle.json"
 
 // Sets are the evaluation sets the project ships, tuning sets first.
 var Sets = []Set{
 	{Name: "demo", Role: Tuning, About: "the demo conferences (AI & data, climate tech), written with the builtin rules", cases: demoCases},
-	{Name: "realconf-dev", Role: Tuning, About: "FOSSASIA Summit 2017, development cases", DataFile: RealconfData, cases: realconfDevCases},
+	{Name: "realconf-dev", Role: Tuning, About: "FOSSASIA Summit 2017, development cases", DataFile: realconfData, cases: realconfDevCases},
 	{Name: "heldout", Role: HeldOut, About: "a logistics conference written apart from the code, frozen first", cases: heldoutCases, bundle: heldoutBundle},
-	{Name: "realconf", Role: HeldOut, About: "FOSSASIA Summit 2017, frozen cases", DataFile: RealconfData, cases: realconfCases},
+	{Name: "realconf", Role: HeldOut, About: "FOSSASIA Summit 2017, frozen cases", DataFile: realconfData, cases: realconfCases},
 }
 
 // SetNamed finds a set by name.
 func SetNamed(name string) (Set, error) {
 	i := slices.IndexFunc(Sets, func(s Set) bool { return s.Name == name })
 	if i < 0 {
-		names := make([]string, len(Sets))
-		for j, s := range Sets {
-			names[j] = s.Name
-		}
-		return Set{}, fmt.Errorf("eval: unknown set %q (known: %s)", name, strings.Join(names, ", "))
+		return Set{}, fmt.Errorf("eval: unknown set %q (known: %s)", name, strings.Join(SetNames(), ", "))
 	}
 	return Sets[i], nil
+}
+
+// SetNames lists the shipped sets' names, tuning sets first.
+func SetNames() []string {
+	names := make([]string, len(Sets))
+	for i, s := range Sets {
+		names[i] = s.Name
+	}
+	return names
 }
 
 // Cases parses the set's cases.

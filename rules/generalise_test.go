@@ -31,7 +31,7 @@ func harbour(t *testing.T) (*search.Engine, agent.Conference) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return searchtest.Engine(t, b), agent.Conference{ID: "ams", Name: "Harbour Days", StartsOn: "2026-10-24", Timezone: "Europe/Amsterdam"}
+	return searchtest.Engine(t, b), agent.Conference{ID: "ams", Name: "Harbour Days", StartsOn: "2026-10-24"}
 }
 
 func ask(t *testing.T, eng *search.Engine, conf agent.Conference, msg string, now time.Time) *agent.State {

@@ -44,7 +44,8 @@ func plan(in *agent.PlanInput, off search.Ablation) planReply {
 	if src == "" && in.Filter == nil {
 		src = in.Message
 	}
-	topic := topicText(src)
+	parts := lexical.Needs(src)
+	topic := trimmed(strings.Join(parts, " "))
 	if off.Off("filler") {
 		topic = strings.Join(slices.DeleteFunc(strings.Fields(src), cue), " ")
 	}
@@ -65,7 +66,7 @@ func plan(in *agent.PlanInput, off search.Ablation) planReply {
 		}
 		texts := []string{rest}
 		if !off.Off("needs") {
-			texts = needs(src, rest)
+			texts = needs(parts, rest)
 		}
 		for _, text := range texts {
 			for _, tb := range tables {
@@ -83,10 +84,10 @@ func plan(in *agent.PlanInput, off search.Ablation) planReply {
 // query per thing (at most three), each of at least three content words,
 // so that an entity answering one of them is found and judged against it,
 // not against the whole question; otherwise the topic is one query.
-func needs(src, topic string) []string {
+func needs(parts []string, topic string) []string {
 	var out []string
-	for _, n := range lexical.Needs(src) {
-		if t := topicText(n); len(terms.Content(t)) >= 3 {
+	for _, n := range parts {
+		if t := trimmed(n); len(terms.Content(t)) >= 3 {
 			out = append(out, t)
 		}
 	}
@@ -128,8 +129,11 @@ func cueTables(words []string) []search.Table {
 // ("run GPU inference on our own Kubernetes cluster"): its topic (see
 // lexical.Topic) without the cue and filler words at its edges and
 // without the table cue words inside it ("MLOps talks" → "MLOps").
-func topicText(message string) string {
-	toks := strings.Fields(lexical.Topic(message))
+func topicText(message string) string { return trimmed(lexical.Topic(message)) }
+
+// trimmed is a topic without cue words, and without filler at its edges.
+func trimmed(topic string) string {
+	toks := strings.Fields(topic)
 	for i := range toks {
 		toks[i] = strings.Trim(toks[i], `.,;:!?¿¡"'“”‘’()[]{}`)
 	}

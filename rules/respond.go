@@ -49,12 +49,20 @@ func respond(in *agent.RespondInput, stream func(string)) agent.Completion {
 
 // choose selects what to recommend, tables ordered by their best score.
 func choose(in *agent.RespondInput) map[search.Table][]pick {
-	planned := in.Planned
+	planned := in.FirstPlan
 	if len(planned) == 0 {
 		planned = in.Queries
 	}
 	ev := newEvidence(in.Lexicon, planned, in.Language)
-	fits := func(r search.Result) bool { return ev.answers(r) && inFilter(in.Filter, r) }
+	judged := map[string]bool{}
+	fits := func(r search.Result) bool { // each result is judged once
+		ok, seen := judged[r.Key()]
+		if !seen {
+			ok = ev.answers(r) && inFilter(in.Filter, r)
+			judged[r.Key()] = ok
+		}
+		return ok
+	}
 	top := float32(0) // the best answering score in any table: picks stay within reach of it
 	for _, rs := range in.Results {
 		for _, r := range rs {
@@ -74,7 +82,7 @@ func choose(in *agent.RespondInput) map[search.Table][]pick {
 	if len(strong) == 0 {
 		return hedged(in, fits)
 	}
-	level := (in.Calibration.Threshold + in.Calibration.Confident) / 2
+	level := hedgeLevel(in.Calibration)
 	for tb, rs := range in.Results { // beside what is sure, the close seconds of other tables
 		for _, r := range rs {
 			if len(strong[tb]) == 0 && r.Score >= level && r.Score >= nearTop*top && fits(r) {
@@ -90,7 +98,7 @@ func choose(in *agent.RespondInput) map[search.Table][]pick {
 // table whose best answering item scores highest: the closest matches,
 // said to be unsure.
 func hedged(in *agent.RespondInput, fits func(search.Result) bool) map[search.Table][]pick {
-	level := (in.Calibration.Threshold + in.Calibration.Confident) / 2
+	level := hedgeLevel(in.Calibration)
 	var best search.Table
 	var bestScore float32
 	for _, tb := range search.Tables {
@@ -111,6 +119,10 @@ func hedged(in *agent.RespondInput, fits func(search.Result) bool) map[search.Ta
 	}
 	return map[search.Table][]pick{best: picks}
 }
+
+// hedgeLevel is the score a hedged pick needs: halfway between the
+// threshold and the confidence band.
+func hedgeLevel(c search.Calibration) float32 { return (c.Threshold + c.Confident) / 2 }
 
 // inFilter reports whether a session meets the question's own time, place
 // and format constraints: a reflection may have widened them to find
@@ -135,6 +147,7 @@ func inFilter(f *when.Filter, r search.Result) bool {
 type evidence struct {
 	lex      *search.Lexicon
 	analyses []lexical.Analysis
+	lacking  []float64 // per analysis, the share of its weight nothing here explains
 }
 
 func newEvidence(lex *search.Lexicon, planned []search.Query, language string) evidence {
@@ -156,6 +169,7 @@ func newEvidence(lex *search.Lexicon, planned []search.Query, language string) e
 			}
 		}
 		ev.analyses = append(ev.analyses, a)
+		ev.lacking = append(ev.lacking, unexplained(a))
 	}
 	return ev
 }
@@ -189,12 +203,12 @@ func (ev evidence) answers(r search.Result) bool {
 	if ev.lex == nil {
 		return r.Coverage >= minSupport
 	}
-	for _, a := range ev.analyses {
+	for i, a := range ev.analyses {
 		if len(a.Concepts) == 0 {
 			return true // the question asks nothing besides its filter
 		}
 		c := ev.lex.Corpus().Coverage(string(r.Table), r.Key(), a)
-		if c >= minSupport && c > unexplained(a) {
+		if c >= minSupport && c > ev.lacking[i] {
 			return true
 		}
 	}
@@ -247,7 +261,7 @@ func compose(in *agent.RespondInput, picks map[search.Table][]pick) string {
 		return b.String()
 	}
 	switch label := filterLabel(in.Filter); {
-	case strings.HasPrefix(label, "next"):
+	case in.Filter != nil && in.Filter.Next:
 		fmt.Fprintf(&b, "Here is what is on %s at %s:\n", label, name)
 	case label != "":
 		fmt.Fprintf(&b, "Here is what I found at %s for %s:\n", name, label)
@@ -279,10 +293,11 @@ func nothingFits(in *agent.RespondInput, name string) string {
 	if topic == "" {
 		topic = in.Message
 	}
-	msg := fmt.Sprintf("I couldn't find anything at %s that clearly matches %s.", name, quote(shorten(topic, 10)))
-	if in.Filter != nil && in.Filter.Label != "" {
-		msg = fmt.Sprintf("I couldn't find anything at %s for %s that clearly matches %s.", name, in.Filter.Label, quote(shorten(topic, 10)))
+	at := name
+	if label := filterLabel(in.Filter); label != "" {
+		at += " for " + label
 	}
+	msg := fmt.Sprintf("I couldn't find anything at %s that clearly matches %s.", at, quote(shorten(topic, 10)))
 	for _, rs := range in.Results {
 		if len(rs) > 0 {
 			return msg + " The closest results were only loosely related, so I'd rather not send you to them; try describing what you need in other words.\n"

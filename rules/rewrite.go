@@ -79,10 +79,7 @@ func (r *rewritten) word(lex *search.Lexicon, written string) []string {
 }
 
 // known reports whether the conference uses a word, or a correction of it.
-func known(lex *search.Lexicon, w string) bool {
-	a := lex.Analyze(w)
-	return len(a.Concepts) == 0 || a.Concepts[0].Known()
-}
+func known(lex *search.Lexicon, w string) bool { return lex.Corpus().Explains(w) }
 
 func clean(w string) string {
 	return strings.ToLower(strings.Trim(w, `.,;:!?¿¡"'“”‘’()[]{}`))

@@ -2,6 +2,7 @@ package search
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -34,17 +35,15 @@ func ParseAblation(list string) (Ablation, error) {
 			continue
 		}
 		if _, ok := Techniques[name]; !ok {
-			names := make([]string, 0, len(Techniques))
-			for n := range Techniques {
-				names = append(names, n)
-			}
-			slices.Sort(names)
-			return nil, fmt.Errorf("unknown technique %q (known: %s)", name, strings.Join(names, ", "))
+			return nil, fmt.Errorf("unknown technique %q (known: %s)", name, strings.Join(TechniqueNames(), ", "))
 		}
 		out[name] = true
 	}
 	return out, nil
 }
+
+// TechniqueNames lists the techniques an Ablation may turn off, sorted.
+func TechniqueNames() []string { return slices.Sorted(maps.Keys(Techniques)) }
 
 // Off reports whether a technique is turned off.
 func (a Ablation) Off(name string) bool { return a[name] }

@@ -38,21 +38,29 @@ type probe struct {
 // embedder and the conference's writing. Tables too small to measure keep
 // the embedder's own levels.
 func (e *Engine) calibrate(ctx context.Context, docs []Document, lex *Lexicon) (map[tableMode]levels, error) {
+	if e.off.Off("calibration") {
+		return nil, nil
+	}
 	byTable := map[Table][]probe{}
 	var texts []string
 	for _, tb := range Tables {
-		byTable[tb] = probesOf(docs, tb, lex)
-		for _, p := range byTable[tb] {
-			texts = append(texts, p.text)
+		if probes := probesOf(docs, tb, lex); len(probes) >= minProbes { // fewer cannot be measured
+			byTable[tb] = probes
+			for _, p := range probes {
+				texts = append(texts, p.text)
+			}
 		}
 	}
 	vecs, err := e.embedder.Embed(ctx, texts) // one batch for the conference
 	if err != nil {
 		return nil, fmt.Errorf("search: embed calibration questions: %w", err)
 	}
-	out := map[tableMode]levels{}
+	out := map[tableMode]levels{} // a table missing here keeps the embedder's own levels
 	for _, tb := range Tables {
 		probes := byTable[tb]
+		if probes == nil {
+			continue
+		}
 		for _, m := range []Mode{Faceted, Master} {
 			lv, err := e.measure(ctx, tb, m, probes, vecs[:len(probes)], lex)
 			if err != nil {
@@ -85,8 +93,7 @@ func (e *Engine) measure(ctx context.Context, tb Table, m Mode, probes []probe, 
 		bg = append(bg, bestOther)
 	}
 	if len(pos) < minProbes {
-		c := e.embedder.Calibration()
-		return levels{bg: c.Threshold, pos: c.Confident}, nil
+		return e.ownLevels(), nil
 	}
 	return levels{bg: quantile(bg, 0.9), pos: quantile(pos, 0.5)}, nil
 }

@@ -44,12 +44,17 @@ type Engine struct {
 	embedder Embedder
 	index    Index
 
-	mu        sync.RWMutex
-	items     map[Ref]*Item
-	lexicons  map[string]*Lexicon
-	levels    map[string]map[tableMode]levels // per conference
-	schedules map[string]*schedule
-	off       Ablation
+	mu    sync.RWMutex
+	items map[Ref]*Item
+	confs map[string]*loaded
+	off   Ablation
+}
+
+// loaded is what the engine built for one conference at its last Load.
+type loaded struct {
+	lex    *Lexicon
+	levels map[tableMode]levels
+	sched  *schedule
 }
 
 // Ablate turns techniques off for measuring what each adds; call it
@@ -62,8 +67,7 @@ func NewEngine(e Embedder, idx Index) (*Engine, error) {
 	if e.Dim() != idx.Dim() {
 		return nil, fmt.Errorf("search: embedder %s has dimension %d, index %d: %w", e.Name(), e.Dim(), idx.Dim(), ErrDimension)
 	}
-	return &Engine{embedder: e, index: idx, items: map[Ref]*Item{}, lexicons: map[string]*Lexicon{},
-		levels: map[string]map[tableMode]levels{}, schedules: map[string]*schedule{}}, nil
+	return &Engine{embedder: e, index: idx, items: map[Ref]*Item{}, confs: map[string]*loaded{}}, nil
 }
 
 // Calibration returns the score levels of the hybrid scale, with the
@@ -93,22 +97,17 @@ func (e *Engine) Load(ctx context.Context, b *conference.Bundle) (LoadReport, er
 	for _, d := range docs {
 		byConf[d.Conference] = append(byConf[d.Conference], d)
 	}
-	lexicons := map[string]*Lexicon{}
-	calibrated := map[string]map[tableMode]levels{}
-	schedules := map[string]*schedule{}
+	confs := map[string]*loaded{}
 	for _, c := range b.Conferences { // built before locking: searches go on meanwhile
-		id := c.ID
-		schedules[id] = scheduleOf(b, c)
-		lexicons[id] = lexiconOf(byConf[id], e.off)
-		if calibrated[id], err = e.calibrate(ctx, byConf[id], lexicons[id]); err != nil {
+		l := &loaded{lex: lexiconOf(byConf[c.ID], e.off), sched: scheduleOf(b, c)}
+		if l.levels, err = e.calibrate(ctx, byConf[c.ID], l.lex); err != nil {
 			return LoadReport{}, err
 		}
+		confs[c.ID] = l
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	maps.Copy(e.lexicons, lexicons)
-	maps.Copy(e.levels, calibrated)
-	maps.Copy(e.schedules, schedules)
+	maps.Copy(e.confs, confs)
 	for i := range docs {
 		e.items[docs[i].Ref] = &docs[i].Item
 	}
@@ -180,30 +179,31 @@ func (e *Engine) dropStale(ctx context.Context, conferences []string, docs []Doc
 func (e *Engine) Conferences() []string {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
-	ids := make([]string, 0, len(e.lexicons))
-	for id := range e.lexicons {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	return ids
+	return slices.Sorted(maps.Keys(e.confs))
+}
+
+// conf is what the engine holds for a conference, nil when unknown.
+func (e *Engine) conf(id string) *loaded {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return e.confs[id]
 }
 
 // Calendar describes a loaded conference's days, rooms and tracks for
 // reading time and place in questions; the zero Calendar when unknown.
 func (e *Engine) Calendar(conference string) when.Calendar {
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	if s := e.schedules[conference]; s != nil {
-		return s.cal
+	if c := e.conf(conference); c != nil {
+		return c.sched.cal
 	}
 	return when.Calendar{}
 }
 
 // Lexicon returns the vocabulary of a loaded conference, or nil.
 func (e *Engine) Lexicon(conference string) *Lexicon {
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	return e.lexicons[conference]
+	if c := e.conf(conference); c != nil {
+		return c.lex
+	}
+	return nil
 }
 
 // Resolve fills a query's defaults: DefaultLimit for a zero limit and the
@@ -226,20 +226,20 @@ func (e *Engine) Resolve(q Query) Query {
 // their catalogue items.
 func (e *Engine) Search(ctx context.Context, conference string, q Query) ([]Result, error) {
 	q = e.Resolve(q)
-	if err := q.check(); err != nil {
+	if err := q.validate(); err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
-	lex := e.Lexicon(conference)
-	a := lexical.Analysis{Topic: q.Text}
-	if lex != nil {
-		a = lex.Analyze(q.Text)
+	c := e.conf(conference)
+	if c == nil {
+		return []Result{}, nil // nothing is loaded for it: it has nothing
 	}
-	allowed, sched := e.allowed(conference, q)
+	a := c.lex.Analyze(q.Text)
+	allowed := c.sched.allowed(q.Table, q.Filter)
 	switch {
 	case allowed != nil && len(allowed) == 0:
 		return []Result{}, nil
 	case allowed != nil && len(a.Concepts) == 0:
-		return e.listed(conference, q, allowed, sched), nil // the filter is the whole question
+		return e.listed(conference, q, allowed, c.sched), nil // the filter is the whole question
 	}
 	text := a.Text()
 	if strings.TrimSpace(text) == "" {
@@ -260,18 +260,7 @@ func (e *Engine) Search(ctx context.Context, conference string, q Query) ([]Resu
 	if err != nil {
 		return nil, fmt.Errorf("search: %s %s in %s: %w", q.Mode, q.Table, conference, err)
 	}
-	return e.hybrid(conference, q, hits, lex, a, allowed), nil
-}
-
-// allowed is the set of ids a query's filter keeps, nil without a filter.
-func (e *Engine) allowed(conference string, q Query) (map[string]bool, *schedule) {
-	e.mu.RLock()
-	s := e.schedules[conference]
-	e.mu.RUnlock()
-	if s == nil || q.Filter == nil {
-		return nil, s
-	}
-	return s.allowed(q.Table, q.Filter), s
+	return e.hybrid(conference, q, hits, c, a, allowed), nil
 }
 
 func ids(set map[string]bool) []string {
@@ -298,31 +287,23 @@ func (e *Engine) listed(conference string, q Query, allowed map[string]bool, s *
 	return out
 }
 
-// check reports what is wrong with a resolved query's limit and threshold.
-func (q Query) check() error {
-	switch {
-	case q.Limit < 1 || q.Limit > MaxLimit:
-		return fmt.Errorf("%w: limit %d outside 1..%d", ErrInvalidQuery, q.Limit, MaxLimit)
-	case *q.Threshold < 0 || *q.Threshold > 1:
-		return fmt.Errorf("%w: threshold %g outside 0..1", ErrInvalidQuery, *q.Threshold)
-	}
-	return nil
-}
+// validate checks a resolved query before any early answer (a filter that
+// keeps nothing must not hide a bad query); its vector form is wider (more
+// candidates, no threshold), so checking that alone would not do.
+func (q Query) validate() error { return checkQuery(q.Table, q.Mode, q.Limit, *q.Threshold) }
 
 // hybrid fuses vector hits with the lexical ranking and keeps what reaches
 // the query's threshold, at most its limit.
-func (e *Engine) hybrid(conference string, q Query, hits []Hit, lex *Lexicon, a lexical.Analysis, allowed map[string]bool) []Result {
+func (e *Engine) hybrid(conference string, q Query, hits []Hit, c *loaded, a lexical.Analysis, allowed map[string]bool) []Result {
 	var matches []lexical.Match
-	cover := func(Ref) float64 { return 0 }
 	var keep func(string) bool
 	if allowed != nil {
 		keep = func(key string) bool { return allowed[refOf(conference, key).ID] }
 	}
-	if lex != nil && !e.off.Off("lexical") {
-		matches = lex.corpus.Rank(string(q.Table), a, keep)
-		cover = func(r Ref) float64 { return lex.corpus.Coverage(string(r.Table), r.Key(), a) }
+	if !e.off.Off("lexical") {
+		matches = c.lex.corpus.Rank(string(q.Table), a, keep)
 	}
-	ranked := scored(fuse(hits, matches, conference, cover), e.levelsOf(conference, q.Table, q.Mode), e.off.Off("lexical"))
+	ranked := scored(fuse(hits, matches, conference), e.levelsOf(c, q.Table, q.Mode), e.off.Off("lexical"))
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	out := make([]Result, 0, q.Limit)
@@ -339,12 +320,16 @@ func (e *Engine) hybrid(conference string, q Query, hits []Hit, lex *Lexicon, a 
 	return out
 }
 
-func (e *Engine) levelsOf(conference string, tb Table, m Mode) levels {
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	if lv, ok := e.levels[conference][tableMode{tb, m}]; ok && !e.off.Off("calibration") {
+func (e *Engine) levelsOf(c *loaded, tb Table, m Mode) levels {
+	if lv, ok := c.levels[tableMode{tb, m}]; ok {
 		return lv
 	}
-	c := e.embedder.Calibration()
-	return levels{bg: c.Threshold, pos: c.Confident}
+	return e.ownLevels()
+}
+
+// ownLevels are the embedder's own levels, for tables too small to
+// calibrate (or with calibration turned off).
+func (e *Engine) ownLevels() levels {
+	own := e.embedder.Calibration()
+	return levels{bg: own.Threshold, pos: own.Confident}
 }

@@ -47,12 +47,12 @@ type fused struct {
 	coverage float64
 }
 
-// fuse merges vector hits and lexical matches into scored results, best
-// first, ties broken by id.
-func fuse(hits []Hit, matches []lexical.Match, conf string, cover func(Ref) float64) []fused {
+// fuse merges vector hits and lexical matches into candidates. A hit with
+// no lexical match contains none of the question's words: coverage 0.
+func fuse(hits []Hit, matches []lexical.Match, conf string) []fused {
 	byKey := map[string]*fused{}
 	for _, h := range hits {
-		byKey[h.Key()] = &fused{ref: h.Ref, vector: h.Score, facets: h.Facets, coverage: cover(h.Ref)}
+		byKey[h.Key()] = &fused{ref: h.Ref, vector: h.Score, facets: h.Facets}
 	}
 	for _, m := range matches {
 		f := byKey[m.Key]

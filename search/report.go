@@ -2,6 +2,7 @@ package search
 
 import (
 	"fmt"
+	"log/slog"
 	"maps"
 	"slices"
 	"strings"
@@ -22,6 +23,13 @@ type ConferenceReport struct {
 	Derived  int            `json:"derived_facets"`
 	Own      map[string]int `json:"own_facet_keys"` // key → entities carrying it
 	Bare     int            `json:"entities_without_facets"`
+}
+
+// Log writes one line per conference.
+func (r LoadReport) Log(log *slog.Logger) {
+	for _, c := range r.Conferences {
+		log.Info("conference indexed", "summary", c.String())
+	}
 }
 
 // report describes docs, one conference each in ids order.
@@ -53,7 +61,7 @@ func (c *ConferenceReport) add(d Document) {
 			c.Derived++
 		case KnownFacet(d.Table, f.Key):
 			c.Given++
-		default:
+		default: // given under the bundle's own key
 			c.Given++
 			c.Own[f.Key]++
 		}

@@ -83,7 +83,7 @@ func addOnce(list *[]string, s string) {
 // restriction) for a nil or empty filter and for exhibitors, which have no
 // schedule.
 func (s *schedule) allowed(tb Table, f *when.Filter) map[string]bool {
-	if f == nil || f.IsZero() || tb == Exhibitors {
+	if s == nil || f == nil || f.IsZero() || tb == Exhibitors {
 		return nil
 	}
 	keep := f.Apply(len(s.sessions), func(i int) (time.Time, time.Time, string, string, string) {

@@ -115,16 +115,23 @@ func (q VectorQuery) Validate() error {
 	switch {
 	case q.Conference == "":
 		return fmt.Errorf("%w: conference is required", ErrInvalidQuery)
-	case !q.Table.Valid():
-		return fmt.Errorf("%w: unknown table %q", ErrInvalidQuery, q.Table)
-	case !q.Mode.Valid():
-		return fmt.Errorf("%w: unknown mode %q", ErrInvalidQuery, q.Mode)
-	case q.Limit < 1 || q.Limit > MaxLimit:
-		return fmt.Errorf("%w: limit %d outside 1..%d", ErrInvalidQuery, q.Limit, MaxLimit)
-	case q.Threshold < 0 || q.Threshold > 1:
-		return fmt.Errorf("%w: threshold %g outside 0..1", ErrInvalidQuery, q.Threshold)
 	case len(q.Vector) == 0:
 		return fmt.Errorf("%w: empty vector", ErrInvalidQuery)
+	}
+	return checkQuery(q.Table, q.Mode, q.Limit, q.Threshold)
+}
+
+// checkQuery checks what text and vector queries share.
+func checkQuery(t Table, m Mode, limit int, threshold float32) error {
+	switch {
+	case !t.Valid():
+		return fmt.Errorf("%w: unknown table %q", ErrInvalidQuery, t)
+	case !m.Valid():
+		return fmt.Errorf("%w: unknown mode %q", ErrInvalidQuery, m)
+	case limit < 1 || limit > MaxLimit:
+		return fmt.Errorf("%w: limit %d outside 1..%d", ErrInvalidQuery, limit, MaxLimit)
+	case threshold < 0 || threshold > 1:
+		return fmt.Errorf("%w: threshold %g outside 0..1", ErrInvalidQuery, threshold)
 	}
 	return nil
 }

@@ -39,9 +39,9 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &req) {
 		return
 	}
-	now, err := clock(req.Now)
+	now, err := agent.ParseClock(req.Now)
 	if err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
+		writeError(w, http.StatusBadRequest, "now "+err.Error())
 		return
 	}
 	if req.ConversationID != "" && !s.allow(w, s.perUsr, "conversation:"+req.ConversationID) {
@@ -60,18 +60,6 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sse.send("done", map[string]any{"trace_id": st.TraceID, "outcome": chat.Outcome(st, nil)})
-}
-
-// clock reads a request's "now": empty means the service's clock.
-func clock(v string) (time.Time, error) {
-	if v == "" {
-		return time.Time{}, nil
-	}
-	t, err := time.Parse(time.RFC3339, v)
-	if err != nil {
-		return time.Time{}, fmt.Errorf("now %q: want an RFC 3339 time with offset, such as 2026-06-10T09:30:00+02:00", v)
-	}
-	return t, nil
 }
 
 // refuse answers a request whose turn never started.

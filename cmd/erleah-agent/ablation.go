@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"slices"
 
 	"github.com/erleah/erleah-agent/eval"
 	"github.com/erleah/erleah-agent/search"
@@ -15,11 +14,7 @@ import (
 // each technique off, and prints a Markdown table of the reflection mode's
 // figures (with mechanical relaxation's answer hit rate beside them).
 func printAblations(ctx context.Context, w io.Writer, cfg config, c common, runs []evalRun, log *slog.Logger) error {
-	names := []string{""}
-	for n := range search.Techniques {
-		names = append(names, n)
-	}
-	slices.Sort(names)
+	names := append([]string{""}, search.TechniqueNames()...)
 	fmt.Fprint(w, "| turned off |")
 	for _, run := range runs {
 		fmt.Fprintf(w, " %s: hit / precision / nothing fits / recovery (mechanical hit) |", run.name)

@@ -32,9 +32,9 @@ func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer, cfg co
 	if err := agent.ValidateMessage(question); err != nil {
 		return usagef("%s", strings.TrimPrefix(err.Error(), agent.ErrInvalidRequest.Error()+": "))
 	}
-	asked, err := askedAt(*now)
+	asked, err := agent.ParseClock(*now)
 	if err != nil {
-		return err
+		return usagef("--now %v", err)
 	}
 	mechanical, err := reflectionOff(c.reflection)
 	if err != nil {
@@ -145,18 +145,6 @@ func (p *askPrinter) citations(cs []agent.Citation) {
 		keys[i] = c.Key()
 	}
 	fmt.Fprintf(p.out, "\nCited: %s\n", strings.Join(keys, ", "))
-}
-
-// askedAt reads --now: empty means the clock (the zero time).
-func askedAt(v string) (time.Time, error) {
-	if v == "" {
-		return time.Time{}, nil
-	}
-	t, err := time.Parse(time.RFC3339, v)
-	if err != nil {
-		return time.Time{}, usagef("--now %q: want an RFC 3339 time with offset, such as 2026-06-10T09:30:00+02:00", v)
-	}
-	return t, nil
 }
 
 // askJSON is what `ask --json` prints.

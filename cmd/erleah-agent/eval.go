@@ -1,13 +1,13 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
-	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -22,6 +22,7 @@ import (
 // its cases.
 type evalRun struct {
 	name   string
+	about  string
 	role   eval.Role
 	bundle *conference.Bundle
 	cases  []eval.Case
@@ -32,8 +33,8 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer, cfg c
 	var c common
 	c.register(fs, cfg, "on|off|both")
 	casesFile := fs.String("cases", "", "evaluation cases `file` in JSON Lines (default: the set's own)")
-	set := fs.String("set", "", "a shipped evaluation `set`: "+setNames()+" or all (default demo)")
-	ablate := fs.String("ablate", "", "comma-separated `techniques` to turn off, to measure what each adds: "+techniqueNames())
+	set := fs.String("set", "", "a shipped evaluation `set`: "+strings.Join(eval.SetNames(), ", ")+" or all (default demo)")
+	ablate := fs.String("ablate", "", "comma-separated `techniques` to turn off, to measure what each adds: "+strings.Join(search.TechniqueNames(), ", "))
 	ablations := fs.Bool("ablations", false, "print a Markdown table: every set with all techniques on, then with each one off")
 	fs.Lookup("reflection").DefValue = "both"
 	c.reflection = "both"
@@ -75,7 +76,7 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer, cfg c
 		}
 		reports[run.name] = rep
 		if !c.json {
-			fmt.Fprintf(stdout, "== %s (%s): %d cases\n\n", run.name, run.role, len(run.cases))
+			fmt.Fprintf(stdout, "== %s (%s, %s): %d cases\n\n", run.name, run.role, cmp.Or(run.about, "your cases"), len(run.cases))
 			printReport(stdout, rep, modes)
 			fmt.Fprintln(stdout)
 		}
@@ -87,23 +88,6 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer, cfg c
 		return writeJSON(stdout, reports[runs[0].name])
 	}
 	return writeJSON(stdout, map[string]any{"sets": reports})
-}
-
-func techniqueNames() string {
-	names := make([]string, 0, len(search.Techniques))
-	for n := range search.Techniques {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return strings.Join(names, ", ")
-}
-
-func setNames() string {
-	var names []string
-	for _, s := range eval.Sets {
-		names = append(names, s.Name)
-	}
-	return strings.Join(names, ", ")
 }
 
 // evalRuns resolves the flags into the sets to run: a cases file (over
@@ -121,14 +105,14 @@ func evalRuns(set, data, casesFile string) ([]evalRun, error) {
 		if err != nil {
 			return nil, err
 		}
-		return []evalRun{{name: casesFile, role: eval.Tuning, bundle: b, cases: cases}}, checked(cases, b)
+		return []evalRun{{name: casesFile, role: eval.Tuning, bundle: b, cases: cases}}, eval.Check(cases, b)
 	}
 	if data != "" && (set == "" || set == "all") {
 		return nil, usagef("--data needs --cases, or one --set whose cases are about it")
 	}
 	sets := eval.Sets
 	if set != "all" {
-		s, err := eval.SetNamed(orDefault(set, "demo"))
+		s, err := eval.SetNamed(cmp.Or(set, "demo"))
 		if err != nil {
 			return nil, usagef("--set: %v", err)
 		}
@@ -157,16 +141,7 @@ func setRun(s eval.Set, data string) (evalRun, error) {
 	if err != nil {
 		return evalRun{}, err
 	}
-	return evalRun{name: s.Name, role: s.Role, bundle: b, cases: cases}, checked(cases, b)
-}
-
-func checked(cases []eval.Case, b *conference.Bundle) error { return eval.Check(cases, b) }
-
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
+	return evalRun{name: s.Name, role: s.Role, about: s.About, bundle: b, cases: cases}, eval.Check(cases, b)
 }
 
 func runEval(ctx context.Context, cfg config, c common, run evalRun, modes []eval.Mode, log *slog.Logger, off search.Ablation) (*eval.Report, error) {
@@ -178,10 +153,10 @@ func runEval(ctx context.Context, cfg config, c common, run evalRun, modes []eva
 	if err != nil {
 		return nil, err
 	}
-	r := &eval.Runner{Agents: map[eval.Mode]*agent.Agent{}, Conference: conferenceLookup(run.bundle), Timeout: cfg.TurnTimeout}
+	r := &eval.Runner{Agents: map[eval.Mode]*agent.Agent{}, Conference: conferenceLookup(run.bundle), Calendar: eng.Calendar, Timeout: cfg.TurnTimeout}
 	for _, m := range modes {
 		opts := agentOptions(cfg, m == eval.Mechanical, c.maxRetries, log)
-		opts.Fallback, opts.NoFilters = &rules.Model{Off: off}, off.Off("filters")
+		opts.Fallback, opts.Off = &rules.Model{Off: off}, off
 		r.Agents[m] = agent.New(model, eng, opts)
 	}
 	return r.Run(ctx, run.cases)

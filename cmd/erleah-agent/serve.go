@@ -156,7 +156,7 @@ func data(ctx context.Context, cfg config, eng *search.Engine, log *slog.Logger)
 		if err != nil {
 			return dataSource{}, fmt.Errorf("index conferences: %w", err)
 		}
-		logReport(log, rep)
+		rep.Log(log)
 		return dataSource{confs: conferenceLookup(b), ready: indexReady(eng, b)}, nil
 	}
 	c, err := directus.New(directus.Options{BaseURL: cfg.DirectusURL, Token: string(cfg.DirectusToken)})

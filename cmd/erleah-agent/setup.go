@@ -115,15 +115,8 @@ func newEngine(ctx context.Context, cfg config, b *conference.Bundle, log *slog.
 	if err != nil {
 		return nil, err
 	}
-	logReport(log, rep)
+	rep.Log(log)
 	return eng, nil
-}
-
-// logReport writes one line per indexed conference.
-func logReport(log *slog.Logger, rep search.LoadReport) {
-	for _, c := range rep.Conferences {
-		log.Info("conference indexed", "summary", c.String())
-	}
 }
 
 // newModel opens the prompt and model registries in the state directory
@@ -158,7 +151,7 @@ func pickConference(b *conference.Bundle, id string) (agent.Conference, error) {
 	if !ok {
 		return agent.Conference{}, usagef("unknown conference %q; available: %s", id, strings.Join(b.ConferenceIDs(), ", "))
 	}
-	return agent.Conference{ID: c.ID, Name: c.Name, Venue: c.Venue, StartsOn: c.StartsOn, EndsOn: c.EndsOn, Timezone: c.Timezone}, nil
+	return agent.Conference{ID: c.ID, Name: c.Name, Venue: c.Venue, StartsOn: c.StartsOn, EndsOn: c.EndsOn}, nil
 }
 
 // agentOptions are the agent's options from the configuration and flags.

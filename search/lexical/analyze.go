@@ -12,16 +12,16 @@ import (
 // what to look for. General English, not any conference's words.
 var generic = func() map[string]bool {
 	m := map[string]bool{}
-	for _, w := range strings.Fields(`conference conferences event events summit venue programme program agenda attendee
-	attendees anything something everything recommend recommended recommendation recommendations suggest suggestion
-	suggestions interested interesting interest useful good great best better cool nice relevant learn learning
-	give gives giving bring brings bringing make makes making take takes taking keep keeps put use uses using used
-	try tries trying tried start starting come coming see seeing think thinking feel able sure actually really
-	basically maybe perhaps probably finally definitely especially particularly quite pretty bit lot lots kind
-	sort type stuff thing things way ways day days today tomorrow yesterday morning afternoon evening tonight
-	week weekend time times currently still already soon later next first last new latest wonder wondering
-	curious keen hear hearing attend attending visit visiting go going went meet meeting somewhere someone
-	anyone everyone people person folks guys etc ideas idea tips advice question questions`) {
+	for _, w := range strings.Fields(`conference conferences event events summit venue programme program agenda attendee attendees everything
+	recommend recommended recommendation recommendations suggest suggestion suggestions interested
+	interesting interest useful good great best better cool nice relevant learn learning give gives giving
+	bring brings bringing make makes making take takes taking keep keeps put use uses using used try tries
+	trying tried start starting come coming see seeing think thinking feel able sure actually basically
+	maybe perhaps probably finally definitely especially particularly pretty bit lot lots kind sort type
+	stuff way ways day days today tomorrow yesterday morning afternoon evening tonight week weekend time
+	times currently still already soon later next first last new latest wonder wondering curious keen hear
+	hearing attend attending visit visiting went meet meeting somewhere everyone people person folks guys
+	ideas idea tips advice question questions`) {
 		m[w] = true
 	}
 	return m
@@ -93,7 +93,7 @@ func (c *Corpus) Analyze(text string) Analysis {
 			continue
 		}
 		seen[t.Stem] = true
-		a.Concepts = append(a.Concepts, c.concept(t))
+		a.Concepts = append(a.Concepts, c.concept(t, fixed[i]))
 	}
 	return a
 }
@@ -133,13 +133,13 @@ func (c *Corpus) joined(words []string, i int) (Concept, bool) {
 	return k, true
 }
 
-func (c *Corpus) concept(t terms.Token) Concept {
+// concept weighs one word of a question; fixed is its spelling as the
+// conference writes it (see corrected).
+func (c *Corpus) concept(t terms.Token, fixed string) Concept {
 	k := Concept{Word: t.Raw, Stem: t.Stem, DF: c.vocab.df[t.Stem]}
-	if k.DF == 0 && !c.off.Spelling {
-		if fix, ok := c.vocab.correction(t.Raw); ok {
-			k.Fix, k.Stem = fix, terms.Stem(fix)
-			k.DF = c.vocab.df[k.Stem]
-		}
+	if fixed != t.Raw {
+		k.Fix, k.Stem = fixed, terms.Stem(fixed)
+		k.DF = c.vocab.df[k.Stem]
 	}
 	if k.DF == 0 && !c.off.Compounds {
 		if parts := c.split(t.Raw); parts != nil {

@@ -63,10 +63,9 @@ func (x *index) finish() {
 	if len(x.lens) > 0 {
 		x.avgLen = sum / float64(len(x.lens))
 	}
-	v := &vocabulary{docs: len(x.keys)}
 	x.idf = make(map[string]float64, len(x.post))
 	for s, ps := range x.post {
-		x.idf[s] = v.idf(len(ps))
+		x.idf[s] = idf(len(x.keys), len(ps))
 	}
 }
 

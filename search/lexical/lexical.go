@@ -70,9 +70,6 @@ func BuildWithout(docs []Doc, off Off) *Corpus {
 	return c
 }
 
-// Docs is the number of documents of the corpus.
-func (c *Corpus) Docs() int { return c.vocab.docs }
-
 // DF is the number of documents, across groups, that contain word's stem.
 func (c *Corpus) DF(word string) int { return c.vocab.df[terms.Stem(word)] }
 
@@ -82,6 +79,28 @@ func (c *Corpus) GroupDF(group, stem string) int {
 		return len(x.post[stem])
 	}
 	return 0
+}
+
+// Explains reports whether a written token of a question ("on-prem",
+// "ML") is accounted for, read as Analyze reads it on its own: it says
+// nothing (request phrasing, stop or generic words), or a document has its
+// first content word or the word that misspells.
+func (c *Corpus) Explains(token string) bool {
+	topic := Topic(token)
+	if c.off.Filler {
+		topic = token
+	}
+	for _, w := range terms.Words(topic) {
+		if terms.IsStop(w) || generic[w] {
+			continue
+		}
+		if c.Knows(w) {
+			return true
+		}
+		_, ok := c.vocab.correction(w)
+		return ok && !c.off.Spelling
+	}
+	return true
 }
 
 // Knows reports whether any document contains word's stem.

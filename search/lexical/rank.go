@@ -1,6 +1,7 @@
 package lexical
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 )
@@ -35,9 +36,9 @@ func (c *Corpus) Rank(group string, a Analysis, allow func(key string) bool) []M
 		}
 	}
 	scores := map[int32]float64{}
-	ceiling := 0.0
+	ceiling, total := 0.0, a.Weight()
 	for _, k := range a.Concepts {
-		share := k.Weight / max(a.Weight(), 1e-9)
+		share := k.Weight / max(total, 1e-9)
 		x.score(k.Stem, share, scores, allowed)
 		ceil := x.idf[k.Stem]
 		for _, alt := range k.Alts { // another way to write it scores too
@@ -50,16 +51,10 @@ func (c *Corpus) Rank(group string, a Analysis, allow func(key string) bool) []M
 	}
 	out := make([]Match, 0, len(scores))
 	for doc, s := range scores {
-		out = append(out, Match{Key: x.keys[doc], BM25: s / max(ceiling, 1e-9), Coverage: c.coverage(x, doc, a)})
+		out = append(out, Match{Key: x.keys[doc], BM25: s / max(ceiling, 1e-9), Coverage: coverage(x, doc, a, total)})
 	}
 	slices.SortFunc(out, func(p, q Match) int {
-		switch {
-		case p.Coverage != q.Coverage:
-			return cmpDesc(p.Coverage, q.Coverage)
-		case p.BM25 != q.BM25:
-			return cmpDesc(p.BM25, q.BM25)
-		}
-		return strings.Compare(p.Key, q.Key)
+		return cmp.Or(cmp.Compare(q.Coverage, p.Coverage), cmp.Compare(q.BM25, p.BM25), strings.Compare(p.Key, q.Key))
 	})
 	return out
 }
@@ -75,11 +70,12 @@ func (c *Corpus) Coverage(group, key string, a Analysis) float64 {
 	if !ok {
 		return 0
 	}
-	return c.coverage(x, doc, a)
+	return coverage(x, doc, a, a.Weight())
 }
 
-func (c *Corpus) coverage(x *index, doc int32, a Analysis) float64 {
-	total, got := a.Weight(), 0.0
+// coverage is the share of total, a's weight, that document doc has.
+func coverage(x *index, doc int32, a Analysis, total float64) float64 {
+	got := 0.0
 	for _, k := range a.Concepts {
 		if x.hasConcept(k, doc) {
 			got += k.Weight
@@ -107,14 +103,4 @@ func (x *index) hasConcept(k Concept, doc int32) bool {
 		}
 	}
 	return false
-}
-
-func cmpDesc(a, b float64) int {
-	switch {
-	case a > b:
-		return -1
-	case a < b:
-		return 1
-	}
-	return 0
 }

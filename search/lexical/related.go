@@ -1,6 +1,7 @@
 package lexical
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -86,10 +87,7 @@ func sortedByWeight(w map[string]float64) []string {
 		out = append(out, s)
 	}
 	slices.SortFunc(out, func(a, b string) int {
-		if w[a] != w[b] {
-			return cmpDesc(w[a], w[b])
-		}
-		return strings.Compare(a, b)
+		return cmp.Or(cmp.Compare(w[b], w[a]), strings.Compare(a, b))
 	})
 	return out
 }

@@ -61,12 +61,6 @@ func withinWords(d time.Duration) string {
 	return "in the next " + strconv.Itoa(int(d/time.Minute)) + " minutes"
 }
 
-// restOfDay records "the rest of the day" as later today.
-func (p *found) restOfDay(match) bool {
-	p.later = true
-	return true
-}
-
 // upcomingStep records "upcoming", "still to come": everything from now.
 func (p *found) upcomingStep(match) bool {
 	p.upcoming = true
@@ -131,7 +125,7 @@ type step struct {
 // "what's next".
 var steps = []step{
 	{reWithin, (*found).withinStep},
-	{reRestOfDay, (*found).restOfDay},
+	{reRestOfDay, (*found).laterStep}, // "the rest of the day" is later today
 	{reDayAfter, (*found).dayAfterTomorrow},
 	{reWeekend, (*found).weekend},
 	{reDayN, (*found).dayN},
