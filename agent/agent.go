@@ -229,12 +229,15 @@ type turn struct {
 
 func (t *turn) run(ctx context.Context) error {
 	t.readQuestion()
-	if t.vague() {
+	switch {
+	case t.vague():
 		if err := t.step(ctx, StepRespond, t.askWhat); err != nil {
 			return err
 		}
 		t.emit(Answer{Text: t.st.ResponseText})
 		return nil
+	case t.st.Outside != "": // a day outside the conference: nothing to search, say so
+		return t.answerTurn(ctx)
 	}
 	if t.agent.opts.Acknowledge {
 		t.startAck(ctx)
@@ -264,6 +267,12 @@ func (t *turn) run(ctx context.Context) error {
 			break // nothing new left to try
 		}
 	}
+	return t.answerTurn(ctx)
+}
+
+// answerTurn writes the answer, evaluates it when feedback is on, and
+// tells observers.
+func (t *turn) answerTurn(ctx context.Context) error {
 	t.deliverAck(true)
 	if err := t.step(ctx, StepRespond, t.respond); err != nil {
 		return err

@@ -347,7 +347,7 @@ func TestRequestErrors(t *testing.T) {
 func TestAQuestionNamingNothingIsAnsweredWithAQuestion(t *testing.T) {
 	m := &scripted{replies: map[agent.Step][]string{}}
 	s := &fakeSearch{lex: tinyLexicon(t), results: func(q search.Query) []search.Result { return nil }}
-	for _, msg := range []string{"hi!", "can you recommend something?", "a b"} {
+	for _, msg := range []string{"hi!", "can you recommend something?", "a b", "what do you suggest?", "can you recommend something please?"} {
 		st, events := run(t, m, s, agent.Options{}, msg)
 		if st.ResponseText != agent.WhatAreYouLookingFor || len(st.Tried) != 0 || len(st.ModelCalls) != 0 || len(st.Citations) != 0 {
 			t.Fatalf("%q: answer %q, %d searches, %d model calls", msg, st.ResponseText, len(st.Tried), len(st.ModelCalls))

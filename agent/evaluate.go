@@ -49,8 +49,9 @@ func ParseEvaluation(text string) (*Evaluation, error) {
 
 // evaluate scores the turn's answer.
 func (t *turn) evaluate(ctx context.Context) (*Evaluation, error) {
-	in := &EvalInput{Message: t.st.Message, Conference: t.st.Conference, Answer: t.st.ResponseText,
-		Citations: t.st.Citations, Results: AnswerResults(t.st.QueryResults), Lexicon: t.lexicon()}
+	in := &EvalInput{Message: t.st.Message, Language: t.st.Language, Filter: t.st.Filter, Conference: t.st.Conference,
+		Answer: t.st.ResponseText, Citations: t.st.Citations, Results: AnswerResults(t.st.QueryResults), Lexicon: t.lexicon(),
+		FirstPlan: cloneQueries(t.st.OriginalPlannedQueries)}
 	var ev *Evaluation
 	src, err := t.c.ask(ctx, Call{Step: StepEval, Eval: in}, func(text string) error {
 		var err error

@@ -163,6 +163,7 @@ type RespondInput struct {
 	// Outside, when set, says the question names a day outside the
 	// conference.
 	Language    string                           `json:"language"`
+	Topic       string                           `json:"-"`
 	Filter      *when.Filter                     `json:"filter,omitempty"`
 	Outside     string                           `json:"outside,omitempty"`
 	Conference  Conference                       `json:"conference"`
@@ -186,12 +187,17 @@ type RespondInput struct {
 // answer could use and the answer. It must reply with JSON
 // {"quality_score", "confidence_score", "issues", "improvement_hint"}.
 type EvalInput struct {
-	Message    string                           `json:"message"`
+	Message string `json:"message"`
+	// Language and Filter are the question's, as the responder had them.
+	Language   string                           `json:"language"`
+	Filter     *when.Filter                     `json:"filter,omitempty"`
 	Conference Conference                       `json:"conference"`
 	Results    map[search.Table][]search.Result `json:"results"`
 	Answer     string                           `json:"answer"`
 	Citations  []Citation                       `json:"citations"`
 	Lexicon    *search.Lexicon                  `json:"-"`
+	// FirstPlan are the first plan's queries (for rule-based models).
+	FirstPlan []search.Query `json:"-"`
 }
 
 // AckInput is what the acknowledgment is written from: one or two warm

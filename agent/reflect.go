@@ -138,24 +138,9 @@ func (t *turn) nextLevel(th float32) float32 {
 // tables' queries; later rounds switch them to master mode at the loosest
 // threshold.
 func (t *turn) ladderDecision() *Decision {
-	cal := t.calibration()
 	failing := slices.Concat(t.st.ZeroResultTables, t.st.WeakTables)
 	first := t.st.RetryCount == 0
-	var qs []search.Query
-	for _, q := range t.st.PlannedQueries {
-		if !slices.Contains(failing, q.Table) {
-			continue
-		}
-		r := q
-		th := cal.Relaxed
-		if first {
-			r.Limit = min(2*q.Limit, MaxPlanLimit)
-		} else {
-			r.Mode, th, r.Limit = search.Master, cal.Loosest, 20
-		}
-		r.Threshold = &th
-		qs = append(qs, r)
-	}
+	qs := Ladder(t.st.PlannedQueries, failing, t.st.RetryCount, t.calibration())
 	step := "lowered threshold, doubled limit"
 	if !first {
 		step = "master mode at the loosest threshold"
@@ -166,6 +151,30 @@ func (t *turn) ladderDecision() *Decision {
 		UserMessage: defaultNote(Relax),
 		NewQueries:  qs,
 	}
+}
+
+// Ladder is one rung of mechanical relaxation for the queries of the
+// failing tables: round zero lowers the threshold and doubles the limit,
+// later rounds search master mode at the loosest level. The agent uses it
+// when reflection is off or fails; a reflector may keep it beside its own
+// queries so that reflecting never searches less than relaxing would.
+func Ladder(from []search.Query, failing []search.Table, round int, cal search.Calibration) []search.Query {
+	var qs []search.Query
+	for _, q := range from {
+		if !slices.Contains(failing, q.Table) {
+			continue
+		}
+		r := q
+		th := cal.Relaxed
+		if round == 0 {
+			r.Limit = min(2*max(q.Limit, search.DefaultLimit), MaxPlanLimit)
+		} else {
+			r.Mode, th, r.Limit = search.Master, cal.Loosest, 20
+		}
+		r.Threshold = &th
+		qs = append(qs, r)
+	}
+	return qs
 }
 
 // fresh drops queries already tried in this turn, or repeated in qs.

@@ -108,6 +108,10 @@ func (k *Catalog) read(ctx context.Context, ids []string) (*conference.Bundle, [
 // facetsOf converts an item's facets as a bundle file's are converted,
 // dropping values that are not texts.
 func facetsOf(problems *[]string, where string, raw rawFacets) conference.Facets {
+	if _, ok := raw[""]; ok { // a file with one is refused; here the key alone goes
+		delete(raw, "")
+		*problems = append(*problems, where+": a facet key is empty")
+	}
 	f, bad := conference.ParseFacets(raw)
 	for _, p := range bad {
 		*problems = append(*problems, where+": "+p)

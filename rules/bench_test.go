@@ -38,7 +38,10 @@ func BenchmarkOfflineTurn(b *testing.B) {
 // checkout, skipped without it) for a short question, a typo, a long
 // chatty question and a time question.
 func BenchmarkOfflineTurnRealProgramme(b *testing.B) {
-	set, _ := eval.SetNamed("realconf")
+	set, err := eval.SetNamed("realconf")
+	if err != nil {
+		b.Fatal(err)
+	}
 	bundle, err := set.Bundle("")
 	if err != nil {
 		b.Skipf("real programme not found: %v", err)

@@ -8,7 +8,6 @@ import (
 
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/search"
-	"github.com/erleah/erleah-agent/search/lexical"
 	"github.com/erleah/erleah-agent/search/terms"
 )
 
@@ -24,8 +23,14 @@ type verdict struct {
 // recommend: cited items that cover the question score well, an honest
 // "nothing fits" scores fairly when nothing did fit, and an answer that
 // ignores strong matches scores poorly, with a hint naming them.
+// The evidence is the responder's: the question as first planned, in its
+// language, within its time and place.
 func evaluate(in *agent.EvalInput) verdict {
-	ev := newEvidence(in.Lexicon, []search.Query{{Text: topicText(in.Message)}}, lexical.English)
+	planned := in.FirstPlan
+	if len(planned) == 0 {
+		planned = []search.Query{{Text: topicText(in.Message)}}
+	}
+	ev := newEvidence(in.Lexicon, planned, in.Language)
 	cited := map[string]bool{}
 	for _, c := range in.Citations {
 		cited[c.Key()] = true
@@ -38,7 +43,7 @@ func evaluate(in *agent.EvalInput) verdict {
 			if cited[r.Key()] {
 				covered += sup
 			}
-			if sup >= minSupport && !cited[r.Key()] && r.Score > 0 {
+			if ev.answers(r) && inFilter(in.Filter, r) && !cited[r.Key()] && r.Score > 0 {
 				best = append(best, r)
 			}
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/search"
+	"github.com/erleah/erleah-agent/search/when"
 )
 
 // action is what the reflector decides for one failing query.
@@ -55,49 +56,35 @@ func reflect(in *agent.ReflectInput, off search.Ablation) agent.Decision {
 	}
 	var plain []search.Query
 	if !off.Off("ladder") {
-		plain = ladder(in, failing)
+		plain = agent.Ladder(in.FirstPlan, failing, in.RetryCount, in.Calibration) // the question's first wording
 	}
 	keep := min(len(own), max(agent.MaxQueries-len(plain), 3))
-	d.NewQueries = slices.Concat(own[:keep], plain, own[keep:])
+	d.NewQueries = slices.Concat(own[:keep], plain)
 	d.NewQueries = d.NewQueries[:min(len(d.NewQueries), agent.MaxQueries)]
-	d.Reasoning = strings.Join(reasons, " | ") + " (and the plain relaxation too)"
+	d.Reasoning = strings.Join(reasons, " | ")
+	if len(plain) > 0 {
+		d.Reasoning += " (and the plain relaxation too)"
+	}
 	return d
 }
 
 // tried reports whether a query's wording was already searched in its
-// table and mode.
+// table and mode with the same filter (a widened filter is new).
 func tried(in *agent.ReflectInput, q search.Query) bool {
 	for _, t := range in.Tried {
-		if t.Table == q.Table && t.Mode == cmp.Or(q.Mode, search.Faceted) && normalise(t.Text) == normalise(q.Text) {
+		if t.Table == q.Table && t.Mode == cmp.Or(q.Mode, search.Faceted) && normalise(t.Text) == normalise(q.Text) && sameFilter(t.Filter, q.Filter) {
 			return true
 		}
 	}
 	return false
 }
 
-// ladder is what mechanical relaxation would search next for the failing
-// tables, in the question's first wording, kept beside the reflector's own
-// queries so that reflecting never finds less than relaxing would: round
-// one lowers the threshold and doubles the limit, later rounds search
-// master mode at the loosest level.
-func ladder(in *agent.ReflectInput, failing []search.Table) []search.Query {
-	cal := in.Calibration
-	var out []search.Query
-	for _, q := range in.FirstPlan {
-		if !slices.Contains(failing, q.Table) {
-			continue
-		}
-		r := q
-		th := cal.Relaxed
-		if in.RetryCount == 0 {
-			r.Limit = min(2*max(q.Limit, search.DefaultLimit), agent.MaxPlanLimit)
-		} else {
-			r.Mode, th, r.Limit = search.Master, cal.Loosest, 20
-		}
-		r.Threshold = &th
-		out = append(out, r)
+func sameFilter(a, b *when.Filter) bool {
+	if a == nil || b == nil {
+		return a == b
 	}
-	return out
+	return a.Label == b.Label && a.From.Equal(b.From) && a.To.Equal(b.To) && a.Next == b.Next && a.Ongoing == b.Ongoing &&
+		slices.Equal(a.Rooms, b.Rooms) && slices.Equal(a.Tracks, b.Tracks) && slices.Equal(a.Formats, b.Formats)
 }
 
 // decideFor chooses the action for one failing query from the evidence:
@@ -117,30 +104,30 @@ func decideFor(in *agent.ReflectInput, q search.Query, off search.Ablation) (act
 	status := fmt.Sprintf("%s %s top %.2f < band %.2f", q.Table, Outcome(in, q.Table), top, cal.Confident)
 	target, because := pivotTarget(in, q, top, unknown)
 	if unknown { // first the words: a probe of words the conference lacks says little
-		qs := []search.Query{{Table: q.Table, Mode: q.Mode, Text: text, Limit: q.Limit, Filter: q.Filter}}
+		qs := []search.Query{like(q, q.Table, q.Mode, text, q.Limit)}
 		why := fmt.Sprintf("%s;%s → rewrite", status, rw.reason())
 		if target != "" {
-			qs = append(qs, search.Query{Table: target, Mode: search.Faceted, Text: text, Limit: search.DefaultLimit, Filter: q.Filter})
+			qs = append(qs, like(q, target, search.Faceted, text, search.DefaultLimit))
 			why += fmt.Sprintf(", and look in %s too (%s)", target, because)
 		}
 		return action{agent.Rewrite, qs, why, rw.note()}, true
 	}
 	if target != "" {
-		qs := []search.Query{{Table: target, Mode: search.Faceted, Text: text, Limit: search.DefaultLimit, Filter: q.Filter}}
+		qs := []search.Query{like(q, target, search.Faceted, text, search.DefaultLimit)}
 		return action{agent.Pivot, qs, fmt.Sprintf("%s; %s%s → pivot to %s", status, because, rw.reason(), target),
 			pivotNote(q.Table, target, text)}, true
 	}
-	if q.Filter != nil && !unknown && Outcome(in, q.Table) == agent.Empty {
+	if q.Filter != nil && Outcome(in, q.Table) == agent.Empty {
 		if a, ok := widen(in, q, status); ok {
 			return a, true
 		}
 	}
 	if rw.changed && top < cal.Threshold {
-		return action{agent.Rewrite, []search.Query{{Table: q.Table, Mode: q.Mode, Text: rw.text, Limit: q.Limit, Filter: q.Filter}},
+		return action{agent.Rewrite, []search.Query{like(q, q.Table, q.Mode, rw.text, q.Limit)},
 			fmt.Sprintf("%s;%s → rewrite", status, rw.reason()), rw.note()}, true
 	}
 	if p := probeFor(in, q.Text, q.Table, q.Mode.Other()); p.TopScore >= cal.Confident && p.TopScore > top+0.05 {
-		return action{agent.Pivot, []search.Query{{Table: q.Table, Mode: p.Mode, Text: q.Text, Limit: q.Limit}},
+		return action{agent.Pivot, []search.Query{like(q, q.Table, p.Mode, q.Text, q.Limit)},
 			fmt.Sprintf("%s; %s mode scores %.2f → pivot mode", status, p.Mode, p.TopScore),
 			"Let me look at the " + tableWords(q.Table) + " as a whole rather than detail by detail."}, true
 	}
@@ -171,12 +158,20 @@ func relaxAction(in *agent.ReflectInput, q search.Query, status string) (action,
 	best := bestProbe(in, q)
 	why := fmt.Sprintf("%s; question words are known here and no other table does better (best: %s %.2f) → relax", status, best.Table, best.TopScore)
 	if !triedAt(in, q.Table, q.Mode, q.Text, cal.Loosest) {
-		return action{agent.Relax, []search.Query{{Table: q.Table, Mode: q.Mode, Text: q.Text, Limit: q.Limit}}, why, note}, true
+		return action{agent.Relax, []search.Query{like(q, q.Table, q.Mode, q.Text, q.Limit)}, why, note}, true
 	}
 	other := q.Mode.Other()
 	if triedAt(in, q.Table, other, q.Text, cal.Loosest) {
 		return action{}, false
 	}
 	th := cal.Loosest
-	return action{agent.Relax, []search.Query{{Table: q.Table, Mode: other, Text: q.Text, Limit: 20, Threshold: &th}}, why + " (other mode, loosest level)", note}, true
+	r := like(q, q.Table, other, q.Text, 20)
+	r.Threshold = &th
+	return action{agent.Relax, []search.Query{r}, why + " (other mode, loosest level)", note}, true
+}
+
+// like is a new query that keeps the failing query's filter (a widened one
+// included) and has no threshold of its own.
+func like(q search.Query, tb search.Table, m search.Mode, text string, limit int) search.Query {
+	return search.Query{Table: tb, Mode: m, Text: text, Limit: limit, Filter: q.Filter}
 }

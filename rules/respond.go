@@ -37,6 +37,9 @@ type pick struct {
 func respond(in *agent.RespondInput, stream func(string)) agent.Completion {
 	picks := choose(in)
 	text := compose(in, picks)
+	if len(picks) == 0 && in.Filter != nil && in.Outside == "" {
+		text = widened(in, text)
+	}
 	if stream != nil {
 		for _, line := range strings.SplitAfter(text, "\n") {
 			if line != "" {
@@ -281,6 +284,28 @@ func compose(in *agent.RespondInput, picks map[search.Table][]pick) string {
 	return b.String()
 }
 
+// widened adds to a "nothing fits" answer the closest items outside the
+// question's own time and place, which a reflection that widened the
+// filter found: said to be outside it, hedged, never instead of it.
+func widened(in *agent.RespondInput, nothing string) string {
+	wide := *in
+	wide.Filter = nil
+	picks := choose(&wide)
+	if len(picks) == 0 {
+		return nothing
+	}
+	var b strings.Builder
+	b.WriteString(nothing)
+	fmt.Fprintf(&b, "\nOutside %s, the closest I found:\n", in.Filter.Label)
+	for _, tb := range orderTables(picks) {
+		for _, p := range picks[tb] {
+			p.hedged = true
+			b.WriteString(bullet(p))
+		}
+	}
+	return b.String()
+}
+
 func filterLabel(f *when.Filter) string {
 	if f == nil {
 		return ""
@@ -289,7 +314,10 @@ func filterLabel(f *when.Filter) string {
 }
 
 func nothingFits(in *agent.RespondInput, name string) string {
-	topic := topicText(in.Message)
+	topic := topicText(in.Topic) // without its time and place words, which the label says
+	if topic == "" {
+		topic = topicText(in.Message)
+	}
 	if topic == "" {
 		topic = in.Message
 	}

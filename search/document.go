@@ -81,15 +81,11 @@ func fields(title string, body []string, facets []FacetText) []lexical.Field {
 // entity's other fields; facets nothing supports stay absent, so sparse
 // records have fewer facets and a lower coverage.
 func Documents(b *conference.Bundle) []Document {
-	sessionsByID := make(map[string]conference.Session, len(b.Sessions))
-	for _, s := range b.Sessions {
-		sessionsByID[s.ID] = s
-	}
 	speakersByID := make(map[string]conference.Speaker, len(b.Speakers))
 	for _, p := range b.Speakers {
 		speakersByID[p.ID] = p
 	}
-	talksOf := speakerSessions(b, sessionsByID)
+	talksOf := speakerSessions(b)
 	tz := timezones(b)
 	docs := make([]Document, 0, len(b.Sessions)+len(b.Exhibitors)+len(b.Speakers))
 	for _, s := range b.Sessions {
@@ -106,7 +102,11 @@ func Documents(b *conference.Bundle) []Document {
 
 // speakerSessions links each speaker to its sessions, whichever side of the
 // bundle lists the link.
-func speakerSessions(b *conference.Bundle, byID map[string]conference.Session) map[string][]conference.Session {
+func speakerSessions(b *conference.Bundle) map[string][]conference.Session {
+	byID := make(map[string]conference.Session, len(b.Sessions))
+	for _, s := range b.Sessions {
+		byID[s.ID] = s
+	}
 	out := make(map[string][]conference.Session)
 	seen := make(map[[2]string]bool)
 	link := func(speaker string, s conference.Session) {

@@ -98,8 +98,9 @@ func (e *Engine) Load(ctx context.Context, b *conference.Bundle) (LoadReport, er
 		byConf[d.Conference] = append(byConf[d.Conference], d)
 	}
 	confs := map[string]*loaded{}
+	talks := speakerSessions(b)
 	for _, c := range b.Conferences { // built before locking: searches go on meanwhile
-		l := &loaded{lex: lexiconOf(byConf[c.ID], e.off), sched: scheduleOf(b, c)}
+		l := &loaded{lex: lexiconOf(byConf[c.ID], e.off), sched: scheduleOf(c, byConf[c.ID], talks)}
 		if l.levels, err = e.calibrate(ctx, byConf[c.ID], l.lex); err != nil {
 			return LoadReport{}, err
 		}

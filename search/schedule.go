@@ -21,25 +21,32 @@ type slot struct {
 	room, track, format string
 }
 
-// scheduleOf gathers the calendar and the session slots of conference c.
-func scheduleOf(b *conference.Bundle, c conference.Conference) *schedule {
+// scheduleOf gathers the calendar and the session slots of conference c
+// from its documents; talks links each speaker to its sessions, whichever
+// side of the bundle lists the link (speakerSessions).
+func scheduleOf(c conference.Conference, docs []Document, talks map[string][]conference.Session) *schedule {
 	s := &schedule{cal: when.Calendar{Name: c.Name, Location: location(c.Timezone)}, talksOf: map[string][]int{}}
 	days := map[string]time.Time{}
-	for _, x := range b.Sessions {
-		if x.ConferenceID != c.ID {
+	index := map[string]int{}
+	for _, d := range docs {
+		if d.Session == nil {
 			continue
 		}
-		start, _ := time.Parse(time.RFC3339, x.StartsAt)
-		end, _ := time.Parse(time.RFC3339, x.EndsAt)
-		s.sessions = append(s.sessions, slot{id: x.ID, start: start, end: end, room: x.Room, track: x.Track, format: x.Format})
-		for _, p := range x.SpeakerIDs {
-			s.talksOf[p] = append(s.talksOf[p], len(s.sessions)-1)
-		}
+		x := d.Session
+		index[d.ID] = len(s.sessions)
+		s.sessions = append(s.sessions, slot{id: d.ID, start: x.Starts, end: x.Ends, room: x.Room, track: x.Track, format: x.Format})
 		addOnce(&s.cal.Rooms, x.Room)
 		addOnce(&s.cal.Tracks, x.Track)
-		if !start.IsZero() {
-			d := start.In(s.cal.Location)
-			days[d.Format(time.DateOnly)] = time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, s.cal.Location)
+		if !x.Starts.IsZero() {
+			day := x.Starts.In(s.cal.Location)
+			days[day.Format(time.DateOnly)] = time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, s.cal.Location)
+		}
+	}
+	for speaker, sessions := range talks {
+		for _, x := range sessions {
+			if i, ok := index[x.ID]; ok {
+				s.talksOf[speaker] = append(s.talksOf[speaker], i)
+			}
 		}
 	}
 	s.cal.Days = conferenceDays(c, s.cal.Location, days)

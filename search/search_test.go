@@ -7,12 +7,14 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/erleah/erleah-agent/conference"
 	"github.com/erleah/erleah-agent/search"
 	"github.com/erleah/erleah-agent/search/hashembed"
 	"github.com/erleah/erleah-agent/search/memsearch"
 	"github.com/erleah/erleah-agent/search/searchtest"
+	"github.com/erleah/erleah-agent/search/when"
 )
 
 func TestFacetSchemaIsOneVocabulary(t *testing.T) {
@@ -289,5 +291,53 @@ func TestOwnFacetKeysAreIndexedAndSearched(t *testing.T) {
 		if !strings.Contains(line, want) {
 			t.Errorf("load summary %q lacks %q", line, want)
 		}
+	}
+}
+
+// filtered is a conference whose speaker p2 is linked to its session only
+// from the speaker's side.
+const filtered = `{"conferences":[{"id":"c1","name":"One","timezone":"Europe/Paris","starts_on":"2026-05-12","ends_on":"2026-05-13"}],
+ "sessions":[
+  {"id":"am","conference_id":"c1","title":"Kubernetes clusters","format":"talk","room":"Hall 1","starts_at":"2026-05-12T09:00:00+02:00","ends_at":"2026-05-12T10:00:00+02:00","speaker_ids":["p1"]},
+  {"id":"pm","conference_id":"c1","title":"Kubernetes upgrades","format":"workshop","room":"Hall 2","starts_at":"2026-05-12T14:00:00+02:00","ends_at":"2026-05-12T15:00:00+02:00"},
+  {"id":"d2","conference_id":"c1","title":"Kubernetes costs","format":"workshop","room":"Hall 1","starts_at":"2026-05-13T09:00:00+02:00","ends_at":"2026-05-13T10:00:00+02:00"}],
+ "exhibitors":[],
+ "speakers":[{"id":"p1","conference_id":"c1","name":"Ada","bio":"Kubernetes operator."},
+             {"id":"p2","conference_id":"c1","name":"Bob","bio":"Kubernetes upgrades.","session_ids":["pm"]}]}`
+
+func TestFiltersKeepSessionsAndTheirSpeakers(t *testing.T) {
+	b, err := conference.Parse("filtered", []byte(filtered))
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng := searchtest.Engine(t, b)
+	ctx := context.Background()
+	afternoon := &when.Filter{From: time.Date(2026, 5, 12, 12, 0, 0, 0, time.UTC), To: time.Date(2026, 5, 12, 16, 0, 0, 0, time.UTC)}
+	keys := func(rs []search.Result) []string {
+		var out []string
+		for _, r := range rs {
+			out = append(out, r.ID)
+		}
+		return out
+	}
+	rs, err := eng.Search(ctx, "c1", search.Query{Table: search.Sessions, Mode: search.Faceted, Text: "kubernetes", Filter: afternoon})
+	if err != nil || !slices.Equal(keys(rs), []string{"pm"}) {
+		t.Fatalf("afternoon sessions: %v %v", keys(rs), err)
+	}
+	rs, err = eng.Search(ctx, "c1", search.Query{Table: search.Speakers, Mode: search.Faceted, Text: "kubernetes", Filter: afternoon})
+	if err != nil || !slices.Equal(keys(rs), []string{"p2"}) {
+		t.Fatalf("afternoon speakers (p2 links from its own side): %v %v", keys(rs), err)
+	}
+	workshops := &when.Filter{Formats: []string{"workshop"}}
+	rs, err = eng.Search(ctx, "c1", search.Query{Table: search.Sessions, Mode: search.Faceted, Filter: workshops})
+	if err != nil || !slices.Equal(keys(rs), []string{"pm", "d2"}) || rs[0].Score != 1 {
+		t.Fatalf("a filter alone lists what it keeps in programme order: %v %v", keys(rs), err)
+	}
+	nothing := &when.Filter{Rooms: []string{"Cellar"}}
+	if rs, err := eng.Search(ctx, "c1", search.Query{Table: search.Sessions, Mode: search.Faceted, Text: "kubernetes", Filter: nothing}); err != nil || len(rs) != 0 {
+		t.Fatalf("a filter that keeps nothing: %v %v", keys(rs), err)
+	}
+	if _, err := eng.Search(ctx, "c1", search.Query{Table: "attendees", Mode: search.Faceted, Filter: nothing}); !errors.Is(err, search.ErrInvalidQuery) {
+		t.Fatalf("a bad table behind a filter that keeps nothing: %v", err)
 	}
 }

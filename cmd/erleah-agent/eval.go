@@ -60,6 +60,9 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer, cfg c
 	if err != nil {
 		return usagef("--ablate: %v", err)
 	}
+	if *ablations && (c.json || *ablate != "" || c.reflection != "both") {
+		return usagef("--ablations prints its own table of both modes: it takes none of --json, --ablate, --reflection")
+	}
 	runs, err := evalRuns(*set, c.data, *casesFile)
 	if err != nil {
 		return err

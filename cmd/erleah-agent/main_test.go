@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/llm/llmtest"
@@ -163,7 +164,8 @@ func TestEvalJSONAndBadCases(t *testing.T) {
 		t.Fatalf("eval --json is not JSON: %v", err)
 	}
 	for _, mode := range []string{"reflection", "mechanical"} {
-		for _, k := range []string{"cases", "first_pass_hit_rate", "final_hit_rate", "recovery_rate", "recall_at_10", "mrr", "false_citation_rate", "mean_attempts", "llm_calls", "p50_ms", "p95_ms"} {
+		for _, k := range []string{"cases", "first_pass_hit_rate", "final_hit_rate", "recovery_rate", "recall_at_10", "mrr", "false_citation_rate", "mean_attempts", "llm_calls", "p50_ms", "p95_ms",
+			"answer_hit_rate", "answer_precision", "nothing_fits_rate", "by_kind"} {
 			if _, ok := rep.Summary[mode][k]; !ok {
 				t.Fatalf("summary.%s lacks %q", mode, k)
 			}
@@ -236,5 +238,34 @@ func TestAskAnswersWhenTheProviderRejectsTheKey(t *testing.T) {
 	code, out, errOut := cli(t, env, "ask", "Who can help me deploy ML models on-prem?")
 	if code != 0 || !strings.Contains(out, "[exhibitors/") || strings.Contains(out+errOut, "x-api-key") {
 		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out, errOut)
+	}
+}
+
+func TestAskAtAGivenMoment(t *testing.T) {
+	code, out, errOut := cli(t, nil, "ask", "--json", "--now", "2026-06-10T09:30:00+02:00", "what's next?")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var got struct {
+		Citations []agent.Citation `json:"citations"`
+		Trace     agent.State      `json:"trace"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Trace.Filter == nil || !got.Trace.Filter.Next || !got.Trace.AskedAt.Equal(time.Date(2026, 6, 10, 7, 30, 0, 0, time.UTC)) || len(got.Citations) == 0 {
+		t.Fatalf("asked at %v, filter %+v, citations %v", got.Trace.AskedAt, got.Trace.Filter, got.Citations)
+	}
+	for _, c := range got.Citations {
+		if c.Collection != "sessions" && c.Collection != "speakers" {
+			t.Fatalf("what's next cites %s", c.Key())
+		}
+	}
+}
+
+func TestAblationsTakeNoOtherOutputFlags(t *testing.T) {
+	code, _, errOut := cli(t, nil, "eval", "--ablations", "--json")
+	if code != 2 || !strings.Contains(errOut, "--ablations prints its own table") {
+		t.Fatalf("exit %d: %s", code, errOut)
 	}
 }

@@ -1,6 +1,8 @@
 package memsearch_test
 
 import (
+	"context"
+	"fmt"
 	"testing"
 
 	"github.com/erleah/erleah-agent/search"
@@ -10,4 +12,40 @@ import (
 
 func TestConformance(t *testing.T) {
 	searchtest.Run(t, func(t *testing.T, dim int) search.Index { return memsearch.New(dim) })
+}
+
+// A facet key a reload dropped stops widening the coverage denominator once
+// its rows are compacted away.
+func TestDroppedOwnFacetKeysStopCounting(t *testing.T) {
+	ctx := context.Background()
+	idx := memsearch.New(4)
+	v := []float32{1, 0, 0, 0}
+	ent := func(id, key string) search.Entity {
+		return search.Entity{Ref: search.Ref{Conference: "c", Table: search.Sessions, ID: id}, Master: v,
+			Facets: []search.FacetVector{{Key: key, Vector: v}}}
+	}
+	var ents []search.Entity
+	for i := range 16 {
+		ents = append(ents, ent(fmt.Sprint("s", i), "session_topic"))
+	}
+	if err := idx.Upsert(ctx, append(ents, ent("own", "talks_about"))); err != nil {
+		t.Fatal(err)
+	}
+	score := func() float32 {
+		hits, err := idx.Search(ctx, search.VectorQuery{Conference: "c", Table: search.Sessions, Mode: search.Faceted, Vector: v, Limit: 1})
+		if err != nil || len(hits) == 0 {
+			t.Fatalf("search: %v %v", hits, err)
+		}
+		return hits[0].Score
+	}
+	with := score()
+	if err := idx.Delete(ctx, []search.Ref{{Conference: "c", Table: search.Sessions, ID: "own"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := idx.Upsert(ctx, ents[:3]); err != nil { // churn enough rows to compact
+		t.Fatal(err)
+	}
+	if without := score(); without <= with {
+		t.Fatalf("score %v after the own key went, %v with it: the denominator still counts it", without, with)
+	}
 }

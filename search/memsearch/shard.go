@@ -126,6 +126,18 @@ func (s *shard) maybeCompact() {
 			s.copyFrom(&old, e)
 		}
 	}
+	s.renumberKeys()
+}
+
+// renumberKeys numbers again the facet keys live entities use, and with
+// them the coverage denominator, so a key no entity has any more (a reload
+// dropped it) stops counting, and counts again if it comes back.
+func (s *shard) renumberKeys() {
+	old := s.names
+	s.names, s.nameIdx, s.total = nil, map[string]uint16{}, search.TotalWeight(s.table)
+	for i, k := range s.keys {
+		s.keys[i] = s.keyIndex(old[k])
+	}
 }
 
 func (s *shard) copyFrom(old *shard, e entity) {

@@ -82,6 +82,35 @@ func testOpenFacets(t *testing.T, newIndex NewIndex) {
 	}
 }
 
+// testIDs checks VectorQuery.IDs: nil searches every entity, an empty list
+// none, a list only those, in both modes.
+func testIDs(t *testing.T, newIndex NewIndex) {
+	r := rand.New(rand.NewPCG(4, 4))
+	idx := newIndex(t, dim)
+	q := vec(r)
+	var ents []search.Entity
+	for _, id := range []string{"a", "b", "c"} {
+		e := entity(r, ref("c1", search.Sessions, id), 2)
+		e.Master, e.Facets[0].Vector = near(r, q, 0.8), near(r, q, 0.8)
+		ents = append(ents, e)
+	}
+	upsert(t, idx, ents...)
+	for _, mode := range []search.Mode{search.Master, search.Faceted} {
+		vq := query("c1", search.Sessions, mode, q, 10)
+		if got := ids(mustSearch(t, idx, vq)); len(got) != 3 {
+			t.Fatalf("%s without IDs: %v", mode, got)
+		}
+		vq.IDs = []string{"c", "a", "zz"}
+		if got := ids(mustSearch(t, idx, vq)); !slices.Equal(slices.Sorted(slices.Values(got)), []string{"a", "c"}) {
+			t.Fatalf("%s with IDs a, c: %v", mode, got)
+		}
+		vq.IDs = []string{}
+		if got := mustSearch(t, idx, vq); len(got) != 0 {
+			t.Fatalf("%s with no IDs: %v", mode, got)
+		}
+	}
+}
+
 // testBruteForce compares top-k results with a reference ranking over many
 // random entities, in both modes.
 func testBruteForce(t *testing.T, newIndex NewIndex) {

@@ -36,6 +36,7 @@ func Run(t *testing.T, newIndex NewIndex) {
 		{"MasterScoreIsCosine", testMasterScore},
 		{"FacetedScoreFollowsFacetScore", testFacetedScore},
 		{"OpenFacetKeys", testOpenFacets},
+		{"IDsRestrictTheSearch", testIDs},
 		{"MatchesBruteForce", testBruteForce},
 		{"ConferenceIsolation", testConferenceIsolation},
 		{"TableIsolation", testTableIsolation},
