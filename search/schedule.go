@@ -13,6 +13,7 @@ type schedule struct {
 	cal      when.Calendar
 	sessions []slot
 	talksOf  map[string][]int // speaker id → indexes in sessions
+	index    map[string]int   // session id → index in sessions
 }
 
 type slot struct {
@@ -28,6 +29,7 @@ func scheduleOf(c conference.Conference, docs []Document, talks map[string][]con
 	s := &schedule{cal: when.Calendar{Name: c.Name, Location: location(c.Timezone)}, talksOf: map[string][]int{}}
 	days := map[string]time.Time{}
 	index := map[string]int{}
+	s.index = index
 	for _, d := range docs {
 		if d.Session == nil {
 			continue
@@ -104,20 +106,22 @@ func (s *schedule) allowed(tb Table, f *when.Filter) map[string]bool {
 		}
 		return out
 	}
+	kept := make([]bool, len(s.sessions))
+	for _, i := range keep {
+		kept[i] = true
+	}
 	for speaker, talks := range s.talksOf {
-		if slices.ContainsFunc(talks, func(i int) bool { return slices.Contains(keep, i) }) {
+		if slices.ContainsFunc(talks, func(i int) bool { return kept[i] }) {
 			out[speaker] = true
 		}
 	}
 	return out
 }
 
-// start is when a session starts, zero when unknown.
+// start is when a session starts, zero when unknown (or not a session).
 func (s *schedule) start(id string) time.Time {
-	for _, x := range s.sessions {
-		if x.id == id {
-			return x.start
-		}
+	if i, ok := s.index[id]; ok {
+		return s.sessions[i].start
 	}
 	return time.Time{}
 }
