@@ -56,14 +56,15 @@ func (c *caller) allowed(s Step) bool {
 // repair round-trip carrying the validation error before the fallback model
 // is tried. It returns where the accepted reply came from, or why every try
 // failed.
-func (c *caller) ask(ctx context.Context, call Call, accept func(text string) error) (Source, error) {
+func (c *caller) ask(ctx context.Context, call Call, accept func(Completion) error) (Source, error) {
 	var reasons []string
 	for _, a := range c.attempts(call.Step) {
 		comp, err := c.do(ctx, a, call)
 		if err == nil {
-			if err = accept(comp.Text); err == nil {
+			if err = accept(comp); err == nil {
 				return a.src, nil
 			}
+			c.t.reject(call.Step, comp.Model, err)
 			if !a.fallback && !c.down && c.allowed(call.Step) {
 				if c.repair(ctx, a, call, comp.Text, err, accept) == nil {
 					return FromRepair, nil
@@ -81,16 +82,36 @@ func (c *caller) ask(ctx context.Context, call Call, accept func(text string) er
 	return "", errors.New(strings.Join(reasons, "; "))
 }
 
-func (c *caller) repair(ctx context.Context, a attempt, call Call, reply string, why error, accept func(string) error) error {
+func (c *caller) repair(ctx context.Context, a attempt, call Call, reply string, why error, accept func(Completion) error) error {
 	call.Repair = &Repair{Reply: truncate(reply, 4000), Error: why.Error()}
 	comp, err := c.do(ctx, a, call)
-	if err == nil {
-		err = accept(comp.Text)
-	}
 	if err != nil {
-		c.t.agent.log.Warn("repaired reply still rejected", "trace_id", c.t.st.TraceID, "step", call.Step, "err", err)
+		return err
+	}
+	if err = accept(comp); err != nil {
+		c.t.reject(call.Step, comp.Model, err)
 	}
 	return err
+}
+
+// reject records a refused model reply in the trace and the log. The check
+// is the failed validation check's; a reply refused otherwise counts as not
+// well-formed.
+func (t *turn) reject(s Step, model string, err error) {
+	r := Rejection{Step: s, Check: CheckWellFormed, Detail: err.Error(), Model: model}
+	var v *ValidationError
+	if errors.As(err, &v) {
+		r.Check, r.Detail = v.Check, v.Reason
+	}
+	t.st.Rejections = append(t.st.Rejections, r)
+	t.agent.log.Warn("model reply rejected", "trace_id", t.st.TraceID, "step", s, "check", r.Check, "model", model, "detail", r.Detail)
+}
+
+// ignore records the keys of a step's reply that the agent ignored.
+func (t *turn) ignore(s Step, keys []string) {
+	if len(keys) > 0 {
+		t.st.IgnoredKeys = append(t.st.IgnoredKeys, IgnoredKeys{Step: s, Keys: keys})
+	}
 }
 
 // do runs one call and records it. Calls to the model get a deadline that

@@ -14,10 +14,13 @@ type Decision struct {
 	Strategy    Strategy       `json:"strategy"`
 	UserMessage string         `json:"user_message"`
 	NewQueries  []search.Query `json:"new_queries"`
+	// IgnoredKeys are the reply's keys the agent does not know.
+	IgnoredKeys []string `json:"-"`
 }
 
-// The validation checks a decision goes through, in order. The first that
-// fails names the ValidationError.
+// The validation checks a model's JSON reply goes through, in order (plans
+// and decisions all of them, evaluations the first three and CheckScores).
+// The first that fails names the ValidationError.
 const (
 	CheckPresent    = "present"
 	CheckWellFormed = "well_formed"
@@ -26,15 +29,16 @@ const (
 	CheckTables     = "tables_and_modes"
 	CheckLimits     = "limits"
 	CheckQueryText  = "query_text"
+	CheckScores     = "scores"
 )
 
-// ValidationError says which check rejected a decision and why.
+// ValidationError says which check rejected a reply and why.
 type ValidationError struct {
 	Check  string
 	Reason string
 }
 
-func (e *ValidationError) Error() string { return "decision failed check " + e.Check + ": " + e.Reason }
+func (e *ValidationError) Error() string { return "reply failed check " + e.Check + ": " + e.Reason }
 
 func invalid(check, format string, args ...any) error {
 	return &ValidationError{Check: check, Reason: fmt.Sprintf(format, args...)}
@@ -42,31 +46,53 @@ func invalid(check, format string, args ...any) error {
 
 // ParseDecision decodes a model's reflection reply and validates it in
 // order: present, well-formed, required fields, strategy, tables and modes,
-// limits, query text. It never guesses a missing value.
+// limits, query text. It never guesses a missing value. Unknown keys are
+// ignored and listed in IgnoredKeys; the prototype's names are accepted
+// ("planned_queries" or "queries" for new_queries, "message" for
+// user_message).
 func ParseDecision(text string) (*Decision, error) {
-	if strings.TrimSpace(text) == "" {
-		return nil, invalid(CheckPresent, "the reply is empty")
+	d, ignored, err := parseDecision(text)
+	if err != nil {
+		return nil, err
 	}
-	var d Decision
-	if err := decodeStrict(text, &d); err != nil {
-		return nil, invalid(CheckWellFormed, "%v", err)
-	}
-	checks := []func(*Decision, string) error{checkRequired, checkStrategy, checkTables, checkLimits, checkQueryText}
-	for _, check := range checks {
-		if err := check(&d, text); err != nil {
-			return nil, err
-		}
-	}
-	return &d, nil
+	d.IgnoredKeys = ignored
+	return d, nil
 }
 
-func checkRequired(d *Decision, text string) error {
-	present, err := fields(text)
+// parseDecision is ParseDecision returning the ignored keys even when the
+// reply is rejected.
+func parseDecision(text string) (*Decision, []string, error) {
+	var d Decision
+	present, ignored, err := decodeChecked(text, &d)
 	if err != nil {
-		return invalid(CheckRequired, "%v", err)
+		return nil, ignored, err
 	}
+	checks := []func(*Decision, map[string]bool) error{checkRequired, checkStrategy, checkTables, checkLimits, checkQueryText}
+	for _, check := range checks {
+		if err := check(&d, present); err != nil {
+			return nil, ignored, err
+		}
+	}
+	return &d, ignored, nil
+}
+
+// decodeChecked runs the first two checks on a JSON reply, present and
+// well-formed, decoding it into dst; it returns the keys present and the
+// keys ignored.
+func decodeChecked(text string, dst any) (map[string]bool, []string, error) {
+	if strings.TrimSpace(text) == "" {
+		return nil, nil, invalid(CheckPresent, "the reply is empty")
+	}
+	d, err := decodeReply(text, dst)
+	if err != nil {
+		return nil, d.ignored, invalid(CheckWellFormed, "%v", err)
+	}
+	return d.present, d.ignored, nil
+}
+
+func checkRequired(d *Decision, present map[string]bool) error {
 	for _, f := range []string{"reasoning", "strategy", "user_message", "new_queries"} {
-		if raw, ok := present[f]; !ok || string(raw) == "null" {
+		if !present[f] {
 			return invalid(CheckRequired, "%q is missing", f)
 		}
 	}
@@ -81,7 +107,7 @@ func checkRequired(d *Decision, text string) error {
 	return nil
 }
 
-func checkStrategy(d *Decision, _ string) error {
+func checkStrategy(d *Decision, _ map[string]bool) error {
 	switch d.Strategy {
 	case Relax, Rewrite, Pivot:
 		return nil
@@ -89,7 +115,7 @@ func checkStrategy(d *Decision, _ string) error {
 	return invalid(CheckStrategy, "strategy %q is not relax, rewrite or pivot", d.Strategy)
 }
 
-func checkTables(d *Decision, _ string) error {
+func checkTables(d *Decision, _ map[string]bool) error {
 	for i, q := range d.NewQueries {
 		if !q.Table.Valid() {
 			return invalid(CheckTables, "new_queries[%d]: table %q is not sessions, exhibitors or speakers", i, q.Table)
@@ -101,7 +127,7 @@ func checkTables(d *Decision, _ string) error {
 	return nil
 }
 
-func checkLimits(d *Decision, _ string) error {
+func checkLimits(d *Decision, _ map[string]bool) error {
 	for i, q := range d.NewQueries {
 		if q.Limit < 0 || q.Limit > MaxPlanLimit {
 			return invalid(CheckLimits, "new_queries[%d]: limit %d outside 1..%d", i, q.Limit, MaxPlanLimit)
@@ -113,7 +139,7 @@ func checkLimits(d *Decision, _ string) error {
 	return nil
 }
 
-func checkQueryText(d *Decision, _ string) error {
+func checkQueryText(d *Decision, _ map[string]bool) error {
 	for i, q := range d.NewQueries {
 		text := strings.TrimSpace(q.Text)
 		if text == "" && q.Filter == nil {

@@ -17,25 +17,39 @@ type Evaluation struct {
 	Issues          []string `json:"issues"`
 	ImprovementHint string   `json:"improvement_hint"`
 	Source          Source   `json:"source"`
+	// IgnoredKeys are the reply's keys the agent does not know.
+	IgnoredKeys []string `json:"-"`
 }
 
 // ParseEvaluation decodes an evaluator's reply: both scores present and in
 // 0..1, issues a list, the hint a string (either may be null or absent).
+// Unknown keys are ignored and listed in IgnoredKeys.
 func ParseEvaluation(text string) (*Evaluation, error) {
+	ev, ignored, err := parseEvaluation(text)
+	if err != nil {
+		return nil, err
+	}
+	ev.IgnoredKeys = ignored
+	return ev, nil
+}
+
+// parseEvaluation is ParseEvaluation returning the ignored keys even when
+// the reply is rejected.
+func parseEvaluation(text string) (*Evaluation, []string, error) {
 	var raw struct {
 		Quality    *float64 `json:"quality_score"`
 		Confidence *float64 `json:"confidence_score"`
 		Issues     []string `json:"issues"`
 		Hint       *string  `json:"improvement_hint"`
 	}
-	if err := decodeStrict(text, &raw); err != nil {
-		return nil, err
-	}
+	_, ignored, err := decodeChecked(text, &raw)
 	switch {
+	case err != nil:
+		return nil, ignored, err
 	case raw.Quality == nil || raw.Confidence == nil:
-		return nil, fmt.Errorf("quality_score and confidence_score are required")
+		return nil, ignored, invalid(CheckRequired, "quality_score and confidence_score are required")
 	case *raw.Quality < 0 || *raw.Quality > 1 || *raw.Confidence < 0 || *raw.Confidence > 1:
-		return nil, fmt.Errorf("scores must be within 0..1, got %g and %g", *raw.Quality, *raw.Confidence)
+		return nil, ignored, invalid(CheckScores, "scores must be within 0..1, got %g and %g", *raw.Quality, *raw.Confidence)
 	}
 	ev := &Evaluation{QualityScore: *raw.Quality, ConfidenceScore: *raw.Confidence, Issues: raw.Issues}
 	if raw.Hint != nil {
@@ -44,7 +58,7 @@ func ParseEvaluation(text string) (*Evaluation, error) {
 	if ev.Issues == nil {
 		ev.Issues = []string{}
 	}
-	return ev, nil
+	return ev, ignored, nil
 }
 
 // evaluate scores the turn's answer.
@@ -53,9 +67,10 @@ func (t *turn) evaluate(ctx context.Context) (*Evaluation, error) {
 		Answer: t.st.ResponseText, Citations: t.st.Citations, Results: AnswerResults(t.st.QueryResults), Lexicon: t.lexicon(),
 		FirstPlan: cloneQueries(t.st.OriginalPlannedQueries)}
 	var ev *Evaluation
-	src, err := t.c.ask(ctx, Call{Step: StepEval, Eval: in}, func(text string) error {
-		var err error
-		ev, err = ParseEvaluation(text)
+	src, err := t.c.ask(ctx, Call{Step: StepEval, Eval: in}, func(comp Completion) error {
+		e, ignored, err := parseEvaluation(comp.Text)
+		ev = e
+		t.ignore(StepEval, ignored)
 		return err
 	})
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -32,14 +31,22 @@ func (t *turn) plan(ctx context.Context) error {
 	}
 	var reply planReply
 	var queries []search.Query
-	src, err := t.c.ask(ctx, Call{Step: StepPlan, Plan: in}, func(text string) error {
+	src, err := t.c.ask(ctx, Call{Step: StepPlan, Plan: in}, func(comp Completion) error {
 		reply = planReply{}
-		if err := decodeStrict(text, &reply); err != nil {
+		present, ignored, err := decodeChecked(comp.Text, &reply)
+		t.ignore(StepPlan, ignored)
+		if err != nil {
 			return err
 		}
-		var verr error
-		queries, verr = t.validatePlan(t.withFilter(reply.Queries))
-		return verr
+		if !present["queries"] {
+			return invalid(CheckRequired, `"queries" is missing`)
+		}
+		var dropped []error
+		queries, dropped, err = t.validatePlan(t.withFilter(reply.Queries))
+		for _, d := range dropped {
+			t.reject(StepPlan, comp.Model, d)
+		}
+		return err
 	})
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return ctxErr
@@ -102,18 +109,21 @@ func (t *turn) withFilter(qs []search.Query) []search.Query {
 }
 
 // validatePlan keeps the valid queries of a plan, with defaults resolved and
-// limits clamped; it fails when none is valid.
-func (t *turn) validatePlan(qs []search.Query) ([]search.Query, error) {
+// limits clamped, and says why it dropped the others; it fails, with the
+// first query's problem, when none is valid.
+func (t *turn) validatePlan(qs []search.Query) ([]search.Query, []error, error) {
 	if len(qs) == 0 {
-		return nil, errors.New("the plan has no queries")
+		return nil, nil, invalid(CheckRequired, "the plan has no queries")
 	}
 	var out []search.Query
-	var problems []string
+	var dropped []error
 	seen := map[queryKey]bool{}
 	for i, q := range qs {
 		q, err := t.normalise(q)
 		if err != nil {
-			problems = append(problems, fmt.Sprintf("queries[%d]: %v", i, err))
+			var v *ValidationError
+			errors.As(err, &v)
+			dropped = append(dropped, invalid(v.Check, "queries[%d]: %s", i, v.Reason))
 			continue
 		}
 		if k := keyOf(q); !seen[k] && len(out) < MaxQueries {
@@ -122,9 +132,9 @@ func (t *turn) validatePlan(qs []search.Query) ([]search.Query, error) {
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("no valid query in the plan: %s", strings.Join(problems, "; "))
+		return nil, nil, dropped[0]
 	}
-	return out, nil
+	return out, dropped, nil
 }
 
 // normalise checks one planned query and resolves its defaults: faceted
@@ -137,15 +147,15 @@ func (t *turn) normalise(q search.Query) (search.Query, error) {
 	}
 	switch {
 	case !q.Table.Valid():
-		return q, fmt.Errorf("table %q is not one of sessions, exhibitors, speakers", q.Table)
+		return q, invalid(CheckTables, "table %q is not one of sessions, exhibitors, speakers", q.Table)
 	case !q.Mode.Valid():
-		return q, fmt.Errorf("search mode %q is not faceted or master", q.Mode)
-	case q.Text == "" && q.Filter == nil:
-		return q, errors.New("empty query text (only a query with a filter may have none)")
-	case len(q.Text) > maxQueryText:
-		return q, fmt.Errorf("query text longer than %d characters", maxQueryText)
+		return q, invalid(CheckTables, "search mode %q is not faceted or master", q.Mode)
 	case q.Threshold != nil && (*q.Threshold < 0 || *q.Threshold > 1):
-		return q, fmt.Errorf("score threshold %g outside 0..1", *q.Threshold)
+		return q, invalid(CheckLimits, "score threshold %g outside 0..1", *q.Threshold)
+	case q.Text == "" && q.Filter == nil:
+		return q, invalid(CheckQueryText, "empty query text (only a query with a filter may have none)")
+	case len(q.Text) > maxQueryText:
+		return q, invalid(CheckQueryText, "query text longer than %d characters", maxQueryText)
 	}
 	q.Limit = min(max(q.Limit, 0), MaxPlanLimit)
 	if q.Limit == 0 {

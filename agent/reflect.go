@@ -19,9 +19,10 @@ import (
 func (t *turn) reflect(ctx context.Context) error {
 	in := t.reflectInput(ctx)
 	var dec *Decision
-	src, err := t.c.ask(ctx, Call{Step: StepReflect, Reflect: in}, func(text string) error {
-		d, err := ParseDecision(text)
+	src, err := t.c.ask(ctx, Call{Step: StepReflect, Reflect: in}, func(comp Completion) error {
+		d, ignored, err := parseDecision(comp.Text)
 		dec = d
+		t.ignore(StepReflect, ignored)
 		return err
 	})
 	if ctxErr := ctx.Err(); ctxErr != nil {

@@ -67,6 +67,23 @@ type Reflection struct {
 	Skipped   []search.Query `json:"skipped_already_tried,omitempty"`
 }
 
+// Rejection is a model reply a step refused: the validation check that
+// failed and why. Every rejection is recorded, whether a repair or the
+// fallback then answered or not.
+type Rejection struct {
+	Step   Step   `json:"step"`
+	Check  string `json:"check"`
+	Detail string `json:"detail"`
+	Model  string `json:"model,omitempty"`
+}
+
+// IgnoredKeys lists the keys of a step's model reply that the agent does
+// not know and ignored, as paths ("queries[0].relaxation").
+type IgnoredKeys struct {
+	Step Step     `json:"step"`
+	Keys []string `json:"keys"`
+}
+
 // TableStatus is the check of one table after a round.
 type TableStatus struct {
 	Table    search.Table `json:"table"`
@@ -140,8 +157,12 @@ type State struct {
 	Evaluation       *Evaluation `json:"evaluation,omitempty"`
 	Regenerated      bool        `json:"regenerated,omitempty"`
 	ModelCalls       []CallInfo  `json:"model_calls"`
-	StepDurationsMS  []StepTime  `json:"step_durations_ms"`
-	Attempts         int         `json:"attempts"`
+	// Rejections are the model replies a step refused; IgnoredKeys the
+	// unknown keys of the replies it decoded.
+	Rejections      []Rejection   `json:"rejections,omitempty"`
+	IgnoredKeys     []IgnoredKeys `json:"ignored_keys,omitempty"`
+	StepDurationsMS []StepTime    `json:"step_durations_ms"`
+	Attempts        int           `json:"attempts"`
 }
 
 // StepTime is how long one step took.

@@ -26,6 +26,7 @@ type Metrics struct {
 	Strategies     *prometheus.CounterVec   // strategy, source
 	Fallbacks      *prometheus.CounterVec   // step
 	ModelCalls     *prometheus.CounterVec   // step, model, result
+	OutputRejected *prometheus.CounterVec   // step, check
 	ModelTokens    *prometheus.CounterVec   // step, model, kind
 	SearchSeconds  *prometheus.HistogramVec // table, mode
 	QueueDepth     prometheus.Gauge
@@ -45,6 +46,7 @@ func New() *Metrics {
 	m.Strategies = f.counter("erleah_reflection_strategies_total", "Reflection rounds by strategy and by who decided.", "strategy", "source")
 	m.Fallbacks = f.counter("erleah_fallbacks_total", "Steps answered by the fallback (builtin rules or mechanical ladder).", "step")
 	m.ModelCalls = f.counter("erleah_model_calls_total", "Model calls by step, model and result.", "step", "model", "result")
+	m.OutputRejected = f.counter("erleah_model_output_rejected_total", "Model replies refused by a validation check, by step and check.", "step", "check")
 	m.ModelTokens = f.counter("erleah_model_tokens_total", "Model tokens by step, model and kind (input, output).", "step", "model", "kind")
 	m.SearchSeconds = f.histogram("erleah_search_duration_seconds", "Duration of one search query.", []float64{.0001, .0005, .001, .005, .01, .05, .1, .5}, "table", "mode")
 	m.QueueDepth = f.gauge("erleah_turn_queue_depth", "Turns waiting for a slot.")
@@ -115,6 +117,9 @@ func (m *Metrics) Turn(outcome string, st *agent.State) {
 		m.Fallbacks.WithLabelValues(string(agent.StepRespond)).Inc()
 	}
 	m.Calls(st.ModelCalls)
+	for _, r := range st.Rejections {
+		m.OutputRejected.WithLabelValues(string(r.Step), r.Check).Inc()
+	}
 }
 
 // Calls records model calls and their tokens.

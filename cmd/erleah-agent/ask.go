@@ -54,7 +54,7 @@ func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer, cfg co
 	if err != nil {
 		return err
 	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	eng, err := newEngine(ctx, cfg, b, log, nil)
 	if err != nil {
 		return fmt.Errorf("index conference: %w", err)
