@@ -21,6 +21,7 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -192,7 +193,7 @@ func (a *Agent) newTurn(ctx context.Context, req Request, obs Observer) *turn {
 	if req.Now.IsZero() {
 		req.Now = a.opts.Now()
 	}
-	t := &turn{agent: a, st: newState(req, !a.opts.Mechanical), emit: obs}
+	t := &turn{agent: a, st: newState(req, !a.opts.Mechanical), obs: obs}
 	t.c = &caller{t: t}
 	if d, ok := ctx.Deadline(); ok {
 		t.deadline = d
@@ -220,11 +221,17 @@ func newState(req Request, reflection bool) *State {
 type turn struct {
 	agent    *Agent
 	st       *State
-	emit     Observer
+	obs      Observer
 	c        *caller
 	deadline time.Time     // the turn's deadline, if it has one
 	reserve  time.Duration // kept for the fallback at the end of the turn
 	ack      *pendingAck
+
+	// mu orders events, which come from the turn's goroutine and the
+	// acknowledgment's, and guards what the acknowledgment writes:
+	// ackClosed, Acknowledgment and ThinkingUpdates.
+	mu        sync.Mutex
+	ackClosed bool // a thinking note or the answer went out: too late to acknowledge
 }
 
 func (t *turn) run(ctx context.Context) error {
@@ -241,7 +248,7 @@ func (t *turn) run(ctx context.Context) error {
 	}
 	if t.agent.opts.Acknowledge {
 		t.startAck(ctx)
-		defer t.dropAck()
+		defer t.endAck()
 	}
 	if err := t.step(ctx, StepPlan, t.plan); err != nil {
 		return err
@@ -273,7 +280,7 @@ func (t *turn) run(ctx context.Context) error {
 // answerTurn writes the answer, evaluates it when feedback is on, and
 // tells observers.
 func (t *turn) answerTurn(ctx context.Context) error {
-	t.deliverAck(true)
+	t.endAck()
 	if err := t.step(ctx, StepRespond, t.respond); err != nil {
 		return err
 	}
@@ -290,7 +297,6 @@ func (t *turn) answerTurn(ctx context.Context) error {
 // duration. A step only fails when the context ends.
 func (t *turn) step(ctx context.Context, s Step, fn func(context.Context) error) error {
 	round := t.st.RetryCount
-	t.deliverAck(false)
 	t.emit(StepStarted{Step: s, Round: round})
 	calls := len(t.st.ModelCalls)
 	start := t.agent.opts.Now()
@@ -308,6 +314,24 @@ func (t *turn) step(ctx context.Context, s Step, fn func(context.Context) error)
 }
 
 func (t *turn) progress(s Step, msg string) { t.emit(Progress{Step: s, Message: msg}) }
+
+// emit tells the observer about e, one event at a time whichever goroutine
+// sends it.
+func (t *turn) emit(e Event) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.emitLocked(e)
+}
+
+// emitLocked is emit with t.mu held. A thinking note or answer text closes
+// the acknowledgment's window.
+func (t *turn) emitLocked(e Event) {
+	switch e.(type) {
+	case Thinking, Chunk, Reset, Answer:
+		t.ackClosed = true
+	}
+	t.obs(e)
+}
 
 func (t *turn) calibration() search.Calibration { return t.agent.search.Calibration() }
 

@@ -7,8 +7,10 @@ import "time"
 // Chunk, Reset and Answer.
 type Event interface{ isEvent() }
 
-// Observer receives a turn's events in order, on the goroutine running the
-// turn. It must return quickly; slow work belongs on its own goroutine.
+// Observer receives a turn's events in order, one at a time: mostly on the
+// goroutine running the turn, the acknowledgment (and its thinking record)
+// on the goroutine that wrote it, the moment it is ready. It must return
+// quickly; slow work belongs on its own goroutine.
 type Observer func(Event)
 
 // StepStarted is sent when a step begins.
@@ -65,6 +67,8 @@ type Reset struct{ Reason string }
 func (Reset) isEvent() {}
 
 // Acknowledgment is a short note written while the agent starts working.
+// It goes out the moment it is ready, before any other thinking record and
+// the answer, or not at all; a Thinking event with its record follows.
 type Acknowledgment struct{ Text string }
 
 func (Acknowledgment) isEvent() {}

@@ -77,8 +77,10 @@ func (t *turn) commitRound(rec Reflection, note string) {
 // note stamps a thinking record, appends it and tells observers.
 func (t *turn) note(r ThinkingRecord) {
 	r.TS = float64(t.agent.opts.Now().UnixMicro()) / 1e6
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	t.st.ThinkingUpdates = append(t.st.ThinkingUpdates, r)
-	t.emit(Thinking{Record: r, All: slices.Clone(t.st.ThinkingUpdates)})
+	t.emitLocked(Thinking{Record: r, All: slices.Clone(t.st.ThinkingUpdates)})
 }
 
 // applyStrategy resolves a validated decision's queries; a query without a

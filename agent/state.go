@@ -21,6 +21,9 @@ const (
 	// Regenerate labels the thinking record of an answer written again
 	// after a poor evaluation.
 	Regenerate Strategy = "regenerate"
+	// Acknowledge labels the acknowledgment's thinking record, the first
+	// of the list when there is one.
+	Acknowledge Strategy = "acknowledgment"
 )
 
 // Source says where a reflection decision came from.
@@ -149,14 +152,16 @@ type State struct {
 	Reflections         []Reflection     `json:"reflections"`
 	ThinkingUpdates     []ThinkingRecord `json:"thinking_updates"`
 
-	ResponseText     string      `json:"response_text"`
-	Citations        []Citation  `json:"citations"`
-	DroppedCitations []string    `json:"dropped_citations,omitempty"`
-	ResponseSource   Source      `json:"response_source"`
-	Acknowledgment   string      `json:"acknowledgment,omitempty"`
-	Evaluation       *Evaluation `json:"evaluation,omitempty"`
-	Regenerated      bool        `json:"regenerated,omitempty"`
-	ModelCalls       []CallInfo  `json:"model_calls"`
+	ResponseText     string     `json:"response_text"`
+	Citations        []Citation `json:"citations"`
+	DroppedCitations []string   `json:"dropped_citations,omitempty"`
+	ResponseSource   Source     `json:"response_source"`
+	Acknowledgment   string     `json:"acknowledgment,omitempty"`
+	// AckDropped says why an acknowledgment was not shown.
+	AckDropped  string      `json:"acknowledgment_dropped,omitempty"`
+	Evaluation  *Evaluation `json:"evaluation,omitempty"`
+	Regenerated bool        `json:"regenerated,omitempty"`
+	ModelCalls  []CallInfo  `json:"model_calls"`
 	// Rejections are the model replies a step refused; IgnoredKeys the
 	// unknown keys of the replies it decoded.
 	Rejections      []Rejection   `json:"rejections,omitempty"`
