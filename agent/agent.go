@@ -129,6 +129,9 @@ type Request struct {
 var (
 	ErrInvalidRequest    = errors.New("invalid request")
 	ErrUnknownConference = errors.New("unknown conference")
+	// ErrSearchUnavailable ends a turn whose every search failed, retries
+	// included, with nothing found before: there is nothing to answer from.
+	ErrSearchUnavailable = errors.New("search unavailable")
 )
 
 // ParseClock reads the moment a question counts as asked at, as a caller
@@ -226,6 +229,9 @@ type turn struct {
 	deadline time.Time     // the turn's deadline, if it has one
 	reserve  time.Duration // kept for the fallback at the end of the turn
 	ack      *pendingAck
+	// failedRound marks the tables whose every query of the last round
+	// failed to run.
+	failedRound map[search.Table]bool
 
 	// mu orders events, which come from the turn's goroutine and the
 	// acknowledgment's, and guards what the acknowledgment writes:
@@ -258,6 +264,9 @@ func (t *turn) run(ctx context.Context) error {
 			return err
 		}
 		if err := t.step(ctx, StepCheck, t.check); err != nil {
+			return err
+		}
+		if err := t.searchFailed(); err != nil {
 			return err
 		}
 		if !t.st.NeedsRetry {

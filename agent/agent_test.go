@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/erleah/erleah-agent/agent"
@@ -261,7 +262,10 @@ func TestTablesThatWereFineAreKeptAcrossRounds(t *testing.T) {
 	}
 }
 
-func TestFailedQueryIsRecordedNotFatal(t *testing.T) {
+// TestSearchErrorsAreNotEmptyResults: a table whose search keeps failing
+// is tried again, then marked unavailable; it is not reflected on, and the
+// answer is written from what the other tables found.
+func TestSearchErrorsAreNotEmptyResults(t *testing.T) {
 	plan := `{"intent":"x","queries":[{"table":"sessions","query_text":"a"},{"table":"speakers","query_text":"b"}]}`
 	m := &scripted{replies: map[agent.Step][]string{agent.StepPlan: {plan}, agent.StepRespond: {"ok"}}}
 	s := &fakeSearch{lex: tinyLexicon(t),
@@ -272,12 +276,62 @@ func TestFailedQueryIsRecordedNotFatal(t *testing.T) {
 			}
 			return nil
 		}}
-	st, _ := run(t, m, s, agent.Options{MaxRetries: -1}, "kubernetes hosting")
+	st, _ := run(t, m, s, agent.Options{}, "kubernetes hosting")
 	if len(st.QueryErrors) != 1 || !strings.Contains(st.QueryErrors[0].Error, "index unavailable") {
 		t.Fatalf("query errors = %+v", st.QueryErrors)
 	}
-	if len(st.QueryResults[search.Speakers]) != 1 || len(st.ZeroResultTables) != 1 {
-		t.Fatalf("results %+v zero tables %v", st.QueryResults, st.ZeroResultTables)
+	tries := 0
+	for _, q := range s.searched() {
+		if q.Table == search.Sessions {
+			tries++
+		}
+	}
+	if tries != 3 {
+		t.Fatalf("the failing search ran %d times, want 3 (two retries)", tries)
+	}
+	if len(st.Reflections) != 0 || len(st.ZeroResultTables) != 0 || m.count(agent.StepReflect) != 0 {
+		t.Fatalf("a search error was reflected on: reflections %+v, zero tables %v", st.Reflections, st.ZeroResultTables)
+	}
+	if len(st.QueryResults[search.Speakers]) != 1 || st.ResponseText != "ok" {
+		t.Fatalf("the answer was not written from the speakers found: %+v, %q", st.QueryResults, st.ResponseText)
+	}
+	tables := m.last(agent.StepRespond).Respond.Tables
+	if tables[0].Table != search.Sessions || tables[0].Outcome != agent.Unavailable {
+		t.Fatalf("the responder is not told sessions were unavailable: %+v", tables)
+	}
+}
+
+func TestAPassingSearchFailureIsRetried(t *testing.T) {
+	var mu sync.Mutex
+	failures := 1
+	s := &fakeSearch{lex: tinyLexicon(t),
+		results: func(q search.Query) []search.Result { return []search.Result{result(q.Table, idFor(q.Table), 0.9)} },
+		fail: func(search.Query) error {
+			mu.Lock()
+			defer mu.Unlock()
+			if failures > 0 {
+				failures--
+				return errors.New("connection reset")
+			}
+			return nil
+		}}
+	m := &scripted{replies: map[agent.Step][]string{agent.StepPlan: {planSessions}, agent.StepRespond: {"ok"}}}
+	st, _ := run(t, m, s, agent.Options{}, "k8s?")
+	if len(st.QueryErrors) != 0 || len(st.QueryResults[search.Sessions]) != 1 {
+		t.Fatalf("a search that failed once was not retried: errors %+v, results %+v", st.QueryErrors, st.QueryResults)
+	}
+}
+
+func TestEverySearchFailingEndsTheTurnWithAReason(t *testing.T) {
+	s := &fakeSearch{lex: tinyLexicon(t), results: weakEverywhere,
+		fail: func(search.Query) error { return errors.New("index unavailable") }}
+	m := &scripted{replies: map[agent.Step][]string{agent.StepPlan: {planSessions}, agent.StepRespond: {"ok"}}}
+	st, err := agent.New(m, s, agent.Options{Now: fixedClock()}).Run(context.Background(), agent.Request{Message: "k8s?", Conference: conf1}, nil)
+	if !errors.Is(err, agent.ErrSearchUnavailable) || !strings.Contains(err.Error(), "index unavailable") {
+		t.Fatalf("err = %v, want ErrSearchUnavailable with the driver's reason", err)
+	}
+	if m.count(agent.StepReflect) != 0 || m.count(agent.StepRespond) != 0 || st.ResponseText != "" {
+		t.Fatalf("a turn with no search was reflected on or answered: %q", st.ResponseText)
 	}
 }
 

@@ -2,20 +2,25 @@ package agent
 
 import (
 	"context"
+	"fmt"
 	"slices"
 
 	"github.com/erleah/erleah-agent/search"
 )
 
 // check classifies every table the round searched as ok, weak (best score
-// below the confidence band) or empty, and decides whether another round is
-// needed and allowed.
+// below the confidence band), empty or unavailable (its search failed), and
+// decides whether another round is needed and allowed. A table whose search
+// failed is not retried by reflection: execute already retried it.
 func (t *turn) check(context.Context) error {
 	t.progress(StepCheck, "Checking what came back…")
 	cal := t.calibration()
 	t.st.ZeroResultTables, t.st.WeakTables = nil, nil
 	for _, tb := range plannedTables(t.st.PlannedQueries) {
 		status := classify(tb, t.st.QueryResults[tb], cal)
+		if status.Count == 0 && t.failedRound[tb] {
+			status.Outcome = Unavailable
+		}
 		t.setStatus(status)
 		switch status.Outcome {
 		case Empty:
@@ -27,6 +32,21 @@ func (t *turn) check(context.Context) error {
 	failing := len(t.st.ZeroResultTables) + len(t.st.WeakTables)
 	t.st.NeedsRetry = failing > 0 && t.st.RetryCount < t.agent.opts.MaxRetries
 	return nil
+}
+
+// searchFailed ends the turn when every table the round searched is
+// unavailable and nothing was found before: there is nothing to answer
+// from, and saying "nothing fits" would be untrue.
+func (t *turn) searchFailed() error {
+	for _, s := range t.st.TableStatus {
+		if s.Outcome != Unavailable {
+			return nil
+		}
+	}
+	if len(t.st.QueryErrors) == 0 {
+		return nil
+	}
+	return fmt.Errorf("agent: %w: %s", ErrSearchUnavailable, t.st.QueryErrors[len(t.st.QueryErrors)-1].Error)
 }
 
 // classify says how a table's results answer: ok when one scores in the

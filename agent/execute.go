@@ -4,15 +4,20 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 
 	"github.com/erleah/erleah-agent/search"
 )
 
+// searchRetries are the waits before each new try of a failed search.
+var searchRetries = []time.Duration{20 * time.Millisecond, 100 * time.Millisecond}
+
 // execute runs the planned queries in parallel and merges their results into
 // the tables they searched. Tables the round did not search keep their
-// results; a failed query is recorded and counts as empty.
+// results. A failed query is tried again (searchRetries), then recorded;
+// a table whose every query failed is marked for check as unavailable.
 func (t *turn) execute(ctx context.Context) error {
 	qs := t.st.PlannedQueries
 	t.progress(StepExecute, searchingMessage(qs))
@@ -22,7 +27,7 @@ func (t *turn) execute(ctx context.Context) error {
 	g.SetLimit(maxParallel)
 	for i, q := range qs {
 		g.Go(func() error {
-			results[i], errs[i] = t.agent.search.Search(gctx, t.st.Conference.ID, q)
+			results[i], errs[i] = t.search(gctx, q)
 			return nil // one failed query must not cancel the others
 		})
 	}
@@ -38,15 +43,41 @@ func (t *turn) execute(ctx context.Context) error {
 	return nil
 }
 
+// search runs one query, trying again after a failure while the turn has
+// time.
+func (t *turn) search(ctx context.Context, q search.Query) ([]search.Result, error) {
+	rs, err := t.agent.search.Search(ctx, t.st.Conference.ID, q)
+	for _, wait := range searchRetries {
+		if err == nil || ctx.Err() != nil {
+			break
+		}
+		timer := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+		case <-timer.C:
+			rs, err = t.agent.search.Search(ctx, t.st.Conference.ID, q)
+		}
+		timer.Stop()
+	}
+	return rs, err
+}
+
 func (t *turn) merge(qs []search.Query, results [][]search.Result, errs []error) {
 	byTable := map[search.Table][]search.Result{}
+	ran := map[search.Table]bool{}
 	for i, q := range qs {
 		t.st.Tried = append(t.st.Tried, q)
 		if errs[i] != nil {
 			t.st.QueryErrors = append(t.st.QueryErrors, QueryError{Query: q, Error: errs[i].Error()})
 			t.agent.log.Warn("query failed", "trace_id", t.st.TraceID, "table", q.Table, "err", errs[i])
+		} else {
+			ran[q.Table] = true
 		}
 		byTable[q.Table] = append(byTable[q.Table], results[i]...)
+	}
+	t.failedRound = map[search.Table]bool{}
+	for tb := range byTable {
+		t.failedRound[tb] = !ran[tb]
 	}
 	for _, tb := range search.Tables {
 		if fresh, ok := byTable[tb]; ok {

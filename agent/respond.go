@@ -6,6 +6,9 @@ import (
 	"strings"
 )
 
+// SearchUnavailable is what the attendee reads when no search could run.
+const SearchUnavailable = "Sorry, I can't search the programme just now. Please try again in a moment."
+
 // Apology is the answer when no model could produce one.
 const Apology = "Sorry, I couldn't put an answer together just now. Please try asking again in a moment."
 

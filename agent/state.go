@@ -45,6 +45,10 @@ const (
 	OK    Outcome = "ok"    // top score within the confidence band
 	Weak  Outcome = "weak"  // results, but the best is below the band
 	Empty Outcome = "empty" // nothing above the threshold
+	// Unavailable means every query of the table failed to run, retries
+	// included: a search error, not an empty result, so it is never
+	// reflected on.
+	Unavailable Outcome = "unavailable"
 )
 
 // ThinkingRecord is one note shown to the attendee while the agent works

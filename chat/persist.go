@@ -184,7 +184,11 @@ func (s *Service) persisted(ctx context.Context, assistantID string, user Messag
 	case errors.Is(ctx.Err(), context.Canceled): // shutting down: give it back
 		w.finish(fctx, handedBack("shutdown during the turn"))
 	default:
-		w.finish(fctx, failed(err.Error()))
+		f := failed(err.Error())
+		if errors.Is(err, agent.ErrSearchUnavailable) {
+			f["messageText"] = agent.SearchUnavailable
+		}
+		w.finish(fctx, f)
 	}
 	sent, bad := w.counts()
 	log.Info("reply written", "trace_id", req.TraceID, "patches", sent, "failed_patches", bad)

@@ -40,6 +40,9 @@ func respond(in *agent.RespondInput, stream func(string)) agent.Completion {
 	if len(picks) == 0 && in.Filter != nil && in.Outside == "" {
 		text = widened(in, text)
 	}
+	if down := unavailable(in); len(down) > 0 {
+		text += fmt.Sprintf("\nI couldn't search the %s just now, so there may be more; please ask again in a moment.\n", joinWith(down, "or"))
+	}
 	if stream != nil {
 		for _, line := range strings.SplitAfter(text, "\n") {
 			if line != "" {
@@ -405,7 +408,18 @@ func matchedOn(r search.Result) string {
 func searchedWithout(in *agent.RespondInput, picks map[search.Table][]pick) []string {
 	var out []string
 	for _, s := range in.Tables {
-		if len(picks[s.Table]) == 0 {
+		if len(picks[s.Table]) == 0 && s.Outcome != agent.Unavailable {
+			out = append(out, tableWords(s.Table))
+		}
+	}
+	return out
+}
+
+// unavailable names the tables whose search failed.
+func unavailable(in *agent.RespondInput) []string {
+	var out []string
+	for _, s := range in.Tables {
+		if s.Outcome == agent.Unavailable {
 			out = append(out, tableWords(s.Table))
 		}
 	}

@@ -217,6 +217,27 @@ func TestResponderCitesOnlyWhatFits(t *testing.T) {
 	}
 }
 
+// TestResponderSaysWhichSearchFailed: a table whose search failed is said
+// to be unavailable, never "nothing found", and the others still answer.
+func TestResponderSaysWhichSearchFailed(t *testing.T) {
+	eng := demoEngine(t)
+	ctx := context.Background()
+	q := eng.Resolve(search.Query{Table: search.Sessions, Mode: search.Faceted, Text: "retrieval-augmented generation"})
+	rs, _ := eng.Search(ctx, "aidata26", q)
+	in := &agent.RespondInput{Message: "retrieval-augmented generation", Conference: demo,
+		Results: map[search.Table][]search.Result{search.Sessions: rs},
+		Tables:  []agent.TableStatus{{Table: search.Sessions, Outcome: agent.OK}, {Table: search.Exhibitors, Outcome: agent.Unavailable}},
+		Queries: []search.Query{q}, Calibration: eng.Calibration(), Lexicon: eng.Lexicon("aidata26")}
+	comp, err := rules.New().Complete(ctx, agent.Call{Step: agent.StepRespond, Respond: in})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(comp.Text, "[sessions/s006]") || !strings.Contains(comp.Text, "couldn't search the exhibitors") ||
+		strings.Contains(comp.Text, "no exhibitors") {
+		t.Fatalf("answer with exhibitors unavailable:\n%s", comp.Text)
+	}
+}
+
 func TestUnknownStepIsAnError(t *testing.T) {
 	if _, err := rules.New().Complete(context.Background(), agent.Call{Step: "bogus"}); err == nil {
 		t.Fatal("the builtin model accepted a step it has no rules for")

@@ -118,6 +118,8 @@ func friendly(err error) string {
 		return "This is taking longer than it should. Please try again, perhaps with a more specific question."
 	case errors.Is(err, context.Canceled):
 		return "The request was cancelled."
+	case errors.Is(err, agent.ErrSearchUnavailable):
+		return agent.SearchUnavailable
 	}
 	return "Something went wrong on our side. Please try again."
 }
