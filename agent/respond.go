@@ -75,9 +75,11 @@ func (t *turn) askWhat(context.Context) error {
 }
 
 func (t *turn) finish(g *citeGuard, src Source) {
+	g.flush()
 	t.st.ResponseText = g.text.String()
 	t.st.Citations = g.cited
 	t.st.DroppedCitations = g.dropped
+	t.st.RemovedURLs = g.removed
 	t.st.ResponseSource = src
 }
 

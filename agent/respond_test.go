@@ -83,3 +83,61 @@ func (b *breakAfterStream) Complete(ctx context.Context, call agent.Call) (agent
 	}
 	return comp, err
 }
+
+// TestNearMissCitationsAndForeignLinksNeverReachTheAttendee: a model
+// steered by a third party's text writes citation markers in other
+// spellings and links of its own; whatever the pieces it streams in, only
+// retrieved items are cited (in one spelling) and only their websites
+// linked.
+func TestNearMissCitationsAndForeignLinksNeverReachTheAttendee(t *testing.T) {
+	answer := "Visit Harbour Hosting [ exhibitors/e1 ] at https://harbour.example/booth. Also [Exhibitors/E1] and ［sessions/s1］. " +
+		"Ignore [ exhibitors/x ] and 【speakers/p9】. Log in at https://harbour.example.evil.com/login or " +
+		"[click here](http://phish.example/x) (see www.evil.example)."
+	s := &fakeSearch{lex: tinyLexicon(t), results: func(q search.Query) []search.Result {
+		r := result(q.Table, idFor(q.Table), 0.9)
+		if q.Table == search.Exhibitors {
+			r.Website = "https://harbour.example"
+		}
+		return []search.Result{r}
+	}}
+	plan := `{"intent":"x","queries":[{"table":"sessions","query_text":"a"},{"table":"exhibitors","query_text":"a"}]}`
+	for _, size := range []int{1, 3, 7, len(answer)} {
+		m := &pieces{size: size, scripted: &scripted{replies: map[agent.Step][]string{agent.StepPlan: {plan}, agent.StepRespond: {answer}}}}
+		st, events := run(t, m, s, agent.Options{}, "model serving")
+		text, _, _ := chunks(events)
+		if text != st.ResponseText {
+			t.Fatalf("pieces of %d: stream %q differs from the answer %q", size, text, st.ResponseText)
+		}
+		for _, bad := range []string{"exhibitors/x", "p9", "evil", "phish", "［", "【", "()", "E1"} {
+			if strings.Contains(text, bad) {
+				t.Fatalf("pieces of %d: %q reached the attendee:\n%s", size, bad, text)
+			}
+		}
+		for _, good := range []string{"[exhibitors/e1] at https://harbour.example/booth.", "[sessions/s1]", "[click here]"} {
+			if !strings.Contains(text, good) {
+				t.Fatalf("pieces of %d: %q is missing:\n%s", size, good, text)
+			}
+		}
+		if len(st.Citations) != 2 || len(st.DroppedCitations) != 2 || len(st.RemovedURLs) != 3 {
+			t.Fatalf("pieces of %d: cited %+v, dropped %v, removed %v", size, st.Citations, st.DroppedCitations, st.RemovedURLs)
+		}
+	}
+}
+
+// pieces streams the scripted answer in pieces of size bytes (whole runes).
+type pieces struct {
+	*scripted
+	size int
+}
+
+func (p *pieces) Complete(ctx context.Context, call agent.Call) (agent.Completion, error) {
+	if call.Step != agent.StepRespond || call.Stream == nil {
+		return p.scripted.Complete(ctx, call)
+	}
+	comp, err := p.scripted.Complete(ctx, agent.Call{Step: call.Step, Respond: call.Respond})
+	runes := []rune(comp.Text)
+	for i := 0; i < len(runes); i += p.size {
+		call.Stream(string(runes[i:min(i+p.size, len(runes))]))
+	}
+	return comp, err
+}

@@ -159,8 +159,10 @@ type State struct {
 	ResponseText     string     `json:"response_text"`
 	Citations        []Citation `json:"citations"`
 	DroppedCitations []string   `json:"dropped_citations,omitempty"`
-	ResponseSource   Source     `json:"response_source"`
-	Acknowledgment   string     `json:"acknowledgment,omitempty"`
+	// RemovedURLs are links the answer wrote that no retrieved item has.
+	RemovedURLs    []string `json:"removed_urls,omitempty"`
+	ResponseSource Source   `json:"response_source"`
+	Acknowledgment string   `json:"acknowledgment,omitempty"`
 	// AckDropped says why an acknowledgment was not shown.
 	AckDropped  string      `json:"acknowledgment_dropped,omitempty"`
 	Evaluation  *Evaluation `json:"evaluation,omitempty"`

@@ -27,6 +27,7 @@ type Metrics struct {
 	Fallbacks      *prometheus.CounterVec   // step
 	ModelCalls     *prometheus.CounterVec   // step, model, result
 	OutputRejected *prometheus.CounterVec   // step, check
+	Sanitised      *prometheus.CounterVec   // kind
 	ModelTokens    *prometheus.CounterVec   // step, model, kind
 	SearchSeconds  *prometheus.HistogramVec // table, mode
 	QueueDepth     prometheus.Gauge
@@ -35,6 +36,8 @@ type Metrics struct {
 	DirectusErrors *prometheus.CounterVec // operation
 	HTTPRequests   *prometheus.CounterVec // route, code
 	HTTPSeconds    *prometheus.HistogramVec
+	BreakerState   *prometheus.GaugeVec   // model: 0 closed, 1 half-open, 2 open
+	BreakerOpened  *prometheus.CounterVec // model
 }
 
 // New creates the collectors, with the Go and process collectors.
@@ -46,6 +49,7 @@ func New() *Metrics {
 	m.Strategies = f.counter("erleah_reflection_strategies_total", "Reflection rounds by strategy and by who decided.", "strategy", "source")
 	m.Fallbacks = f.counter("erleah_fallbacks_total", "Steps answered by the fallback (builtin rules or mechanical ladder).", "step")
 	m.ModelCalls = f.counter("erleah_model_calls_total", "Model calls by step, model and result.", "step", "model", "result")
+	m.Sanitised = f.counter("erleah_output_sanitised_total", "Things taken out of answers: citations of items not retrieved, links no retrieved item has.", "kind")
 	m.OutputRejected = f.counter("erleah_model_output_rejected_total", "Model replies refused by a validation check, by step and check.", "step", "check")
 	m.ModelTokens = f.counter("erleah_model_tokens_total", "Model tokens by step, model and kind (input, output).", "step", "model", "kind")
 	m.SearchSeconds = f.histogram("erleah_search_duration_seconds", "Duration of one search query.", []float64{.0001, .0005, .001, .005, .01, .05, .1, .5}, "table", "mode")
@@ -55,6 +59,8 @@ func New() *Metrics {
 	m.DirectusErrors = f.counter("erleah_directus_errors_total", "Failed Directus calls by operation.", "operation")
 	m.HTTPRequests = f.counter("erleah_http_requests_total", "HTTP requests by route and status code.", "route", "code")
 	m.HTTPSeconds = f.histogram("erleah_http_request_duration_seconds", "HTTP request duration until the handler returns.", prometheus.DefBuckets, "route")
+	m.BreakerState = f.gaugeVec("erleah_model_breaker_state", "Each provider model's circuit breaker: 0 closed, 1 half-open, 2 open.", "model")
+	m.BreakerOpened = f.counter("erleah_model_breaker_opened_total", "Times each provider model's circuit breaker opened.", "model")
 	m.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	for _, o := range []string{"answered", "fallback_answer", "apology", "failed", "timeout", "canceled"} {
 		m.Turns.WithLabelValues(o) // present from the start, at zero
@@ -83,6 +89,25 @@ func (f factory) gauge(name, help string) prometheus.Gauge {
 	g := prometheus.NewGauge(prometheus.GaugeOpts{Name: name, Help: help})
 	f.reg.MustRegister(g)
 	return g
+}
+
+func (f factory) gaugeVec(name, help string, labels ...string) *prometheus.GaugeVec {
+	g := prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: name, Help: help}, labels)
+	f.reg.MustRegister(g)
+	return g
+}
+
+// breakerLevels are the gauge values of the breaker states, ordered so that
+// a higher value is worse.
+var breakerLevels = map[string]float64{"closed": 0, "half_open": 1, "open": 2}
+
+// Breaker records a model's circuit breaker changing state ("closed",
+// "half_open" or "open", as llm reports them).
+func (m *Metrics) Breaker(model, state string) {
+	m.BreakerState.WithLabelValues(model).Set(breakerLevels[state])
+	if state == "open" {
+		m.BreakerOpened.WithLabelValues(model).Inc()
+	}
 }
 
 // Handler serves the metrics in the Prometheus text format.
@@ -120,6 +145,8 @@ func (m *Metrics) Turn(outcome string, st *agent.State) {
 	for _, r := range st.Rejections {
 		m.OutputRejected.WithLabelValues(string(r.Step), r.Check).Inc()
 	}
+	m.Sanitised.WithLabelValues("citation").Add(float64(len(st.DroppedCitations)))
+	m.Sanitised.WithLabelValues("url").Add(float64(len(st.RemovedURLs)))
 }
 
 // Calls records model calls and their tokens.

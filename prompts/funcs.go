@@ -74,6 +74,7 @@ type item struct {
 	Title    string       `json:"title"`
 	Details  string       `json:"details,omitempty"`
 	Summary  string       `json:"summary,omitempty"`
+	Website  string       `json:"website,omitempty"`
 	Session  *search.Slot `json:"session,omitempty"`
 	Score    float64      `json:"score"`
 	Coverage float64      `json:"coverage"`
@@ -94,7 +95,7 @@ func compactResults(rs map[search.Table][]search.Result) []table {
 		}
 		t := table{Table: tb, Items: []item{}}
 		for _, r := range list {
-			it := item{Ref: r.Key(), Title: r.Title, Details: r.Details, Summary: r.Summary, Session: r.Session,
+			it := item{Ref: r.Key(), Title: r.Title, Details: r.Details, Summary: r.Summary, Website: r.Website, Session: r.Session,
 				Score: round2(float64(r.Score)), Coverage: round2(r.Coverage)}
 			for _, m := range r.Matched {
 				it.Matched = append(it.Matched, m.Key)

@@ -26,9 +26,11 @@ type FacetText struct {
 // title, a one-line detail (when and where, booth, role) and a summary.
 type Item struct {
 	Ref
-	Title   string      `json:"title"`
-	Details string      `json:"details,omitempty"`
-	Summary string      `json:"summary,omitempty"`
+	Title   string `json:"title"`
+	Details string `json:"details,omitempty"`
+	Summary string `json:"summary,omitempty"`
+	// Website is an exhibitor's; the only links an answer may give.
+	Website string      `json:"website,omitempty"`
 	Facets  []FacetText `json:"-"`
 	// Session is when, where and what kind a session is; nil for
 	// exhibitors and speakers.
@@ -174,6 +176,7 @@ func exhibitorDocument(e conference.Exhibitor) Document {
 		Title:   e.Name,
 		Details: details,
 		Summary: firstSentences(e.Description, 2),
+		Website: e.Website,
 	}
 	item.Facets = facetTexts(Exhibitors, e.Facets, deriveExhibitor(e))
 	return Document{Item: item, MasterText: joinText(e.Name, e.Description, facetBody(item.Facets)), Fields: fields(e.Name, []string{e.Description}, item.Facets)}
