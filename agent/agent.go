@@ -123,6 +123,9 @@ type Request struct {
 	// Now is the moment the question is asked, against which "tomorrow" or
 	// "what's next" are read; the agent's clock when zero.
 	Now time.Time
+	// Reflection, when set, turns reflection on or off for this turn
+	// whatever Options.Mechanical says (an operator's A/B test).
+	Reflection *bool
 }
 
 // Errors a turn can end with. Callers branch on them with errors.Is.
@@ -196,7 +199,11 @@ func (a *Agent) newTurn(ctx context.Context, req Request, obs Observer) *turn {
 	if req.Now.IsZero() {
 		req.Now = a.opts.Now()
 	}
-	t := &turn{agent: a, st: newState(req, !a.opts.Mechanical), obs: obs}
+	reflection := !a.opts.Mechanical
+	if req.Reflection != nil {
+		reflection = *req.Reflection
+	}
+	t := &turn{agent: a, st: newState(req, reflection), obs: obs}
 	t.c = &caller{t: t}
 	if d, ok := ctx.Deadline(); ok {
 		t.deadline = d
@@ -273,7 +280,7 @@ func (t *turn) run(ctx context.Context) error {
 			break
 		}
 		next, retry := t.reflect, StepReflect
-		if t.agent.opts.Mechanical {
+		if !t.st.Reflection {
 			next, retry = t.relax, StepRelax
 		}
 		if err := t.step(ctx, retry, next); err != nil {

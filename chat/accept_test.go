@@ -27,9 +27,15 @@ func TestAcceptAnswersIntoTheAssistantMessage(t *testing.T) {
 	if reply.ID != acc.AssistantID || reply.Status != StatusCompleted || !strings.Contains(reply.Text, "[exhibitors/") {
 		t.Fatalf("reply %+v", reply)
 	}
-	patches := store.patches[reply.ID]
+	store.mu.Lock()
+	patches := slices.Clone(store.patches[reply.ID])
+	store.mu.Unlock()
 	seen := map[string]bool{}
+	var last map[string]any // the final write; the evaluation may follow it
 	for _, p := range patches {
+		if p["status"] == StatusCompleted {
+			last = p
+		}
 		if p["thinking_output"] != nil {
 			seen["thinking"] = true
 		}
@@ -37,15 +43,27 @@ func TestAcceptAnswersIntoTheAssistantMessage(t *testing.T) {
 			seen["streaming"] = true
 		}
 	}
-	last := patches[len(patches)-1]
 	meta, _ := last["metadata"].(map[string]any)
 	if !seen["thinking"] || !seen["streaming"] || last["status"] != StatusCompleted || meta["trace_id"] == nil || meta["citations"] == nil {
 		t.Fatalf("writes %v; final %v", seen, last)
+	}
+	if meta["reflection"] != "on" {
+		t.Fatalf("metadata does not record the reflection mode: %v", meta)
 	}
 	traceID, _ := meta["trace_id"].(string)
 	waitFor(t, "the evaluation in the trace", func() bool {
 		tr, ok := s.Traces().Get(traceID)
 		return ok && tr.State.Evaluation != nil
+	})
+	// The background evaluation is added to the metadata after the final
+	// write, which it must not race: the whole metadata, scores included.
+	waitFor(t, "the evaluation in the metadata", func() bool {
+		store.mu.Lock()
+		defer store.mu.Unlock()
+		ps := store.patches[reply.ID]
+		md, _ := ps[len(ps)-1]["metadata"].(map[string]any)
+		ev, _ := md["evaluation"].(map[string]any)
+		return ev["quality_score"] != nil && md["citations"] != nil && ps[len(ps)-2]["status"] == StatusCompleted
 	})
 }
 

@@ -133,7 +133,7 @@ func (s *Service) answer(ctx context.Context, d Delivery, user Message, log *slo
 		return
 	}
 	defer release()
-	s.persisted(ctx, d.assistantID, user, nil)
+	s.persisted(ctx, d.assistantID, user, nil, nil)
 }
 
 // claim creates the pending reply, or resets the one being restarted.
@@ -154,8 +154,9 @@ func (s *Service) claim(ctx context.Context, d Delivery, user Message) error {
 // persisted runs one turn into an assistant message: thinking records and
 // the streamed answer go through the message's ordered writer, and the turn
 // ends completed, or failed with an apology, never left open. Extra
-// observers (a developer's stream) get the events too.
-func (s *Service) persisted(ctx context.Context, assistantID string, user Message, extra agent.Observer) (*agent.State, error) {
+// observers (a developer's stream) get the events too; reflection, when
+// set, overrides the service's reflection mode for this turn.
+func (s *Service) persisted(ctx context.Context, assistantID string, user Message, reflection *bool, extra agent.Observer) (*agent.State, error) {
 	log := s.log.With("assistant", assistantID)
 	req, err := s.persistedRequest(ctx, user)
 	switch {
@@ -170,17 +171,24 @@ func (s *Service) persisted(ctx context.Context, assistantID string, user Messag
 	w.start(context.WithoutCancel(ctx))
 	s.inflight.add(assistantID)
 	defer s.inflight.remove(assistantID)
+	if reflection != nil {
+		req.Reflection = reflection
+	}
+	answered := false
+	written := make(chan struct{}) // closed once the final write is done; answered is set before
+	defer close(written)
 	st, err := s.run(ctx, req, func(e agent.Event) {
 		w.observe(e)
 		if extra != nil {
 			extra(e)
 		}
-	})
+	}, func(scored *agent.State) { s.writeScore(assistantID, scored, written, &answered) })
 	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
 	switch {
 	case err == nil:
 		w.finish(fctx, completed(st))
+		answered = true
 	case errors.Is(ctx.Err(), context.Canceled): // shutting down: give it back
 		w.finish(fctx, handedBack("shutdown during the turn"))
 	default:
@@ -217,18 +225,52 @@ func (s *Service) persistedRequest(ctx context.Context, user Message) (agent.Req
 	return s.request(Question{Message: user.Text, ConferenceID: conv.Conference, History: history})
 }
 
+// writeScore adds a background evaluation to an answered message's
+// metadata, after the message's final write (the metadata field is written
+// whole, so it must not race it).
+func (s *Service) writeScore(id string, st *agent.State, written <-chan struct{}, answered *bool) {
+	select {
+	case <-written:
+	case <-s.bgCtx.Done():
+		return
+	}
+	if !*answered {
+		return
+	}
+	ctx, cancel := context.WithTimeout(s.bgCtx, 30*time.Second)
+	defer cancel()
+	if err := s.opts.Store.Patch(ctx, id, map[string]any{"metadata": completedMetadata(st)}); err != nil {
+		s.directusError("patch_message", err)
+	}
+}
+
 // completed are the final fields of an answered message.
 func completed(st *agent.State) map[string]any {
+	return map[string]any{
+		"status": StatusCompleted, "messageText": st.ResponseText, "thinking_output": nullIfEmpty(st.ThinkingUpdates),
+		"metadata": completedMetadata(st),
+	}
+}
+
+// completedMetadata is an answered message's metadata: what was cited, how
+// the turn went, whether it reflected and, once scored, the evaluation.
+func completedMetadata(st *agent.State) map[string]any {
 	var usage []map[string]any
 	for _, c := range st.ModelCalls {
 		usage = append(usage, map[string]any{"step": c.Step, "model": c.Model, "input_tokens": c.Usage.InputTokens,
 			"output_tokens": c.Usage.OutputTokens, "ms": c.MS, "fallback": c.Fallback})
 	}
-	return map[string]any{
-		"status": StatusCompleted, "messageText": st.ResponseText, "thinking_output": nullIfEmpty(st.ThinkingUpdates),
-		"metadata": map[string]any{"trace_id": st.TraceID, "citations": st.Citations, "strategies": st.Strategies(),
-			"model_usage": usage, "timings_ms": st.StepDurationsMS, "response_source": st.ResponseSource},
+	mode := "off"
+	if st.Reflection {
+		mode = "on"
 	}
+	md := map[string]any{"trace_id": st.TraceID, "citations": st.Citations, "strategies": st.Strategies(),
+		"model_usage": usage, "timings_ms": st.StepDurationsMS, "response_source": st.ResponseSource, "reflection": mode}
+	if ev := st.Evaluation; ev != nil {
+		md["evaluation"] = map[string]any{"quality_score": ev.QualityScore, "confidence_score": ev.ConfidenceScore,
+			"issues": ev.Issues, "source": ev.Source}
+	}
+	return md
 }
 
 func nullIfEmpty(r []agent.ThinkingRecord) any {
@@ -392,7 +434,7 @@ func (s *Service) askPersisted(ctx context.Context, q Question, obs agent.Observ
 	go func() {
 		defer s.bg.Done()
 		defer release()
-		st, err := s.persisted(s.bgCtx, reply, user, func(e agent.Event) {
+		st, err := s.persisted(s.bgCtx, reply, user, q.Reflection, func(e agent.Event) {
 			mu.Lock()
 			defer mu.Unlock()
 			if !gone && obs != nil {

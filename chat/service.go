@@ -136,6 +136,8 @@ type Question struct {
 	// Now, when set, is the moment the question counts as asked at ("what's
 	// next?"); the service's clock otherwise.
 	Now time.Time
+	// Reflection, when set, turns reflection on or off for this turn.
+	Reflection *bool
 }
 
 // Ask runs one interactive turn, sending its events to obs. It refuses at
@@ -158,7 +160,7 @@ func (s *Service) Ask(ctx context.Context, q Question, obs agent.Observer) (*age
 		return s.askPersisted(ctx, q, obs, release)
 	}
 	defer release()
-	return s.run(ctx, req, obs)
+	return s.run(ctx, req, obs, nil)
 }
 
 // request checks a question and builds the agent's request.
@@ -173,12 +175,12 @@ func (s *Service) request(q Question) (agent.Request, error) {
 	if q.TraceID == "" {
 		q.TraceID = NewTraceID()
 	}
-	return agent.Request{TraceID: q.TraceID, Message: q.Message, Conference: conf, History: q.History, Now: q.Now}, nil
+	return agent.Request{TraceID: q.TraceID, Message: q.Message, Conference: conf, History: q.History, Now: q.Now, Reflection: q.Reflection}, nil
 }
 
 // run runs a turn holding a slot: deadline, metrics, trace, background
 // evaluation.
-func (s *Service) run(ctx context.Context, req agent.Request, obs agent.Observer) (*agent.State, error) {
+func (s *Service) run(ctx context.Context, req agent.Request, obs agent.Observer, scored func(*agent.State)) (*agent.State, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.opts.TurnTimeout)
 	defer cancel()
 	s.m.ActiveTurns.Inc()
@@ -193,13 +195,16 @@ func (s *Service) run(ctx context.Context, req agent.Request, obs agent.Observer
 	})
 	outcome := Outcome(st, err)
 	s.m.Turn(outcome, st)
+	if st != nil && st.Evaluation != nil {
+		s.m.Quality(st)
+	}
 	took := s.opts.Now().Sub(start)
 	log.Info("turn finished", "outcome", outcome, "ms", took.Milliseconds(), "conference", req.Conference.ID)
 	if st != nil {
 		s.traces.Add(Trace{TraceID: req.TraceID, Outcome: outcome, StartedAt: start, DurationMS: float64(took.Microseconds()) / 1000, State: st})
 	}
 	if err == nil && s.opts.Evaluate && st.Evaluation == nil {
-		s.evaluateLater(st, outcome, start, took)
+		s.evaluateLater(st, outcome, start, took, scored)
 	}
 	return st, err
 }
@@ -207,7 +212,8 @@ func (s *Service) run(ctx context.Context, req agent.Request, obs agent.Observer
 // evaluateLater scores the answer after it was delivered, on a context
 // detached from the request; Shutdown waits for it. It works on its own copy
 // of the state: the caller still reads the original to deliver the answer.
-func (s *Service) evaluateLater(orig *agent.State, outcome string, start time.Time, took time.Duration) {
+// scored, when set, gets the scored copy.
+func (s *Service) evaluateLater(orig *agent.State, outcome string, start time.Time, took time.Duration, scored func(*agent.State)) {
 	cp := *orig
 	cp.ModelCalls = slices.Clone(orig.ModelCalls)
 	st := &cp
@@ -221,6 +227,11 @@ func (s *Service) evaluateLater(orig *agent.State, outcome string, start time.Ti
 		n := len(st.ModelCalls)
 		if _, err := s.agent.Evaluate(ctx, st); err != nil {
 			s.log.Warn("evaluation failed", "trace_id", st.TraceID, "err", err)
+		} else {
+			s.m.Quality(st)
+			if scored != nil {
+				scored(st)
+			}
 		}
 		s.m.Calls(st.ModelCalls[n:])
 		s.traces.Update(Trace{TraceID: st.TraceID, Outcome: outcome, StartedAt: start, DurationMS: float64(took.Microseconds()) / 1000, State: st})

@@ -28,6 +28,7 @@ type Metrics struct {
 	ModelCalls     *prometheus.CounterVec   // step, model, result
 	OutputRejected *prometheus.CounterVec   // step, check
 	Sanitised      *prometheus.CounterVec   // kind
+	AnswerQuality  *prometheus.HistogramVec // source, reflection
 	ModelTokens    *prometheus.CounterVec   // step, model, kind
 	SearchSeconds  *prometheus.HistogramVec // table, mode
 	QueueDepth     prometheus.Gauge
@@ -49,6 +50,8 @@ func New() *Metrics {
 	m.Strategies = f.counter("erleah_reflection_strategies_total", "Reflection rounds by strategy and by who decided.", "strategy", "source")
 	m.Fallbacks = f.counter("erleah_fallbacks_total", "Steps answered by the fallback (builtin rules or mechanical ladder).", "step")
 	m.ModelCalls = f.counter("erleah_model_calls_total", "Model calls by step, model and result.", "step", "model", "result")
+	m.AnswerQuality = f.histogram("erleah_answer_quality", "Evaluated quality of answers (0..1), by who wrote the answer and whether the turn reflected.",
+		[]float64{.1, .2, .3, .4, .5, .6, .7, .8, .9, 1}, "source", "reflection")
 	m.Sanitised = f.counter("erleah_output_sanitised_total", "Things taken out of answers: citations of items not retrieved, links no retrieved item has.", "kind")
 	m.OutputRejected = f.counter("erleah_model_output_rejected_total", "Model replies refused by a validation check, by step and check.", "step", "check")
 	m.ModelTokens = f.counter("erleah_model_tokens_total", "Model tokens by step, model and kind (input, output).", "step", "model", "kind")
@@ -147,6 +150,15 @@ func (m *Metrics) Turn(outcome string, st *agent.State) {
 	}
 	m.Sanitised.WithLabelValues("citation").Add(float64(len(st.DroppedCitations)))
 	m.Sanitised.WithLabelValues("url").Add(float64(len(st.RemovedURLs)))
+}
+
+// Quality records an evaluated answer's quality score.
+func (m *Metrics) Quality(st *agent.State) {
+	mode := "off"
+	if st.Reflection {
+		mode = "on"
+	}
+	m.AnswerQuality.WithLabelValues(string(st.ResponseSource), mode).Observe(st.Evaluation.QualityScore)
 }
 
 // Calls records model calls and their tokens.

@@ -48,3 +48,12 @@ func TestBreakerChangesSetTheGaugeAndCountOpenings(t *testing.T) {
 		}
 	}
 }
+
+func TestAnswerQualityIsObservedBySourceAndMode(t *testing.T) {
+	m := metrics.New()
+	m.Quality(&agent.State{ResponseSource: agent.FromModel, Reflection: true, Evaluation: &agent.Evaluation{QualityScore: 0.8}})
+	m.Quality(&agent.State{ResponseSource: agent.FromModel, Reflection: false, Evaluation: &agent.Evaluation{QualityScore: 0.3}})
+	if n := testutil.CollectAndCount(m.AnswerQuality); n != 2 {
+		t.Fatalf("%d quality series, want 2 (reflection on and off)", n)
+	}
+}

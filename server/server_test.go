@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -152,6 +153,29 @@ func TestStreamSendsATurnWithAReflectionRound(t *testing.T) {
 	}
 }
 
+// TestReflectionCanBeTurnedOffPerRequest: an operator's A/B request runs
+// the mechanical ladder, another in the same service reflects.
+func TestReflectionCanBeTurnedOffPerRequest(t *testing.T) {
+	f := start(t, nil, chat.Options{}, server.Options{})
+	sources := func(mode string) []string {
+		_, events := post(t, f.url+"/v1/chat/stream", "", `{"message":"Are there sessions on RAG?","conference_id":"aidata26","reflection":"`+mode+`"}`)
+		var out []string
+		for _, e := range events {
+			if s, _ := e.data["strategy"].(string); e.name == "thinking" && s != "acknowledgment" {
+				out = append(out, e.data["source"].(string))
+			}
+		}
+		return out
+	}
+	off, on := sources("off"), sources("on")
+	if len(off) == 0 || slices.ContainsFunc(off, func(s string) bool { return s != "mechanical" }) {
+		t.Fatalf("reflection off: rounds decided by %v, want only the mechanical ladder", off)
+	}
+	if len(on) == 0 || slices.Contains(on, "mechanical") {
+		t.Fatalf("reflection on: rounds decided by %v, want the model", on)
+	}
+}
+
 func TestDebugEventsCarryStepsAndModels(t *testing.T) {
 	f := start(t, nil, chat.Options{}, server.Options{DebugEvents: true})
 	_, events := post(t, f.url+"/v1/chat/stream", "", `{"message":"Are there sessions on RAG?","conference_id":"aidata26"}`)
@@ -180,6 +204,7 @@ func TestBadRequestsAreRefusedBeforeTheStream(t *testing.T) {
 		{`{"message":"` + strings.Repeat("a", 2000) + `","conference_id":"aidata26"}`, 413, "larger than 1024 bytes"},
 		{`{"message": `, 400, "malformed JSON"},
 		{`{"message":"what's next?","conference_id":"aidata26","now":"tomorrow"}`, 400, "now"},
+		{`{"message":"rag","conference_id":"aidata26","reflection":"maybe"}`, 400, `want \"on\" or \"off\"`},
 	}
 	for _, tc := range cases {
 		resp, _ := post(t, f.url+"/v1/chat/stream", "", tc.body)

@@ -24,6 +24,21 @@ type streamRequest struct {
 	// Now (RFC 3339) is the moment the question counts as asked at, for
 	// "what's next?" and "tomorrow"; the service's clock when absent.
 	Now string `json:"now,omitempty"`
+	// Reflection, "on" or "off", overrides REFLECTION_ENABLED for this turn.
+	Reflection string `json:"reflection,omitempty"`
+}
+
+// reflectionMode reads a request's reflection override: nil for the
+// service's default.
+func reflectionMode(v string) (*bool, error) {
+	switch v {
+	case "":
+		return nil, nil
+	case "on", "off":
+		on := v == "on"
+		return &on, nil
+	}
+	return nil, fmt.Errorf("reflection %q: want \"on\" or \"off\"", v)
 }
 
 // keepAlive is how often an idle stream gets a comment, so proxies keep it.
@@ -44,12 +59,17 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "now "+err.Error())
 		return
 	}
+	reflection, err := reflectionMode(req.Reflection)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
 	if req.ConversationID != "" && !s.allow(w, s.perUsr, "conversation:"+req.ConversationID) {
 		return
 	}
 	sse := newSSE(w)
 	defer sse.close()
-	q := chat.Question{Message: req.Message, ConferenceID: req.ConferenceID, ConversationID: req.ConversationID, History: req.History, TraceID: traceID(r.Context()), Now: now}
+	q := chat.Question{Message: req.Message, ConferenceID: req.ConferenceID, ConversationID: req.ConversationID, History: req.History, TraceID: traceID(r.Context()), Now: now, Reflection: reflection}
 	st, err := s.opts.Turns.Ask(r.Context(), q, func(e agent.Event) { s.sendEvent(sse, e) })
 	if !sse.started() {
 		s.refuse(w, err)
