@@ -45,6 +45,7 @@ type Searcher interface {
 	Calibration() search.Calibration
 	Lexicon(conference string) *search.Lexicon
 	Calendar(conference string) when.Calendar
+	Items(conference string, refs []search.Ref) []search.Result
 }
 
 // Options tune an Agent. The zero value reflects, allows DefaultMaxRetries
@@ -257,6 +258,8 @@ func (t *turn) run(ctx context.Context) error {
 		t.emit(Answer{Text: t.st.ResponseText})
 		return nil
 	case t.st.Outside != "": // a day outside the conference: nothing to search, say so
+		return t.answerTurn(ctx)
+	case t.details():
 		return t.answerTurn(ctx)
 	}
 	if t.agent.opts.Acknowledge {

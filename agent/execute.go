@@ -73,7 +73,7 @@ func (t *turn) merge(qs []search.Query, results [][]search.Result, errs []error)
 		} else {
 			ran[q.Table] = true
 		}
-		byTable[q.Table] = append(byTable[q.Table], results[i]...)
+		byTable[q.Table] = append(byTable[q.Table], t.notCited(results[i])...)
 	}
 	t.failedRound = map[search.Table]bool{}
 	for tb := range byTable {
@@ -84,6 +84,17 @@ func (t *turn) merge(qs []search.Query, results [][]search.Result, errs []error)
 			t.st.QueryResults[tb] = mergeResults(t.st.QueryResults[tb], fresh)
 		}
 	}
+}
+
+// notCited leaves out, for "anything similar?", the items cited before.
+func (t *turn) notCited(rs []search.Result) []search.Result {
+	f := t.st.FollowUp
+	if f == nil || f.Kind != FollowMore {
+		return rs
+	}
+	return slices.DeleteFunc(slices.Clone(rs), func(r search.Result) bool {
+		return slices.Contains(f.Refs, search.Ref{Table: r.Table, ID: r.ID})
+	})
 }
 
 // mergeResults unions results by entity, keeping each entity's best score,

@@ -103,6 +103,17 @@ func (f *fakeSearch) Calibration() search.Calibration { return cal }
 
 func (f *fakeSearch) Calendar(string) when.Calendar { return when.Calendar{} }
 
+// Items knows the first item of each table (s1, e1, p1).
+func (f *fakeSearch) Items(_ string, refs []search.Ref) []search.Result {
+	var out []search.Result
+	for _, r := range refs {
+		if r.ID == idFor(r.Table) {
+			out = append(out, result(r.Table, r.ID, 1))
+		}
+	}
+	return out
+}
+
 func (f *fakeSearch) Lexicon(id string) *search.Lexicon {
 	if id == "c1" {
 		return f.lex

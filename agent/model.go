@@ -88,10 +88,12 @@ type Conference struct {
 	EndsOn   string `json:"ends_on,omitempty"`
 }
 
-// Turn is one earlier message of the conversation.
+// Turn is one earlier message of the conversation. An assistant turn's
+// citations are read from its text's markers when Citations is empty.
 type Turn struct {
-	Role string `json:"role"` // "user" or "assistant"
-	Text string `json:"text"`
+	Role      string     `json:"role"` // "user" or "assistant"
+	Text      string     `json:"text"`
+	Citations []Citation `json:"citations,omitempty"`
 }
 
 // PlanInput is what the planner sees. It must reply with JSON
@@ -168,6 +170,7 @@ type RespondInput struct {
 	Outside     string                           `json:"outside,omitempty"`
 	Conference  Conference                       `json:"conference"`
 	History     []Turn                           `json:"history,omitempty"`
+	FollowUp    *FollowUp                        `json:"follow_up,omitempty"`
 	Intent      string                           `json:"intent"`
 	Results     map[search.Table][]search.Result `json:"results"`
 	Tables      []TableStatus                    `json:"tables"`

@@ -56,6 +56,7 @@ func (t *turn) plan(ctx context.Context) error {
 		t.st.PlanRejected = err.Error()
 	}
 	t.st.PlanSource, t.st.Intent = src, strings.TrimSpace(reply.Intent)
+	queries = t.switchedTable(queries)
 	t.st.PlannedQueries = queries
 	t.st.OriginalPlannedQueries = cloneQueries(queries)
 	return nil
@@ -66,7 +67,7 @@ func (t *turn) plan(ctx context.Context) error {
 // ("hi", "can you recommend something?").
 func (t *turn) vague() bool {
 	st := t.st
-	if st.Filter != nil || st.Outside != "" || len(t.lexicon().Mentions(st.Message)) > 0 {
+	if st.FollowUp != nil || st.Filter != nil || st.Outside != "" || len(t.lexicon().Mentions(st.Message)) > 0 {
 		return false
 	}
 	return len(t.lexicon().Analyze(st.Topic).Concepts) == 0
@@ -75,22 +76,36 @@ func (t *turn) vague() bool {
 // readQuestion reads what the question says besides its topic: its
 // language, and its time, place and format constraints in the conference's
 // calendar at the moment it was asked.
+//
+// A follow-up is read first: a question that refers back is read as the
+// question it stands for ("who gives the first one?" with the first cited
+// item's title, "and exhibitors?" as the earlier question).
 func (t *turn) readQuestion() {
 	st := t.st
 	lex := t.lexicon()
 	st.Language = lexical.Language(st.Message, lex.Corpus().Knows)
-	p := when.Parse(st.Message, st.AskedAt, t.agent.search.Calendar(st.Conference.ID))
+	st.FollowUp = resolveFollowUp(st.Message, st.History, t.items)
+	text := st.Message
+	if st.FollowUp != nil && st.FollowUp.Question != "" {
+		text = st.FollowUp.Question
+	}
+	p := when.Parse(text, st.AskedAt, t.agent.search.Calendar(st.Conference.ID))
 	if t.agent.opts.Off.Off("filters") {
-		p = when.Parsed{Rest: st.Message}
+		p = when.Parsed{Rest: text}
 	}
 	st.Topic = strings.TrimSpace(p.Rest)
 	if !p.Filter.IsZero() {
 		f := p.Filter
 		st.Filter = &f
 	} else if st.Topic == "" {
-		st.Topic = st.Message
+		st.Topic = text
 	}
 	st.Outside = p.Outside
+}
+
+// items returns the conference's items refs names.
+func (t *turn) items(refs []search.Ref) []search.Result {
+	return t.agent.search.Items(t.st.Conference.ID, refs)
 }
 
 // withFilter gives the question's filter to every sessions and speakers
@@ -182,6 +197,27 @@ func (t *turn) defaultPlan() []search.Query {
 		out = append(out, q)
 	}
 	return t.withFilter(out)
+}
+
+// switchedTable keeps, for a question that asks the earlier one of another
+// table ("and exhibitors?"), only that table's queries, or searches it for
+// the topic when the plan has none.
+func (t *turn) switchedTable(qs []search.Query) []search.Query {
+	f := t.st.FollowUp
+	if f == nil || f.Kind != FollowTable {
+		return qs
+	}
+	var out []search.Query
+	for _, q := range qs {
+		if q.Table == f.Table {
+			out = append(out, q)
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	q, _ := t.normalise(search.Query{Table: f.Table, Mode: search.Faceted, Text: truncate(t.st.Topic, maxQueryText)})
+	return t.withFilter([]search.Query{q})
 }
 
 // truncate cuts s to at most n bytes without splitting a UTF-8 sequence.

@@ -131,12 +131,15 @@ type State struct {
 	// Filter holds the question's time, place and format constraints;
 	// Outside says, when the question names a day outside the
 	// conference, that it does.
-	Filter       *when.Filter `json:"filter,omitempty"`
-	Outside      string       `json:"outside,omitempty"`
-	Reflection   bool         `json:"reflection_enabled"`
-	Intent       string       `json:"intent"`
-	PlanSource   Source       `json:"plan_source"`
-	PlanRejected string       `json:"plan_rejected,omitempty"`
+	Filter  *when.Filter `json:"filter,omitempty"`
+	Outside string       `json:"outside,omitempty"`
+	// FollowUp says how the question continues the conversation, if it
+	// does.
+	FollowUp     *FollowUp `json:"follow_up,omitempty"`
+	Reflection   bool      `json:"reflection_enabled"`
+	Intent       string    `json:"intent"`
+	PlanSource   Source    `json:"plan_source"`
+	PlanRejected string    `json:"plan_rejected,omitempty"`
 
 	PlannedQueries         []search.Query                   `json:"planned_queries"`
 	OriginalPlannedQueries []search.Query                   `json:"original_planned_queries"`

@@ -62,7 +62,12 @@ func (c Case) KindOf() string {
 func (c Case) history() []agent.Turn {
 	var out []agent.Turn
 	for _, h := range c.History {
-		out = append(out, agent.Turn{Role: h.Role, Text: h.Text})
+		t := agent.Turn{Role: h.Role, Text: h.Text}
+		for _, k := range h.Cited {
+			tb, id, _ := strings.Cut(k, "/")
+			t.Citations = append(t.Citations, agent.Citation{Collection: search.Table(tb), ID: id})
+		}
+		out = append(out, t)
 	}
 	return out
 }

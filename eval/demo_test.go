@@ -146,6 +146,7 @@ func TestEverySetKeepsItsFigures(t *testing.T) {
 		"realconf-dev": {0.75, 0.88, 1},
 		"heldout":      {0.575, 0.78, 0.85},
 		"realconf":     {0.60, 0.80, 1},
+		"followup":     {0.75, 0.70, 0}, // every case is answerable
 	}
 	for _, s := range eval.Sets {
 		t.Run(s.Name, func(t *testing.T) {
@@ -163,6 +164,13 @@ func TestEverySetKeepsItsFigures(t *testing.T) {
 			if refl.AnswerHitRate < f.hit || refl.AnswerPrecision < f.precision || refl.NothingFitsRate < f.nothing {
 				t.Fatalf("answer hit %.3f (≥ %.2f), precision %.3f (≥ %.2f), nothing fits %.3f (≥ %.2f)",
 					refl.AnswerHitRate, f.hit, refl.AnswerPrecision, f.precision, refl.NothingFitsRate, f.nothing)
+			}
+			if s.Name == "followup" {
+				r.NoHistory = true
+				alone, err := r.Run(context.Background(), cases)
+				if err != nil || alone.Summary[eval.Reflection].AnswerHitRate >= refl.AnswerHitRate {
+					t.Fatalf("without history the follow-ups hit %.3f, with it %.3f (%v)", alone.Summary[eval.Reflection].AnswerHitRate, refl.AnswerHitRate, err)
+				}
 			}
 			if refl.AnswerHitRate < mech.AnswerHitRate || refl.RecoveryRate < mech.RecoveryRate {
 				t.Fatalf("reflection answers %.3f and recovers %.3f; mechanical %.3f and %.3f",

@@ -34,6 +34,9 @@ type Runner struct {
 	Timeout time.Duration
 	// Progress, when set, is called after each case.
 	Progress func(done, total int)
+	// NoHistory runs every case as if it started the conversation, to
+	// measure what reading the history adds.
+	NoHistory bool
 }
 
 // CaseResult is one case run in one mode (contract §4, plus the extra keys
@@ -112,6 +115,9 @@ func (r *Runner) runCase(ctx context.Context, m Mode, c Case) CaseResult {
 	defer cancel()
 	start := time.Now()
 	req := agent.Request{TraceID: c.ID, Message: c.Message, Conference: conf, Now: r.clock(c), History: c.history()}
+	if r.NoHistory {
+		req.History = nil
+	}
 	st, err := r.Agents[m].Run(tctx, req, nil)
 	res.MS = float64(time.Since(start).Microseconds()) / 1000
 	if err != nil {

@@ -47,6 +47,8 @@ var (
 	realconfCases []byte
 	//go:embed realconf/dev_cases.jsonl
 	realconfDevCases []byte
+	//go:embed followup/cases.jsonl
+	followupCases []byte
 )
 
 // realconfData is where the real programme is found beside a checkout.
@@ -55,6 +57,7 @@ const realconfData = "../shared/data/realconf-dev/bundle.json"
 // Sets are the evaluation sets the project ships, tuning sets first.
 var Sets = []Set{
 	{Name: "demo", Role: Tuning, About: "the demo conferences (AI & data, climate tech), written with the builtin rules", cases: demoCases},
+	{Name: "followup", Role: Tuning, About: "follow-up questions with history on the demo conferences, written apart from the code", cases: followupCases},
 	{Name: "realconf-dev", Role: Tuning, About: "FOSSASIA Summit 2017, development cases", DataFile: realconfData, cases: realconfDevCases},
 	{Name: "heldout", Role: HeldOut, About: "a logistics conference written apart from the code, frozen first", cases: heldoutCases, bundle: heldoutBundle},
 	{Name: "realconf", Role: HeldOut, About: "FOSSASIA Summit 2017, frozen cases", DataFile: realconfData, cases: realconfCases},

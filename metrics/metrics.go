@@ -189,6 +189,7 @@ type Searcher interface {
 	Calibration() search.Calibration
 	Lexicon(conference string) *search.Lexicon
 	Calendar(conference string) when.Calendar
+	Items(conference string, refs []search.Ref) []search.Result
 }
 
 // TimeSearches wraps s so that every search is timed.

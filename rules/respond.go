@@ -35,6 +35,9 @@ type pick struct {
 // informative word with the question, hedged; and an honest sentence when
 // nothing fits. The text is streamed line by line when stream is set.
 func respond(in *agent.RespondInput, stream func(string)) agent.Completion {
+	if f := in.FollowUp; f != nil && f.Kind == agent.FollowDetails {
+		return streamed(detailsAnswer(in), stream)
+	}
 	picks := choose(in)
 	text := compose(in, picks)
 	if len(picks) == 0 && in.Filter != nil && in.Outside == "" {
@@ -43,6 +46,11 @@ func respond(in *agent.RespondInput, stream func(string)) agent.Completion {
 	if down := unavailable(in); len(down) > 0 {
 		text += fmt.Sprintf("\nI couldn't search the %s just now, so there may be more; please ask again in a moment.\n", joinWith(down, "or"))
 	}
+	return streamed(text, stream)
+}
+
+// streamed sends text line by line when stream is set and returns it.
+func streamed(text string, stream func(string)) agent.Completion {
 	if stream != nil {
 		for _, line := range strings.SplitAfter(text, "\n") {
 			if line != "" {
@@ -51,6 +59,40 @@ func respond(in *agent.RespondInput, stream func(string)) agent.Completion {
 		}
 	}
 	return agent.Completion{Text: text, Model: Name}
+}
+
+// detailsAnswer says when and where the items a follow-up points at are:
+// a session's day, time and room, an exhibitor's booth, a speaker's role.
+func detailsAnswer(in *agent.RespondInput) string {
+	var b strings.Builder
+	for _, tb := range search.Tables {
+		for _, r := range in.Results[tb] {
+			fmt.Fprintf(&b, "%s [%s] %s\n", r.Title, r.Key(), whereAndWhen(r))
+		}
+	}
+	return b.String()
+}
+
+func whereAndWhen(r search.Result) string {
+	s := r.Session
+	switch {
+	case s != nil && !s.Starts.IsZero():
+		out := "is on " + s.Starts.Format("Monday 2 January, 15:04")
+		if !s.Ends.IsZero() {
+			out += "–" + s.Ends.Format("15:04")
+		}
+		if s.Room != "" {
+			out += ", in " + s.Room
+		}
+		return out + "."
+	case s != nil && s.Room != "":
+		return "is in " + s.Room + "; its time is not published yet."
+	case s != nil:
+		return "has no time or room published yet."
+	case r.Details != "":
+		return "— " + r.Details + "."
+	}
+	return "— I have no time or place for it."
 }
 
 // choose selects what to recommend, tables ordered by their best score.

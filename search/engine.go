@@ -207,6 +207,21 @@ func (e *Engine) Lexicon(conference string) *Lexicon {
 	return nil
 }
 
+// Items returns the catalogue items of refs in a conference, in the order
+// asked, as results that match fully; unknown refs are left out.
+func (e *Engine) Items(conference string, refs []Ref) []Result {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	var out []Result
+	for _, r := range refs {
+		r.Conference = conference
+		if item, ok := e.items[r]; ok {
+			out = append(out, Result{Item: *item, Score: 1, Coverage: 1})
+		}
+	}
+	return out
+}
+
 // Resolve fills a query's defaults: DefaultLimit for a zero limit and the
 // embedder's threshold when none is set.
 func (e *Engine) Resolve(q Query) Query {

@@ -1,0 +1,56 @@
+package agent
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/erleah/erleah-agent/search"
+)
+
+func TestFollowUpsAreResolved(t *testing.T) {
+	hist := []Turn{
+		{Role: "user", Text: "Any talks on serving models on-prem?"},
+		{Role: "assistant", Text: "Here is what I found:\n- Serving open models [sessions/s012]\n- GPU sharing [sessions/s020]\nAlso Harbour [exhibitors/e001]."},
+	}
+	titles := func(refs []search.Ref) []search.Result {
+		var out []search.Result
+		for _, r := range refs {
+			out = append(out, search.Result{Item: search.Item{Ref: r, Title: "Title " + r.ID, Summary: map[string]string{
+				"s012": "Hands-on workshop.", "s020": "A talk on schedulers.", "e001": "Appliances."}[r.ID]}})
+		}
+		return out
+	}
+	s12, s20, e1 := search.Ref{Table: search.Sessions, ID: "s012"}, search.Ref{Table: search.Sessions, ID: "s020"}, search.Ref{Table: search.Exhibitors, ID: "e001"}
+	tests := []struct {
+		msg  string
+		want *FollowUp
+	}{
+		{"when is it?", &FollowUp{Kind: FollowDetails, Refs: []search.Ref{s12}}},
+		{"Where is the second one?", &FollowUp{Kind: FollowDetails, Refs: []search.Ref{s20}}},
+		{"what time does the last one start", &FollowUp{Kind: FollowDetails, Refs: []search.Ref{e1}}},
+		{"who is giving the first one?", &FollowUp{Kind: FollowRefer, Refs: []search.Ref{s12}, Question: `who is giving "Title s012"?`}},
+		{"tell me more about it", &FollowUp{Kind: FollowRefer, Refs: []search.Ref{s12}, Question: `tell me more about "Title s012"`}},
+		{"who runs them?", &FollowUp{Kind: FollowRefer, Refs: []search.Ref{s12, s20, e1}, Question: `who runs "Title s012" and "Title s020" and "Title e001"?`}},
+		{"any more like that?", &FollowUp{Kind: FollowMore, Refs: []search.Ref{s12, s20, e1}, Question: "Any talks on serving models on-prem?"}},
+		{"anything similar", &FollowUp{Kind: FollowMore, Refs: []search.Ref{s12, s20, e1}, Question: "Any talks on serving models on-prem?"}},
+		{"and exhibitors?", &FollowUp{Kind: FollowTable, Table: search.Exhibitors, Question: "Any talks on serving models on-prem?"}},
+		{"What about speakers?", &FollowUp{Kind: FollowTable, Table: search.Speakers, Question: "Any talks on serving models on-prem?"}},
+		{"when's the hands-on one?", &FollowUp{Kind: FollowDetails, Refs: []search.Ref{s12}}},
+		{"could you tell me a bit more about the second one please?", &FollowUp{Kind: FollowRefer, Refs: []search.Ref{s20}, Question: `could you tell me a bit more about "Title s020" please?`}},
+		{"what else is there?", &FollowUp{Kind: FollowMore, Refs: []search.Ref{s12, s20, e1}, Question: "Any talks on serving models on-prem?"}},
+		{"any vendors selling that?", &FollowUp{Kind: FollowTable, Table: search.Exhibitors, Question: "Any talks on serving models on-prem? selling"}},
+		// New questions in the same conversation are not follow-ups.
+		{"Are there talks that cover retrieval evaluation?", nil},
+		{"Which exhibitors sell vector databases?", nil},
+		{"Is there a workshop on data contracts and is it hands-on for beginners in the afternoon?", nil},
+	}
+	for _, tc := range tests {
+		got := resolveFollowUp(tc.msg, hist, titles)
+		if fmt.Sprintf("%+v", got) != fmt.Sprintf("%+v", tc.want) {
+			t.Errorf("%q: got %+v, want %+v", tc.msg, got, tc.want)
+		}
+	}
+	if got := resolveFollowUp("when is it?", nil, titles); got != nil {
+		t.Errorf("without history: %+v, want nil", got)
+	}
+}
