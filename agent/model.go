@@ -34,8 +34,9 @@ var ModelSteps = []Step{StepPlan, StepReflect, StepRespond, StepEval, StepAck}
 // when it is set.
 //
 // An error whose chain has a Permanent() bool method returning true (an
-// authentication failure, an unknown model) tells the agent not to call that
-// model again during the turn.
+// authentication failure, an unknown model, a call that timed out, a
+// provider cooling down after a 429) tells the agent not to call that model
+// again during the turn.
 //
 // Implementations must be safe for concurrent use.
 type Model interface {

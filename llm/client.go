@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/llms/anthropic"
@@ -19,9 +20,12 @@ import (
 // Client is one provider model behind agent.Model. It is safe for
 // concurrent use.
 type Client struct {
-	spec    Spec
-	gen     llms.Model
-	prompts *prompts.Registry
+	spec        Spec
+	gen         llms.Model
+	prompts     *prompts.Registry
+	breaker     *breaker
+	callTimeout time.Duration
+	idleTimeout time.Duration
 }
 
 // NewClient returns a client for a real provider's model, rendering the
@@ -50,7 +54,8 @@ func NewClient(spec Spec, cfg Config, p *prompts.Registry) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("llm: create %s client: %w", spec, err)
 	}
-	return &Client{spec: spec, gen: gen, prompts: p}, nil
+	return &Client{spec: spec, gen: gen, prompts: p, breaker: newBreaker(spec.String(), cfg),
+		callTimeout: cfg.CallTimeout, idleTimeout: cfg.StreamIdleTimeout}, nil
 }
 
 // orNone gives OpenAI-compatible servers without keys a placeholder, since
@@ -76,7 +81,8 @@ var stepLimits = map[agent.Step]struct {
 }
 
 // Complete renders the step's prompt, calls the model and returns its text.
-// Answers stream through call.Stream. Failures come back as *Error.
+// Answers stream through call.Stream. Failures come back as *Error; while
+// the model's breaker is open, at once and without calling the provider.
 func (c *Client) Complete(ctx context.Context, call agent.Call) (agent.Completion, error) {
 	comp := agent.Completion{Model: c.spec.String()}
 	r, err := c.prompts.Render(call.Step, prompts.FromCall(call))
@@ -84,26 +90,44 @@ func (c *Client) Complete(ctx context.Context, call agent.Call) (agent.Completio
 		return comp, fmt.Errorf("llm: %w", err)
 	}
 	comp.PromptVersion = r.Version
+	probe, err := c.breaker.admit()
+	if err != nil {
+		return comp, &Error{Model: c.spec.String(), Step: string(call.Step), Class: Cooldown, Err: err}
+	}
+	comp.Text, comp.Usage, err = c.generate(ctx, call, r)
+	c.breaker.record(probe, err)
+	return comp, err
+}
+
+// Breaker reports the state of the model's circuit breaker.
+func (c *Client) Breaker() BreakerState { return c.breaker.snapshot() }
+
+// generate makes the call within its time budgets.
+func (c *Client) generate(ctx context.Context, call agent.Call, r prompts.Rendered) (string, agent.Usage, error) {
 	msgs := []llms.MessageContent{
 		llms.TextParts(llms.ChatMessageTypeSystem, r.System),
 		llms.TextParts(llms.ChatMessageTypeHuman, r.User),
 	}
-	rec := &record{}
-	resp, err := c.gen.GenerateContent(withRecord(ctx, rec), msgs, c.options(call)...)
+	rec := &record{halted: c.breaker.isOpen}
+	ctx, w, release := c.budget(ctx, call, rec)
+	defer release()
+	resp, err := c.gen.GenerateContent(withRecord(ctx, rec), msgs, c.options(call, w)...)
 	if err == nil && ctx.Err() != nil {
-		err = ctx.Err() // a stream cut by the deadline can end without an error
+		err = context.Cause(ctx) // a stream cut by a deadline can end without an error
 	}
 	if err != nil {
-		return comp, classify(ctx, c.spec.String(), string(call.Step), rec, err)
+		return "", agent.Usage{}, classify(ctx, c.spec.String(), string(call.Step), rec, err)
 	}
-	comp.Text, comp.Usage = contents(resp)
-	if strings.TrimSpace(comp.Text) == "" {
-		return comp, classify(ctx, c.spec.String(), string(call.Step), rec, errors.New("empty reply"))
+	text, usage := contents(resp)
+	if strings.TrimSpace(text) == "" {
+		return text, usage, classify(ctx, c.spec.String(), string(call.Step), rec, errors.New("empty reply"))
 	}
-	return comp, nil
+	return text, usage, nil
 }
 
-func (c *Client) options(call agent.Call) []llms.CallOption {
+// options are the call's langchaingo options; a stream's chunks also feed
+// its idle watch.
+func (c *Client) options(call agent.Call, w *watch) []llms.CallOption {
 	lim := stepLimits[call.Step]
 	opts := []llms.CallOption{llms.WithModel(c.spec.Model), llms.WithMaxTokens(lim.maxTokens), llms.WithTemperature(lim.temperature)}
 	if lim.json && c.spec.Provider != Anthropic { // Anthropic has no JSON mode; the prompt asks for JSON
@@ -113,6 +137,7 @@ func (c *Client) options(call agent.Call) []llms.CallOption {
 		stream := call.Stream
 		opts = append(opts, llms.WithStreamingFunc(func(_ context.Context, chunk []byte) error {
 			if len(chunk) > 0 {
+				w.chunk()
 				stream(string(chunk))
 			}
 			return nil

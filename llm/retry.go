@@ -35,14 +35,14 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if resp != nil {
 			status = resp.StatusCode
 		}
-		rec.note(status)
 		wait, retry := retryable(resp, err)
+		rec.note(status, wait)
 		if !retry || attempt >= t.policy.MaxAttempts || (req.Body != nil && req.GetBody == nil) {
 			return resp, err
 		}
 		delay := max(t.backoff(attempt), wait)
-		if d, ok := req.Context().Deadline(); ok && time.Until(d) < delay {
-			return resp, err // no time left to wait: let the caller fall back now
+		if !rec.mayWait(req.Context(), delay) {
+			return resp, err // no time left to wait, or the breaker opened: let the caller fall back now
 		}
 		if resp != nil {
 			io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
@@ -116,11 +116,20 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// record is what the transport saw during one model call.
+// record is what the transport saw during one model call, and what bounds
+// its retries besides the request's deadline.
 type record struct {
-	mu       sync.Mutex
-	attempts int
-	status   int // last HTTP status, 0 if none
+	// retryBy, when set, is when the call's first chunk is due (a streamed
+	// call has no deadline the transport could see); halted, when set,
+	// reports that the model's breaker opened meanwhile. Both are set before
+	// the call starts and never change.
+	retryBy time.Time
+	halted  func() bool
+
+	mu         sync.Mutex
+	attempts   int
+	status     int           // last HTTP status, 0 if none
+	retryAfter time.Duration // what the last response asked to wait, 0 if nothing
 }
 
 type recordKey struct{}
@@ -136,15 +145,31 @@ func recordOf(ctx context.Context) *record {
 	return &record{}
 }
 
-func (r *record) note(status int) {
+func (r *record) note(status int, retryAfter time.Duration) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.attempts++
 	r.status = status
+	r.retryAfter = retryAfter
 }
 
-func (r *record) get() (attempts, status int) {
+func (r *record) get() (attempts, status int, retryAfter time.Duration) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.attempts, r.status
+	return r.attempts, r.status, r.retryAfter
+}
+
+// mayWait says whether another attempt after waiting d still fits the call:
+// before its deadline and its first chunk's due time, and with the model's
+// breaker not open (retrying a model that other calls found down only
+// delays the fallback).
+func (r *record) mayWait(ctx context.Context, d time.Duration) bool {
+	end := time.Now().Add(d)
+	if dl, ok := ctx.Deadline(); ok && dl.Before(end) {
+		return false
+	}
+	if !r.retryBy.IsZero() && r.retryBy.Before(end) {
+		return false
+	}
+	return r.halted == nil || !r.halted()
 }

@@ -3,6 +3,8 @@ package llm
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/erleah/erleah-agent/agent"
@@ -89,6 +91,25 @@ func (r *Router) model(step agent.Step) (agent.Model, error) {
 	}
 	r.clients[e.Value] = m
 	return m, nil
+}
+
+// Breakers reports the circuit breaker of every provider model called so
+// far, sorted by model. A model never called has none yet: it is closed.
+func (r *Router) Breakers() []BreakerState {
+	r.mu.Lock()
+	var clients []*Client
+	for _, m := range r.clients {
+		if c, ok := m.(*Client); ok {
+			clients = append(clients, c)
+		}
+	}
+	r.mu.Unlock()
+	out := make([]BreakerState, 0, len(clients))
+	for _, c := range clients {
+		out = append(out, c.Breaker())
+	}
+	slices.SortFunc(out, func(a, b BreakerState) int { return strings.Compare(a.Model, b.Model) })
+	return out
 }
 
 // Models lists each step's current model.

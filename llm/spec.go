@@ -7,8 +7,11 @@
 // streams answers, retries transient failures (timeouts, 429, 5xx) with
 // capped, jittered exponential backoff that honours Retry-After within the
 // call's deadline, and classifies what fails for good (400, 401, 403, 404) so
-// that the agent falls back at once. A Router picks each step's model from a
-// runtime registry that operators can change without a redeploy.
+// that the agent falls back at once. Each call has time budgets (a call
+// timeout, and an idle timeout for streams), and each provider model a
+// circuit breaker shared by all turns, which refuses calls at once while
+// the model is down or asked for a pause. A Router picks each step's model
+// from a runtime registry that operators can change without a redeploy.
 package llm
 
 import (
@@ -71,6 +74,20 @@ type Config struct {
 	// Retries are layered on top of it.
 	Transport http.RoundTripper
 	Retry     RetryPolicy
+	// CallTimeout bounds a call, its retries included; for a streamed call,
+	// the wait for its first chunk. Zero: only the caller's deadline.
+	CallTimeout time.Duration
+	// StreamIdleTimeout is the longest a streamed call may go without a
+	// chunk, counting from its start. Zero: no limit.
+	StreamIdleTimeout time.Duration
+	// Breaker says when a model's circuit breaker opens.
+	Breaker BreakerPolicy
+	// OnBreakerChange, when set, hears each model's breaker state as it
+	// changes (BreakerClosed first, at the model's first call). It runs
+	// under the breaker's lock: it must be quick and not call the model.
+	OnBreakerChange func(model, state string)
+	// Now is the breakers' clock; time.Now when nil.
+	Now func() time.Time
 }
 
 // Check reports whether spec can be used with this configuration.

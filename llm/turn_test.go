@@ -46,8 +46,8 @@ func TestAnthropicTurnWithRewrite(t *testing.T) {
 	if st.PlanSource != agent.FromModel || len(st.Reflections) != 1 || st.Reflections[0].Source != agent.FromModel {
 		t.Fatalf("plan from %s, reflections %+v", st.PlanSource, st.Reflections)
 	}
-	th := res.thinking()
-	if len(th) != 1 || th[0].Strategy != agent.Rewrite || !strings.Contains(th[0].Message, "Kubernetes") || th[0].RetryCount != 1 {
+	th := res.thinking() // the acknowledgment is the first thinking record
+	if len(th) != 2 || th[0].Strategy != agent.Acknowledge || th[1].Strategy != agent.Rewrite || !strings.Contains(th[1].Message, "Kubernetes") || th[1].RetryCount != 1 {
 		t.Fatalf("thinking = %+v", th)
 	}
 	text, ans, _ := res.streamed()

@@ -54,12 +54,12 @@ func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer, cfg co
 	if err != nil {
 		return err
 	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelError}))
 	eng, err := newEngine(ctx, cfg, b, log, nil)
 	if err != nil {
 		return fmt.Errorf("index conference: %w", err)
 	}
-	model, _, err := newModel(cfg, log, nil)
+	model, _, err := newModel(cfg, log, nil, nil)
 	if err != nil {
 		return err
 	}
@@ -83,7 +83,25 @@ func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer, cfg co
 		return writeJSON(stdout, askOutput(st))
 	}
 	p.citations(st.Citations)
+	warnings(stderr, st)
 	return nil
+}
+
+// warnings tells the operator, on stderr, what the trace says went wrong
+// with the model: replies refused (and why), keys ignored, calls failed.
+// A provider's own error text stays in the trace (ask --json).
+func warnings(w io.Writer, st *agent.State) {
+	for _, r := range st.Rejections {
+		fmt.Fprintf(w, "warning: %s reply from %s refused by check %s: %s\n", r.Step, r.Model, r.Check, r.Detail)
+	}
+	for _, k := range st.IgnoredKeys {
+		fmt.Fprintf(w, "note: %s reply had keys the agent ignored: %s\n", k.Step, strings.Join(k.Keys, ", "))
+	}
+	for _, c := range st.ModelCalls {
+		if c.Failed != "" && !c.Fallback && c.Step != agent.StepAck {
+			fmt.Fprintf(w, "warning: %s call to %s failed; the fallback answered (details: ask --json)\n", c.Step, c.Model)
+		}
+	}
 }
 
 func reflectionOff(v string) (bool, error) {
@@ -124,7 +142,9 @@ func (p *askPrinter) observe(e agent.Event) {
 	case agent.Acknowledgment:
 		fmt.Fprintf(p.out, "%s\n", e.Text)
 	case agent.Thinking:
-		fmt.Fprintf(p.out, "~ %s\n", e.Record.Message)
+		if e.Record.Strategy != agent.Acknowledge { // printed as itself
+			fmt.Fprintf(p.out, "~ %s\n", e.Record.Message)
+		}
 	case agent.Chunk:
 		if !p.started {
 			p.started = true

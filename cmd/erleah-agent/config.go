@@ -43,6 +43,12 @@ type config struct {
 	Reflection    bool          `env:"REFLECTION_ENABLED" envDefault:"true"`
 	MaxRetries    int           `env:"MAX_RETRY_COUNT" envDefault:"2"`
 	TurnTimeout   time.Duration `env:"TURN_TIMEOUT" envDefault:"30s"`
+	// A hung model call gives up after 10 s (a streamed one when its first
+	// chunk is that late) and a stalled stream after 5 s of silence, leaving
+	// the fallback most of the default turn. A stream that keeps producing
+	// text is bounded by the idle timeout and the turn only.
+	CallTimeout time.Duration `env:"MODEL_CALL_TIMEOUT" envDefault:"10s"`
+	StreamIdle  time.Duration `env:"MODEL_STREAM_IDLE_TIMEOUT" envDefault:"5s"`
 
 	Model          string `env:"MODEL"`
 	ModelPlan      string `env:"MODEL_PLAN_QUERIES"`
@@ -132,6 +138,9 @@ func (c config) check() []string {
 	}
 	add(c.MaxRetries < 0 || c.MaxRetries > 5, "MAX_RETRY_COUNT=%d is outside 0..5", c.MaxRetries)
 	add(c.TurnTimeout <= 0 || c.TurnTimeout > 10*time.Minute, "TURN_TIMEOUT=%s is outside (0, 10m]", c.TurnTimeout)
+	add(c.CallTimeout <= 0 || (c.TurnTimeout > 0 && c.CallTimeout >= c.TurnTimeout),
+		"MODEL_CALL_TIMEOUT=%s: want more than 0 and less than TURN_TIMEOUT (%s), to leave the fallback time", c.CallTimeout, c.TurnTimeout)
+	add(c.StreamIdle <= 0, "MODEL_STREAM_IDLE_TIMEOUT=%s: want more than 0", c.StreamIdle)
 	add(c.RegenThreshold < 0 || c.RegenThreshold > 1, "EVALUATE_REGENERATION_THRESHOLD=%g is outside 0..1", c.RegenThreshold)
 	add(c.SearchBackend != "memory", "SEARCH_BACKEND=%q: only memory is available", c.SearchBackend)
 	add(c.RatePerIP < 0 || c.BurstPerIP < 1, "RATE_PER_IP=%g / RATE_PER_IP_BURST=%g: want a rate ≥ 0 (0 = off) and a burst ≥ 1", c.RatePerIP, c.BurstPerIP)
@@ -166,7 +175,8 @@ func (c config) check() []string {
 // llmConfig is what the providers need.
 func (c config) llmConfig() llm.Config {
 	return llm.Config{AnthropicKey: string(c.AnthropicKey), AnthropicBaseURL: c.AnthropicURL,
-		OpenAIKey: string(c.OpenAIKey), OpenAIBaseURL: c.OpenAIURL, OllamaURL: c.OllamaURL}
+		OpenAIKey: string(c.OpenAIKey), OpenAIBaseURL: c.OpenAIURL, OllamaURL: c.OllamaURL,
+		CallTimeout: c.CallTimeout, StreamIdleTimeout: c.StreamIdle}
 }
 
 // stepModels resolves MODEL and MODEL_<STEP> into each step's model.

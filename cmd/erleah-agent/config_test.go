@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 // .env.example names every variable the service reads, and loads as it is
@@ -67,5 +68,40 @@ func TestConfigLogNamesEveryVariableAndMasksSecrets(t *testing.T) {
 	}
 	if !strings.Contains(out, `"reconcile_grace":"7s"`) {
 		t.Errorf("reconcile_grace not logged with its value: %s", out)
+	}
+}
+
+// The model time budgets default to 10 s per call and 5 s of stream
+// silence, and reach the providers' configuration.
+func TestConfigModelTimeoutDefaults(t *testing.T) {
+	c, err := loadConfig(map[string]string{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lc := c.llmConfig()
+	if lc.CallTimeout != 10*time.Second || lc.StreamIdleTimeout != 5*time.Second {
+		t.Fatalf("call timeout %v, idle timeout %v", lc.CallTimeout, lc.StreamIdleTimeout)
+	}
+	c, err = loadConfig(map[string]string{"MODEL_CALL_TIMEOUT": "3s", "MODEL_STREAM_IDLE_TIMEOUT": "1500ms"})
+	if err != nil || c.llmConfig().CallTimeout != 3*time.Second || c.llmConfig().StreamIdleTimeout != 1500*time.Millisecond {
+		t.Fatalf("err %v, config %+v", err, c.llmConfig())
+	}
+}
+
+func TestConfigRejectsBadModelTimeouts(t *testing.T) {
+	for _, tc := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"MODEL_CALL_TIMEOUT": "30s"}, "MODEL_CALL_TIMEOUT=30s: want more than 0 and less than TURN_TIMEOUT (30s)"},
+		{map[string]string{"MODEL_CALL_TIMEOUT": "5s", "TURN_TIMEOUT": "4s"}, "MODEL_CALL_TIMEOUT=5s: want more than 0 and less than TURN_TIMEOUT (4s)"},
+		{map[string]string{"MODEL_CALL_TIMEOUT": "0s"}, "MODEL_CALL_TIMEOUT=0s: want more than 0"},
+		{map[string]string{"MODEL_STREAM_IDLE_TIMEOUT": "-1s"}, "MODEL_STREAM_IDLE_TIMEOUT=-1s: want more than 0"},
+		{map[string]string{"MODEL_STREAM_IDLE_TIMEOUT": "soon"}, `MODEL_STREAM_IDLE_TIMEOUT="soon" is not a valid time.Duration`},
+	} {
+		_, err := loadConfig(tc.env)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: err = %v, want %q", tc.env, err, tc.want)
+		}
 	}
 }

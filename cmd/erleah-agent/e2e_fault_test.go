@@ -56,6 +56,7 @@ func TestE2EAgentStoppedMidTurnAndRestarted(t *testing.T) {
 	d := needDirectus(t)
 	env := slowModel(t, 5*time.Second)
 	env["SHUTDOWN_GRACE"], env["TURN_TIMEOUT"], env["RECONCILE_ABANDON_AFTER"] = "300ms", "10s", "10s"
+	env["MODEL_CALL_TIMEOUT"], env["MODEL_STREAM_IDLE_TIMEOUT"] = "8s", "8s" // the answer is slow, not hung
 	a := d.startAgent(t, env)
 	conv := d.conversation(t)
 	user := d.ask(t, conv, "Any sessions on RAG?")
@@ -67,7 +68,7 @@ func TestE2EAgentStoppedMidTurnAndRestarted(t *testing.T) {
 		t.Fatalf("after stopping mid-turn: %+v; want the reply handed back (pending)", r)
 	}
 	start := time.Now()
-	d.startAgent(t, map[string]string{"RECONCILE_ABANDON_AFTER": "1s", "TURN_TIMEOUT": "1s"}) // the builtin model
+	d.startAgent(t, map[string]string{"RECONCILE_ABANDON_AFTER": "1s", "TURN_TIMEOUT": "1s", "MODEL_CALL_TIMEOUT": "500ms"}) // the builtin model
 	if r := d.finished(t, user, 20*time.Second); r.Status != "completed" || !strings.Contains(r.Text, "[sessions/") {
 		t.Fatalf("after the restart: %+v", r)
 	}

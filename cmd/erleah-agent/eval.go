@@ -152,7 +152,7 @@ func runEval(ctx context.Context, cfg config, c common, run evalRun, modes []eva
 	if err != nil {
 		return nil, fmt.Errorf("index conference: %w", err)
 	}
-	model, _, err := newModel(cfg, log, off)
+	model, _, err := newModel(cfg, log, off, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -229,6 +229,21 @@ func TestAskUsesTheConfiguredProvider(t *testing.T) {
 	}
 }
 
+// TestAskSaysWhatTheModelGotWrong: a refused reply and ignored keys are
+// shown on stderr, not only in the JSON trace.
+func TestAskSaysWhatTheModelGotWrong(t *testing.T) {
+	srv := llmtest.NewAnthropic(t)
+	bad := llmtest.Reply{Text: `{"intent":"x","queries":[{"table":"attendees","query_text":"rag"}]}`}
+	srv.Script(agent.StepPlan, bad, llmtest.Reply{Text: `{"intent":"x","confidence":1,"queries":[{"table":"sessions","query_text":"rag"}]}`})
+	srv.Default = func(agent.Step) llmtest.Reply { return llmtest.Reply{Text: "Go to [sessions/s006]."} }
+	env := map[string]string{"MODEL": "anthropic:claude-test", "ANTHROPIC_API_KEY": "k", "ANTHROPIC_BASE_URL": srv.URL + "/v1", "MAX_RETRY_COUNT": "0"}
+	code, _, errOut := cli(t, env, "ask", "sessions on RAG?")
+	if code != 0 || !strings.Contains(errOut, "plan_queries reply from anthropic:claude-test refused by check tables_and_modes") ||
+		!strings.Contains(errOut, "ignored: confidence") {
+		t.Fatalf("exit %d, stderr:\n%s", code, errOut)
+	}
+}
+
 func TestAskAnswersWhenTheProviderRejectsTheKey(t *testing.T) {
 	srv := llmtest.NewAnthropic(t)
 	srv.Default = func(agent.Step) llmtest.Reply {

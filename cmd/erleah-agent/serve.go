@@ -99,11 +99,11 @@ func build(ctx context.Context, cfg config, log *slog.Logger) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
-	router, reg, err := newModel(cfg, log, nil)
+	m := metrics.New()
+	router, reg, err := newModel(cfg, log, nil, m.Breaker)
 	if err != nil {
 		return nil, err
 	}
-	m := metrics.New()
 	opts := agentOptions(cfg, !cfg.Reflection, cfg.MaxRetries, log)
 	opts.Acknowledge = true
 	a := agent.New(router, m.TimeSearches(eng), opts)
@@ -245,9 +245,12 @@ func indexReady(eng *search.Engine, b *conference.Bundle) server.Check {
 }
 
 // modelsReady checks that every step's model is usable with the configured
-// credentials (without calling the provider).
+// credentials (without calling the provider) and that none is cooling down
+// behind an open circuit breaker. A half-open breaker is ready: its probe
+// call is how the model comes back.
 func modelsReady(r *llm.Router, cfg config) server.Check {
 	return func(context.Context) error {
+		open := openBreakers(r)
 		for _, m := range r.Models() {
 			spec, err := llm.ParseSpec(m.Value)
 			if err == nil {
@@ -256,9 +259,23 @@ func modelsReady(r *llm.Router, cfg config) server.Check {
 			if err != nil {
 				return fmt.Errorf("step %s: %w", m.Key, err)
 			}
+			if b, ok := open[spec.String()]; ok {
+				return fmt.Errorf("step %s: model %s is cooling down until %s", m.Key, b.Model, b.OpenUntil.UTC().Format(time.RFC3339))
+			}
 		}
 		return nil
 	}
+}
+
+// openBreakers returns the open circuit breakers by model.
+func openBreakers(r *llm.Router) map[string]llm.BreakerState {
+	open := map[string]llm.BreakerState{}
+	for _, b := range r.Breakers() {
+		if b.State == llm.BreakerOpen {
+			open[b.Model] = b
+		}
+	}
+	return open
 }
 
 // queueSize maps TURN_QUEUE to chat.Options, where 0 means the default and

@@ -109,3 +109,60 @@ func TestServeHealthReadinessAndMetrics(t *testing.T) {
 		}
 	}
 }
+
+// A provider's 429 with Retry-After opens its model's breaker: /readyz
+// fails and /metrics shows it open until the pause is over; then it is
+// half-open, which is ready.
+func TestServeReportsAnOpenBreaker(t *testing.T) {
+	model := llmtest.NewOpenAI(t)
+	model.Default = func(agent.Step) llmtest.Reply {
+		return llmtest.Reply{Status: http.StatusTooManyRequests, Text: `{"error":{"message":"slow down"}}`, Header: http.Header{"Retry-After": {"1"}}}
+	}
+	url, stop := serveForTest(t, map[string]string{"MODEL": "openai:gpt-x", "OPENAI_API_KEY": "k", "OPENAI_BASE_URL": model.URL + "/v1",
+		"MODEL_CALL_TIMEOUT": "300ms"})
+	defer stop()
+	opened := time.Now()
+	if got := fetch(t, url+"/v1/chat/stream", `{"message":"RAG sessions?","conference_id":"aidata26"}`); !strings.Contains(got, "event: answer") {
+		t.Fatalf("no fallback answer while the model is rate-limited:\n%s", got)
+	}
+	if got := fetch(t, url+"/readyz", ""); !strings.Contains(got, `"models":"failing"`) {
+		t.Fatalf("/readyz with the breaker open: %s", got)
+	}
+	metrics := fetch(t, url+"/metrics", "")
+	for _, want := range []string{`erleah_model_breaker_state{model="openai:gpt-x"} 2`, `erleah_model_breaker_opened_total{model="openai:gpt-x"} 1`} {
+		if !strings.Contains(metrics, want) {
+			t.Fatalf("/metrics lacks %s", want)
+		}
+	}
+	for !strings.Contains(fetch(t, url+"/readyz", ""), `"ready"`) {
+		if time.Since(opened) > 10*time.Second {
+			t.Fatal("/readyz never became ready once the breaker's second was over")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if time.Since(opened) < time.Second {
+		t.Fatalf("ready again %v after the 429 asked for a second", time.Since(opened))
+	}
+	if !strings.Contains(fetch(t, url+"/metrics", ""), `erleah_model_breaker_state{model="openai:gpt-x"} 1`) {
+		t.Fatal("/metrics does not show the breaker half-open")
+	}
+}
+
+// fetch gets url, or POSTs body to it when body is set, and returns the
+// response's body.
+func fetch(t *testing.T, url, body string) string {
+	t.Helper()
+	var resp *http.Response
+	var err error
+	if body == "" {
+		resp, err = http.Get(url)
+	} else {
+		resp, err = http.Post(url, "application/json", strings.NewReader(body))
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return string(b)
+}

@@ -120,8 +120,9 @@ func newEngine(ctx context.Context, cfg config, b *conference.Bundle, log *slog.
 }
 
 // newModel opens the prompt and model registries in the state directory
-// and returns the router that sends each step to its model.
-func newModel(cfg config, log *slog.Logger, off search.Ablation) (*llm.Router, *prompts.Registry, error) {
+// and returns the router that sends each step to its model. onBreaker, when
+// set, hears each provider model's circuit breaker change state.
+func newModel(cfg config, log *slog.Logger, off search.Ablation, onBreaker func(model, state string)) (*llm.Router, *prompts.Registry, error) {
 	dir := cfg.stateDir()
 	p, warnings, err := prompts.Open(filepath.Join(dir, "prompts.json"))
 	if err != nil {
@@ -131,7 +132,9 @@ func newModel(cfg config, log *slog.Logger, off search.Ablation) (*llm.Router, *
 	if err != nil {
 		return nil, nil, usagef("%v", err)
 	}
-	r, more, err := llm.OpenRouter(filepath.Join(dir, "models.json"), steps, cfg.llmConfig(), p, &rules.Model{Off: off})
+	lc := cfg.llmConfig()
+	lc.OnBreakerChange = onBreaker
+	r, more, err := llm.OpenRouter(filepath.Join(dir, "models.json"), steps, lc, p, &rules.Model{Off: off})
 	if err != nil {
 		return nil, nil, err
 	}

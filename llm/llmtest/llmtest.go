@@ -28,6 +28,10 @@ type Reply struct {
 	Delay  time.Duration
 	// ChunkDelay paces a streamed reply: the wait before each delta.
 	ChunkDelay time.Duration
+	// Stall makes a streamed reply send StallAfter deltas, then go silent,
+	// the connection open, until the client gives up.
+	Stall      bool
+	StallAfter int
 }
 
 // Request is what a fake provider received.
@@ -147,6 +151,16 @@ func fail(w http.ResponseWriter, r *http.Request, rep Reply) bool {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(rep.Status)
 	io.WriteString(w, rep.Text)
+	return true
+}
+
+// stalls reports whether a stream goes silent before its delta i; if so it
+// waits until the client leaves.
+func stalls(r *http.Request, rep Reply, i int) bool {
+	if !rep.Stall || i < rep.StallAfter {
+		return false
+	}
+	<-r.Context().Done()
 	return true
 }
 

@@ -29,7 +29,7 @@ func NewAnthropic(t testing.TB) *Server {
 				return
 			}
 			if req.Stream {
-				anthropicStream(w, req, rep.Text)
+				anthropicStream(w, r, req, rep)
 				return
 			}
 			writeJSON(w, map[string]any{"id": "msg_test", "type": "message", "role": "assistant", "model": req.Model,
@@ -40,7 +40,8 @@ func NewAnthropic(t testing.TB) *Server {
 	})
 }
 
-func anthropicStream(w http.ResponseWriter, req Request, text string) {
+func anthropicStream(w http.ResponseWriter, r *http.Request, req Request, rep Reply) {
+	text := rep.Text
 	w.Header().Set("Content-Type", "text/event-stream")
 	send := func(event string, data map[string]any) {
 		b, _ := json.Marshal(data)
@@ -51,7 +52,11 @@ func anthropicStream(w http.ResponseWriter, req Request, text string) {
 		"role": "assistant", "model": req.Model, "content": []any{}, "usage": map[string]any{"input_tokens": tokens(req.User), "output_tokens": 1}}})
 	send("content_block_start", map[string]any{"type": "content_block_start", "index": 0, "content_block": map[string]any{"type": "text", "text": ""}})
 	send("ping", map[string]any{"type": "ping"})
-	for _, part := range words(text) {
+	for i, part := range words(text) {
+		if stalls(r, rep, i) {
+			return
+		}
+		time.Sleep(rep.ChunkDelay)
 		send("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0, "delta": map[string]any{"type": "text_delta", "text": part}})
 	}
 	send("content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
@@ -78,7 +83,7 @@ func NewOpenAI(t testing.TB) *Server {
 				return
 			}
 			if req.Stream {
-				openAIStream(w, req, rep)
+				openAIStream(w, r, req, rep)
 				return
 			}
 			writeJSON(w, map[string]any{"id": "chatcmpl-test", "object": "chat.completion", "created": 1, "model": req.Model,
@@ -99,7 +104,7 @@ func NewOpenAI(t testing.TB) *Server {
 	})
 }
 
-func openAIStream(w http.ResponseWriter, req Request, rep Reply) {
+func openAIStream(w http.ResponseWriter, r *http.Request, req Request, rep Reply) {
 	text := rep.Text
 	w.Header().Set("Content-Type", "text/event-stream")
 	send := func(data map[string]any) {
@@ -112,7 +117,10 @@ func openAIStream(w http.ResponseWriter, req Request, rep Reply) {
 			"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}}
 	}
 	send(chunk(map[string]any{"role": "assistant", "content": ""}, nil))
-	for _, part := range words(text) {
+	for i, part := range words(text) {
+		if stalls(r, rep, i) {
+			return
+		}
 		time.Sleep(rep.ChunkDelay)
 		send(chunk(map[string]any{"content": part}, nil))
 	}
@@ -138,7 +146,11 @@ func NewOllama(t testing.TB) *Server {
 			w.Header().Set("Content-Type", "application/x-ndjson")
 			enc := json.NewEncoder(w)
 			if req.Stream {
-				for _, part := range words(rep.Text) {
+				for i, part := range words(rep.Text) {
+					if stalls(r, rep, i) {
+						return
+					}
+					time.Sleep(rep.ChunkDelay)
 					enc.Encode(map[string]any{"model": req.Model, "message": map[string]any{"role": "assistant", "content": part}, "done": false})
 					w.(http.Flusher).Flush()
 				}

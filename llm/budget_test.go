@@ -1,0 +1,168 @@
+package llm_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/erleah/erleah-agent/agent"
+	"github.com/erleah/erleah-agent/llm"
+	"github.com/erleah/erleah-agent/llm/llmtest"
+)
+
+// wire is one provider's wire format: its fake server and a configuration
+// pointing a client at it.
+type wire struct {
+	name  string
+	model string
+	start func(testing.TB) *llmtest.Server
+	cfg   func(url string) llm.Config
+}
+
+var wires = []wire{
+	{"anthropic", "anthropic:claude-test-1", llmtest.NewAnthropic, func(u string) llm.Config {
+		return llm.Config{AnthropicKey: "sk-test", AnthropicBaseURL: u + "/v1"}
+	}},
+	{"openai", "openai:gpt-test", llmtest.NewOpenAI, func(u string) llm.Config { return llm.Config{OpenAIKey: "k", OpenAIBaseURL: u + "/v1"} }},
+}
+
+// eachWire runs a test against every wire format; tune adjusts the
+// configuration.
+func eachWire(t *testing.T, tune func(*llm.Config), test func(t *testing.T, srv *llmtest.Server, h *harness)) {
+	for _, w := range wires {
+		t.Run(w.name, func(t *testing.T) {
+			srv := w.start(t)
+			cfg := w.cfg(srv.URL)
+			tune(&cfg)
+			test(t, srv, newHarness(t, w.model, cfg, ""))
+		})
+	}
+}
+
+var planCall = agent.Call{Step: agent.StepPlan, Plan: &agent.PlanInput{Message: "Any k8s workshops?", Topic: "k8s workshops", Conference: demo, MaxQueries: 3, MaxLimit: 10}}
+
+// respondCall is an answer call whose stream appends to the returned text.
+func respondCall() (agent.Call, func() string) {
+	var mu sync.Mutex
+	var b strings.Builder
+	call := agent.Call{Step: agent.StepRespond, Respond: &agent.RespondInput{Message: "Any k8s workshops?", Conference: demo, Intent: "find workshops"},
+		Stream: func(s string) { mu.Lock(); b.WriteString(s); mu.Unlock() }}
+	return call, func() string { mu.Lock(); defer mu.Unlock(); return b.String() }
+}
+
+// llmError asserts that err is an *llm.Error of class c.
+func llmError(t *testing.T, err error, c llm.Class) *llm.Error {
+	t.Helper()
+	var e *llm.Error
+	if !errors.As(err, &e) || e.Class != c {
+		t.Fatalf("err = %v, want an *llm.Error of class %s", err, c)
+	}
+	return e
+}
+
+func timed(t *testing.T, h *harness, call agent.Call) (time.Duration, error) {
+	t.Helper()
+	start := time.Now()
+	_, err := h.router.Complete(context.Background(), call)
+	return time.Since(start), err
+}
+
+func TestHungCallTimesOutWithinCallTimeout(t *testing.T) {
+	const timeout = 100 * time.Millisecond
+	eachWire(t, func(c *llm.Config) { c.CallTimeout = timeout }, func(t *testing.T, srv *llmtest.Server, h *harness) {
+		srv.Script(agent.StepPlan, llmtest.Reply{Hang: true})
+		took, err := timed(t, h, planCall)
+		e := llmError(t, err, llm.Timeout)
+		if took > 10*timeout {
+			t.Fatalf("the call took %v with a call timeout of %v", took, timeout)
+		}
+		if !e.Permanent() || !strings.Contains(e.Error(), "call timeout") {
+			t.Fatalf("%v: want a permanent error naming the call timeout", e)
+		}
+		if n := len(srv.Requests()); n != 1 {
+			t.Fatalf("%d requests: a call out of time is not retried", n)
+		}
+	})
+}
+
+// The call timeout bounds the call with its retries, not each attempt.
+func TestCallTimeoutCoversRetries(t *testing.T) {
+	const timeout = 300 * time.Millisecond
+	srv := llmtest.NewAnthropic(t)
+	h := newHarness(t, "anthropic:claude-test-1", llm.Config{AnthropicKey: "k", AnthropicBaseURL: srv.URL + "/v1", CallTimeout: timeout}, "")
+	srv.Script(agent.StepPlan, llmtest.Reply{Text: planK8s, Delay: 100 * time.Millisecond, Status: 503}, llmtest.Reply{Hang: true})
+	took, err := timed(t, h, planCall)
+	llmError(t, err, llm.Timeout)
+	if n := len(srv.Requests()); n != 2 || took > 10*timeout {
+		t.Fatalf("%d requests in %v: want the 503, one retry cut by the call timeout", n, took)
+	}
+}
+
+func TestIdleStreamTimesOutAfterItsFirstChunk(t *testing.T) {
+	const idle = 100 * time.Millisecond
+	eachWire(t, func(c *llm.Config) { c.CallTimeout, c.StreamIdleTimeout = 5*time.Second, idle }, func(t *testing.T, srv *llmtest.Server, h *harness) {
+		srv.Script(agent.StepRespond, llmtest.Reply{Text: answerK8s, Stall: true, StallAfter: 1})
+		call, streamed := respondCall()
+		took, err := timed(t, h, call)
+		e := llmError(t, err, llm.Timeout)
+		if !strings.Contains(e.Error(), "stream went idle") || !e.Permanent() {
+			t.Fatalf("%v: want a permanent error saying the stream went idle", e)
+		}
+		if got := streamed(); got == "" || !strings.HasPrefix(answerK8s, got) || len(got) >= len(answerK8s) {
+			t.Fatalf("streamed %q: want the first chunk of the answer only", got)
+		}
+		if took < idle || took > 10*idle {
+			t.Fatalf("the call took %v with an idle timeout of %v", took, idle)
+		}
+	})
+}
+
+// A stream that keeps producing text outlives both the call timeout and
+// the idle timeout.
+func TestFlowingStreamOutlivesCallAndIdleTimeouts(t *testing.T) {
+	const timeout, idle = 100 * time.Millisecond, 300 * time.Millisecond
+	eachWire(t, func(c *llm.Config) { c.CallTimeout, c.StreamIdleTimeout = timeout, idle }, func(t *testing.T, srv *llmtest.Server, h *harness) {
+		srv.Script(agent.StepRespond, llmtest.Reply{Text: answerK8s, ChunkDelay: 25 * time.Millisecond}) // 19 chunks
+		call, streamed := respondCall()
+		took, err := timed(t, h, call)
+		if err != nil || streamed() != answerK8s {
+			t.Fatalf("err = %v, streamed %q", err, streamed())
+		}
+		if took < idle {
+			t.Fatalf("the stream took %v: too short to show anything", took)
+		}
+	})
+}
+
+// A stream that never produces text ends at the call timeout, even with a
+// longer idle timeout.
+func TestSilentStreamTimesOutAtCallTimeout(t *testing.T) {
+	const timeout = 100 * time.Millisecond
+	eachWire(t, func(c *llm.Config) { c.CallTimeout, c.StreamIdleTimeout = timeout, time.Minute }, func(t *testing.T, srv *llmtest.Server, h *harness) {
+		srv.Script(agent.StepRespond, llmtest.Reply{Text: answerK8s, Stall: true})
+		call, streamed := respondCall()
+		took, err := timed(t, h, call)
+		e := llmError(t, err, llm.Timeout)
+		if !strings.Contains(e.Error(), "first chunk") || streamed() != "" || took > 10*timeout {
+			t.Fatalf("%v after %v, streamed %q", e, took, streamed())
+		}
+	})
+}
+
+// A timeout is permanent for the turn: the agent stops calling the model and
+// answers from its fallback long before the turn's deadline.
+func TestHungModelFallsBackWithinCallTimeout(t *testing.T) {
+	srv := llmtest.NewAnthropic(t)
+	h := newHarness(t, "anthropic:claude-test-1", llm.Config{AnthropicKey: "k", AnthropicBaseURL: srv.URL + "/v1", CallTimeout: 100 * time.Millisecond}, "")
+	srv.Default = func(agent.Step) llmtest.Reply { return llmtest.Reply{Hang: true} }
+	res := h.ask(t, "Any k8s workshops?", agent.Options{MaxRetries: 1}, 20*time.Second)
+	if n := len(srv.Requests()); n != 1 || res.took > 5*time.Second {
+		t.Fatalf("%d requests, turn took %v: want one hung call, then the fallback", n, res.took)
+	}
+	if res.st.PlanSource != agent.FromFallbackModel || res.st.ResponseSource != agent.FromFallbackModel {
+		t.Fatalf("plan from %s, answer from %s", res.st.PlanSource, res.st.ResponseSource)
+	}
+}
