@@ -166,3 +166,21 @@ func TestHungModelFallsBackWithinCallTimeout(t *testing.T) {
 		t.Fatalf("plan from %s, answer from %s", res.st.PlanSource, res.st.ResponseSource)
 	}
 }
+
+// A stalled answer ends at the idle timeout: observers are told to drop
+// the half-text, and the fallback answers well before the turn's deadline.
+func TestStalledAnswerFallsBackWithAReset(t *testing.T) {
+	eachWire(t, func(c *llm.Config) { c.StreamIdleTimeout = 150 * time.Millisecond }, func(t *testing.T, srv *llmtest.Server, h *harness) {
+		srv.Script(agent.StepPlan, llmtest.Reply{Text: `{"intent":"x","queries":[{"table":"sessions","query_text":"kubernetes workshops"}]}`})
+		srv.Script(agent.StepRespond, llmtest.Reply{Text: "Half of an answer that never ends", Stall: true, StallAfter: 2})
+		srv.Default = func(agent.Step) llmtest.Reply { return llmtest.Reply{Text: "Looking into it."} }
+		res := h.ask(t, "Any k8s workshops?", agent.Options{MaxRetries: -1}, 20*time.Second)
+		text, answer, resets := res.streamed()
+		if resets != 1 || res.st.ResponseSource != agent.FromFallbackModel || answer.Text != text || strings.Contains(text, "never ends") {
+			t.Fatalf("resets %d, answer from %s: %q", resets, res.st.ResponseSource, text)
+		}
+		if res.took > 5*time.Second {
+			t.Fatalf("the turn took %v with a 150ms idle timeout", res.took)
+		}
+	})
+}
