@@ -77,6 +77,9 @@ type Options struct {
 	// Off turns techniques off to measure what each adds; with "filters"
 	// off a question's time, place and format words stay in its topic.
 	Off search.Ablation
+	// Memory, when set, recalls what recovered similar failures before:
+	// planning adds its searches, reflection weighs it (MEMORY_ENABLED).
+	Memory Memory
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
 	// Logger receives operator logs; nothing is logged when nil.

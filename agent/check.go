@@ -29,8 +29,9 @@ func (t *turn) check(context.Context) error {
 			t.st.WeakTables = append(t.st.WeakTables, tb)
 		}
 	}
-	failing := len(t.st.ZeroResultTables) + len(t.st.WeakTables)
-	t.st.NeedsRetry = failing > 0 && t.st.RetryCount < t.agent.opts.MaxRetries
+	t.judgeRound()
+	t.st.NeedsRetry = t.st.RetryCount < t.agent.opts.MaxRetries &&
+		len(t.hopeless(slices.Concat(t.st.ZeroResultTables, t.st.WeakTables))) > 0
 	return nil
 }
 

@@ -14,6 +14,9 @@ type Decision struct {
 	Strategy    Strategy       `json:"strategy"`
 	UserMessage string         `json:"user_message"`
 	NewQueries  []search.Query `json:"new_queries"`
+	// Recalled, optional, names the remembered lessons the decision
+	// follows (their ids, from what_worked_before).
+	Recalled []string `json:"recalled,omitempty"`
 	// IgnoredKeys are the reply's keys the agent does not know.
 	IgnoredKeys []string `json:"-"`
 }

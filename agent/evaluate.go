@@ -17,6 +17,11 @@ type Evaluation struct {
 	Issues          []string `json:"issues"`
 	ImprovementHint string   `json:"improvement_hint"`
 	Source          Source   `json:"source"`
+	// The insight fields, optional: what went well, what to do better,
+	// whether the reflection decisions were right.
+	Strengths           []string `json:"strengths,omitempty"`
+	Improvements        []string `json:"improvements,omitempty"`
+	DecisionAppropriate *bool    `json:"decision_appropriate,omitempty"`
 	// IgnoredKeys are the reply's keys the agent does not know.
 	IgnoredKeys []string `json:"-"`
 }
@@ -41,6 +46,9 @@ func parseEvaluation(text string) (*Evaluation, []string, error) {
 		Confidence *float64 `json:"confidence_score"`
 		Issues     []string `json:"issues"`
 		Hint       *string  `json:"improvement_hint"`
+		Strengths  []string `json:"strengths"`
+		Improve    []string `json:"improvements"`
+		Decision   *bool    `json:"decision_appropriate"`
 	}
 	_, ignored, err := decodeChecked(text, &raw)
 	switch {
@@ -51,7 +59,8 @@ func parseEvaluation(text string) (*Evaluation, []string, error) {
 	case *raw.Quality < 0 || *raw.Quality > 1 || *raw.Confidence < 0 || *raw.Confidence > 1:
 		return nil, ignored, invalid(CheckScores, "scores must be within 0..1, got %g and %g", *raw.Quality, *raw.Confidence)
 	}
-	ev := &Evaluation{QualityScore: *raw.Quality, ConfidenceScore: *raw.Confidence, Issues: raw.Issues}
+	ev := &Evaluation{QualityScore: *raw.Quality, ConfidenceScore: *raw.Confidence, Issues: raw.Issues,
+		Strengths: raw.Strengths, Improvements: raw.Improve, DecisionAppropriate: raw.Decision}
 	if raw.Hint != nil {
 		ev.ImprovementHint = strings.TrimSpace(*raw.Hint)
 	}

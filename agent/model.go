@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 
+	"github.com/erleah/erleah-agent/memory"
 	"github.com/erleah/erleah-agent/search"
 	"github.com/erleah/erleah-agent/search/when"
 )
@@ -152,6 +153,10 @@ type ReflectInput struct {
 	Terms       []search.TermStat  `json:"term_coverage"`
 	Probes      []Probe            `json:"probes"`
 	Calibration search.Calibration `json:"score_levels"`
+	// Memory are remembered lessons of similar failures that recovered:
+	// what worked before. A decision that follows one names its id in
+	// "recalled".
+	Memory []memory.Recalled `json:"what_worked_before,omitempty"`
 	// Lexicon is the conference vocabulary and Calendar its days, rooms and
 	// tracks, for rule-based models; they are not part of any prompt.
 	Lexicon  *search.Lexicon `json:"-"`

@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/erleah/erleah-agent/memory"
 	"github.com/erleah/erleah-agent/search"
 )
 
@@ -36,6 +37,10 @@ func (t *turn) reflect(ctx context.Context) error {
 		}
 	}
 	rec := Reflection{Round: t.st.RetryCount + 1, Source: src}
+	t.describeFailure(&rec)
+	if err == nil {
+		rec.Recalled = t.recalledBy(dec, in)
+	}
 	if err != nil {
 		rec.Rejected, rec.Source = err.Error(), FromMechanical
 		dec = t.ladderDecision()
@@ -52,11 +57,27 @@ func (t *turn) reflect(ctx context.Context) error {
 func (t *turn) relax(context.Context) error {
 	dec := t.ladderDecision()
 	queries, skipped := t.fresh(dec.NewQueries)
-	t.commitRound(Reflection{
+	rec := Reflection{
 		Round: t.st.RetryCount + 1, Source: FromMechanical, Strategy: dec.Strategy,
 		Reasoning: dec.Reasoning, Queries: queries, Skipped: skipped,
-	}, dec.UserMessage)
+	}
+	t.describeFailure(&rec)
+	t.commitRound(rec, dec.UserMessage)
 	return nil
+}
+
+// recalledBy keeps the lessons a decision says it followed that the
+// reflector was shown, and records them as acted on.
+func (t *turn) recalledBy(d *Decision, in *ReflectInput) []string {
+	var out []string
+	for _, id := range d.Recalled {
+		i := slices.IndexFunc(in.Memory, func(r memory.Recalled) bool { return r.ID == id })
+		if i >= 0 && !slices.Contains(out, id) {
+			out = append(out, id)
+			t.st.Recalled = append(t.st.Recalled, RecalledUse{Step: StepReflect, ID: id, Similarity: in.Memory[i].Similarity})
+		}
+	}
+	return out
 }
 
 // commitRound makes a decision the plan of the next round and tells the
@@ -229,6 +250,7 @@ func (t *turn) reflectInput(ctx context.Context) *ReflectInput {
 	}
 	in.Terms = t.lexicon().Coverage(strings.Join(texts, " "))
 	in.Probes = t.probes(ctx)
+	in.Memory = t.recallFailure()
 	return in
 }
 

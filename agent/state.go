@@ -72,6 +72,24 @@ type Reflection struct {
 	Rejected  string         `json:"rejected,omitempty"` // failed validation check, or the model error
 	Queries   []search.Query `json:"queries"`
 	Skipped   []search.Query `json:"skipped_already_tried,omitempty"`
+	// Failing are the tables that failed before the round, Before the
+	// queries searched there, Failure the kind of failure ("empty",
+	// "weak", "unknown_terms") and Unknown the words the conference does
+	// not use; After are the tables' statuses once the round was checked.
+	Failing []TableStatus  `json:"failing"`
+	Before  []search.Query `json:"before"`
+	Failure string         `json:"failure"`
+	Unknown []string       `json:"unknown,omitempty"`
+	After   []TableStatus  `json:"after,omitempty"`
+	// Recalled are the remembered lessons the decision followed.
+	Recalled []string `json:"recalled,omitempty"`
+}
+
+// RecalledUse is a remembered lesson the turn acted on, and where.
+type RecalledUse struct {
+	Step       Step    `json:"step"`
+	ID         string  `json:"id"`
+	Similarity float64 `json:"similarity"`
 }
 
 // Rejection is a model reply a step refused: the validation check that
@@ -133,6 +151,8 @@ type State struct {
 	// conference, that it does.
 	Filter  *when.Filter `json:"filter,omitempty"`
 	Outside string       `json:"outside,omitempty"`
+	// Recalled are the remembered lessons the turn acted on.
+	Recalled []RecalledUse `json:"recalled,omitempty"`
 	// FollowUp says how the question continues the conversation, if it
 	// does.
 	FollowUp     *FollowUp `json:"follow_up,omitempty"`

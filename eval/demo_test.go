@@ -202,3 +202,35 @@ func shipped(t *testing.T, s eval.Set) (*conference.Bundle, []eval.Case) {
 	}
 	return b, cases
 }
+
+// TestMemoryEarnsItsPlace runs the memory experiment on the demo set: the
+// paraphrased cases after the originals filled the memory need fewer
+// search rounds than the same paraphrases without memory, and answer no
+// worse (EVAL.md has the figures).
+func TestMemoryEarnsItsPlace(t *testing.T) {
+	s, err := eval.SetNamed("demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, cases := shipped(t, s)
+	eng := searchtest.Engine(t, b)
+	para, err := eval.Paraphrases(cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &eval.Runner{Conference: conferenceOf(b), Calendar: eng.Calendar}
+	rep, err := r.MemoryRun(context.Background(), cases, para, func(m agent.Memory) *agent.Agent {
+		return agent.New(rules.New(), eng, agent.Options{Memory: m})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	warm, off := rep.Warm, rep.Off
+	if rep.Lessons == 0 || rep.WarmRecalls == 0 {
+		t.Fatalf("%d lessons learnt, %d warm turns used one", rep.Lessons, rep.WarmRecalls)
+	}
+	if warm.MeanAttempts > 0.8*off.MeanAttempts || warm.AnswerHitRate < off.AnswerHitRate || warm.AnswerPrecision < off.AnswerPrecision {
+		t.Fatalf("warm: attempts %.3f, hit %.3f, precision %.3f; memory off: %.3f, %.3f, %.3f",
+			warm.MeanAttempts, warm.AnswerHitRate, warm.AnswerPrecision, off.MeanAttempts, off.AnswerHitRate, off.AnswerPrecision)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/erleah/erleah-agent/agent"
+	"github.com/erleah/erleah-agent/memory"
 	"github.com/erleah/erleah-agent/search"
 	"github.com/erleah/erleah-agent/search/when"
 )
@@ -37,6 +38,9 @@ type Runner struct {
 	// NoHistory runs every case as if it started the conversation, to
 	// measure what reading the history adds.
 	NoHistory bool
+	// Bank, when set, learns from every turn: its reflection rounds are
+	// remembered, the lessons it recalled are credited.
+	Bank *memory.Bank
 }
 
 // CaseResult is one case run in one mode (contract §4, plus the extra keys
@@ -55,6 +59,7 @@ type CaseResult struct {
 	Recall         float64          `json:"recall_at_10"`
 	RR             float64          `json:"reciprocal_rank"`
 	ModelCalls     int              `json:"model_calls"`
+	Recalled       int              `json:"recalled,omitempty"`
 	MS             float64          `json:"ms"`
 	Error          string           `json:"error,omitempty"`
 }
@@ -125,6 +130,8 @@ func (r *Runner) runCase(ctx context.Context, m Mode, c Case) CaseResult {
 		return res
 	}
 	score(&res, c, st)
+	res.Recalled = len(st.Recalled)
+	r.learn(ctx, r.Agents[m], st)
 	return res
 }
 

@@ -6,6 +6,7 @@ import (
 	"text/template"
 
 	"github.com/erleah/erleah-agent/agent"
+	"github.com/erleah/erleah-agent/memory"
 	"github.com/erleah/erleah-agent/search"
 	"github.com/erleah/erleah-agent/search/when"
 )
@@ -17,7 +18,27 @@ var funcs = template.FuncMap{
 	"history": recent,
 	"queries": compactQueries,
 	"results": compactResults,
+	"lessons": compactLessons,
 	"add":     func(a, b int) int { return a + b },
+}
+
+// lesson is a remembered reflection round as a model sees it.
+type lesson struct {
+	ID         string  `json:"id"`
+	Failed     string  `json:"failed_search"`
+	Failure    string  `json:"failure"`
+	Strategy   string  `json:"strategy"`
+	Queries    []query `json:"queries_that_recovered"`
+	Similarity float64 `json:"similarity"`
+}
+
+func compactLessons(rs []memory.Recalled) []lesson {
+	out := make([]lesson, len(rs))
+	for i, r := range rs {
+		out[i] = lesson{ID: r.ID, Failed: r.Text, Failure: r.Failure, Strategy: r.Strategy,
+			Queries: compactQueries(r.Queries), Similarity: round2(r.Similarity)}
+	}
+	return out
 }
 
 func toJSON(v any) (string, error) {

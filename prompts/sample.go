@@ -5,6 +5,7 @@ import (
 
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/conference"
+	"github.com/erleah/erleah-agent/memory"
 	"github.com/erleah/erleah-agent/search"
 	"github.com/erleah/erleah-agent/search/when"
 )
@@ -37,7 +38,10 @@ func Sample(step agent.Step, repair bool) Data {
 			WeakTables: []search.Table{search.Speakers}, ZeroTables: []search.Table{}, Tried: plan,
 			Terms:       []search.TermStat{{Term: "premises", DF: map[search.Table]int{}}, {Term: "deploy", DF: map[search.Table]int{search.Sessions: 4, search.Exhibitors: 6}}},
 			Probes:      []agent.Probe{{Text: plan[0].Text, Table: search.Exhibitors, Mode: search.Faceted, TopScore: 0.55, TopTitles: []string{"Harbourline Inference"}}},
-			Calibration: cal}
+			Calibration: cal,
+			Memory: []memory.Recalled{{Similarity: 0.71, Lesson: memory.Lesson{ID: "5f0c2a9e-1d1b-4c55-9a53-0b7f7d0e9c11", Text: "run models on our own servers",
+				Failure: "weak", Strategy: "pivot", Recovered: true,
+				Queries: []search.Query{{Table: search.Exhibitors, Mode: search.Faceted, Text: "on-premises model serving", Limit: 10}}}}}}
 	case agent.StepRespond:
 		d.Respond = &agent.RespondInput{Message: msg, Language: "en", Filter: filter, Conference: conf, History: history,
 			Results: results, Calibration: cal}

@@ -9,7 +9,9 @@ import (
 
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/eval"
+	"github.com/erleah/erleah-agent/memory"
 	"github.com/erleah/erleah-agent/rules"
+	"github.com/erleah/erleah-agent/search"
 	"github.com/erleah/erleah-agent/search/searchtest"
 )
 
@@ -31,6 +33,50 @@ func BenchmarkOfflineTurn(b *testing.B) {
 	}
 	slices.Sort(times)
 	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "p50-ms")
+}
+
+// BenchmarkOfflineTurnWithMemory is BenchmarkOfflineTurn with reflection
+// memory on and full: the demo conference's cap of 200 lessons, 62 learnt
+// from the demo cases and the rest made of the conference's own words.
+// Compare its p50 with BenchmarkOfflineTurn's: the issue allows 1 ms more.
+func BenchmarkOfflineTurnWithMemory(b *testing.B) {
+	eng := demoEngine(b)
+	ctx := context.Background()
+	bank, _ := memory.Open(ctx, nil, memory.Options{})
+	cases, err := eval.DemoCases()
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := &eval.Runner{Conference: func(string) (agent.Conference, bool) { return demo, true }, Calendar: eng.Calendar, Bank: bank,
+		Agents: map[eval.Mode]*agent.Agent{eval.Reflection: agent.New(rules.New(), eng, agent.Options{Memory: bank})}}
+	if _, err := r.Run(ctx, cases); err != nil {
+		b.Fatal(err)
+	}
+	words := strings.Fields("graph privacy streaming vector inference training agents governance robotics edge audio vision " +
+		"labelling lineage catalog quality cost scheduling serving tuning security testing feature search ranking")
+	var filler []memory.Lesson
+	for i := len(bank.List("aidata26")); i < 200; i++ {
+		terms := map[string]float64{words[i%len(words)]: 2, words[(i*7+3)%len(words)]: 1}
+		filler = append(filler, memory.Lesson{Conference: "aidata26", Terms: terms, Tables: []string{"sessions"}, Strategy: "rewrite",
+			Recovered: i%2 == 0, Importance: 0.5, Queries: []search.Query{{Table: search.Sessions, Text: words[i%len(words)]}}})
+	}
+	if err := bank.Remember(ctx, filler); err != nil {
+		b.Fatal(err)
+	}
+	a := agent.New(rules.New(), eng, agent.Options{Memory: bank})
+	req := agent.Request{Message: "Are there sessions on RAG?", Conference: demo}
+	var times []time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		st, err := a.Run(ctx, req, nil)
+		times = append(times, time.Since(t0))
+		if err != nil || len(st.Citations) == 0 {
+			b.Fatalf("turn: err %v, %d citations", err, len(st.Citations))
+		}
+	}
+	slices.Sort(times)
+	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(len(bank.List("aidata26"))), "lessons")
 }
 
 // BenchmarkOfflineTurnRealProgramme runs whole turns on the real FOSSASIA

@@ -39,12 +39,19 @@ func reflect(in *agent.ReflectInput, off search.Ablation) agent.Decision {
 			acts = append(acts, a)
 		}
 	}
+	slices.SortStableFunc(acts, func(a, b action) int { return precedence[b.strategy] - precedence[a.strategy] })
+	lesson, remembered := rememberedAction(in)
+	if remembered {
+		acts = append([]action{lesson.act}, acts...) // what recovered a failure like this one before comes first
+	}
 	if len(acts) == 0 {
 		return agent.Decision{Reasoning: "nothing left to try: every variant of the failing queries was tried", Strategy: agent.Relax,
 			UserMessage: "I've looked everywhere I can think of for this.", NewQueries: nil}
 	}
-	slices.SortStableFunc(acts, func(a, b action) int { return precedence[b.strategy] - precedence[a.strategy] })
 	d := agent.Decision{Strategy: acts[0].strategy, UserMessage: acts[0].note}
+	if remembered {
+		d.Recalled = []string{lesson.id}
+	}
 	var own []search.Query
 	var reasons []string
 	for _, a := range acts {
@@ -66,6 +73,42 @@ func reflect(in *agent.ReflectInput, off search.Ablation) agent.Decision {
 		d.Reasoning += " (and the plain relaxation too)"
 	}
 	return d
+}
+
+// remembered is a lesson's action and the lesson's id.
+type remembered struct {
+	act action
+	id  string
+}
+
+// rememberedAction is what the most similar remembered lesson that
+// recovered did, when some of its queries were not tried yet this turn:
+// its strategy and its searches, with this turn's filter and levels.
+func rememberedAction(in *agent.ReflectInput) (remembered, bool) {
+	for _, l := range in.Memory {
+		var qs []search.Query
+		for _, q := range l.Queries {
+			q.Filter, q.Threshold = nil, nil
+			if !tried(in, q) {
+				qs = append(qs, q)
+			}
+		}
+		if len(qs) == 0 {
+			continue
+		}
+		why := fmt.Sprintf("a similar failure (%q, %.2f alike) recovered before by %s: %s", l.Text, l.Similarity, l.Strategy, queryTexts(qs))
+		note := "I've seen a question like this before, so I'm trying what worked then."
+		return remembered{act: action{strategy: agent.Strategy(l.Strategy), queries: qs, why: why, note: note}, id: l.ID}, true
+	}
+	return remembered{}, false
+}
+
+func queryTexts(qs []search.Query) string {
+	var out []string
+	for _, q := range qs {
+		out = append(out, fmt.Sprintf("%s %q", q.Table, q.Text))
+	}
+	return strings.Join(out, ", ")
 }
 
 // tried reports whether a query's wording was already searched in its

@@ -9,6 +9,7 @@ import (
 
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/conference"
+	"github.com/erleah/erleah-agent/memory"
 	"github.com/erleah/erleah-agent/rules"
 	"github.com/erleah/erleah-agent/search"
 	"github.com/erleah/erleah-agent/search/searchtest"
@@ -171,6 +172,26 @@ func decide(t *testing.T, in *agent.ReflectInput) *agent.Decision {
 		t.Fatalf("invalid builtin decision: %v\n%s", err, comp.Text)
 	}
 	return d
+}
+
+// TestReflectorFollowsWhatWorkedBefore: with a remembered rewrite that
+// recovered a similar failure, the builtin reflector tries it first and
+// says so; a remembered rewrite already tried is passed over.
+func TestReflectorFollowsWhatWorkedBefore(t *testing.T) {
+	eng := demoEngine(t)
+	in := handMade(eng)
+	lesson := memory.Recalled{Similarity: 0.8, Lesson: memory.Lesson{ID: "l1", Text: "data quality tests", Strategy: "rewrite", Recovered: true,
+		Queries: []search.Query{{Table: search.Sessions, Mode: search.Faceted, Text: "data validation", Limit: 10}}}}
+	in.Memory = []memory.Recalled{lesson}
+	d := decide(t, in)
+	if d.Strategy != agent.Rewrite || d.NewQueries[0].Text != "data validation" || !slices.Equal(d.Recalled, []string{"l1"}) || !strings.Contains(d.Reasoning, "recovered before") {
+		t.Fatalf("with a remembered rewrite: %+v", d)
+	}
+	in = handMade(eng, eng.Resolve(search.Query{Table: search.Sessions, Mode: search.Faceted, Text: "data validation"}))
+	in.Memory = []memory.Recalled{lesson}
+	if d := decide(t, in); len(d.Recalled) != 0 {
+		t.Fatalf("a remembered rewrite already tried was followed again: %+v", d)
+	}
 }
 
 func TestReflectorRelaxesKnownWordsThenSwitchesMode(t *testing.T) {

@@ -1,0 +1,103 @@
+package eval
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+
+	"github.com/erleah/erleah-agent/agent"
+	"github.com/erleah/erleah-agent/memory"
+)
+
+//go:embed paraphrases/demo.jsonl
+var demoParaphrases []byte
+
+// Paraphrases returns the demo cases asked in other words (written apart
+// from the code and frozen before reflection memory): same ids, same
+// relevant items.
+func Paraphrases(cases []Case) ([]Case, error) {
+	byID := map[string]string{}
+	for i, line := range bytes.Split(bytes.TrimSpace(demoParaphrases), []byte("\n")) {
+		var l struct {
+			ID      string `json:"id"`
+			Message string `json:"message"`
+		}
+		if err := json.Unmarshal(line, &l); err != nil || l.ID == "" || l.Message == "" {
+			return nil, fmt.Errorf("eval: paraphrases line %d: want {\"id\", \"message\"}: %v", i+1, err)
+		}
+		byID[l.ID] = l.Message
+	}
+	out := make([]Case, 0, len(cases))
+	for _, c := range cases {
+		m, ok := byID[c.ID]
+		if !ok {
+			return nil, fmt.Errorf("eval: no paraphrase of case %s", c.ID)
+		}
+		c.Message = m
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// MemoryReport compares reflection with an empty memory that fills as the
+// cases run (cold), the paraphrased cases with the memory the cold pass
+// filled (warm), and the paraphrased cases with memory off.
+type MemoryReport struct {
+	Cold    Summary `json:"cold"`
+	Warm    Summary `json:"warm"`
+	Off     Summary `json:"paraphrases_memory_off"`
+	Lessons int     `json:"lessons"`
+	// WarmRecalls counts warm turns that acted on a remembered lesson.
+	WarmRecalls int `json:"warm_recalls"`
+}
+
+// MemoryRun runs the memory experiment: newAgent builds a reflecting agent
+// with the given memory (nil: off).
+func (r *Runner) MemoryRun(ctx context.Context, cases, paraphrased []Case, newAgent func(agent.Memory) *agent.Agent) (*MemoryReport, error) {
+	bank, err := memory.Open(ctx, nil, memory.Options{})
+	if err != nil {
+		return nil, err
+	}
+	learn := func(m *Runner) { m.Agents = map[Mode]*agent.Agent{Reflection: newAgent(bank)}; m.Bank = bank }
+	rep := &MemoryReport{}
+	cold, err := r.with(learn).Run(ctx, cases)
+	if err != nil {
+		return nil, err
+	}
+	rep.Cold, rep.Lessons = cold.Summary[Reflection], len(bank.List(""))
+	warm, err := r.with(learn).Run(ctx, paraphrased)
+	if err != nil {
+		return nil, err
+	}
+	rep.Warm = warm.Summary[Reflection]
+	for _, c := range warm.Cases {
+		if c.Recalled > 0 {
+			rep.WarmRecalls++
+		}
+	}
+	off, err := r.with(func(m *Runner) { m.Agents = map[Mode]*agent.Agent{Reflection: newAgent(nil)} }).Run(ctx, paraphrased)
+	if err != nil {
+		return nil, err
+	}
+	rep.Off = off.Summary[Reflection]
+	return rep, nil
+}
+
+// with returns a copy of the runner changed by f.
+func (r *Runner) with(f func(*Runner)) *Runner {
+	cp := *r
+	f(&cp)
+	return &cp
+}
+
+// learn stores what a finished turn's reflection rounds taught, and how
+// the lessons it recalled served it.
+func (r *Runner) learn(ctx context.Context, a *agent.Agent, st *agent.State) {
+	if r.Bank == nil {
+		return
+	}
+	_ = r.Bank.Used(ctx, st.RecalledIDs(), st.Helped())
+	_ = r.Bank.Remember(ctx, a.Lessons(st))
+}
