@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/erleah/erleah-agent/agent"
+	"github.com/erleah/erleah-agent/memory"
 	"github.com/erleah/erleah-agent/metrics"
 )
 
@@ -48,8 +49,12 @@ type Options struct {
 	ReconcileWindow time.Duration // how far back the reconciler looks (24 h)
 	AbandonAfter    time.Duration // a reply not updated this long is restarted (TurnTimeout + 30 s)
 	Instance        string        // names this process in message metadata (hostname-pid)
-	Metrics         *metrics.Metrics
-	Now             func() time.Time
+	// Memory, when set, learns from every finished turn (after its
+	// evaluation, when there is one): its reflection rounds and how the
+	// lessons it recalled served it.
+	Memory  Learner
+	Metrics *metrics.Metrics
+	Now     func() time.Time
 }
 
 // Service runs turns.
@@ -203,10 +208,46 @@ func (s *Service) run(ctx context.Context, req agent.Request, obs agent.Observer
 	if st != nil {
 		s.traces.Add(Trace{TraceID: req.TraceID, Outcome: outcome, StartedAt: start, DurationMS: float64(took.Microseconds()) / 1000, State: st})
 	}
-	if err == nil && s.opts.Evaluate && st.Evaluation == nil {
+	switch {
+	case err == nil && s.opts.Evaluate && st.Evaluation == nil:
 		s.evaluateLater(st, outcome, start, took, scored)
+	case err == nil:
+		s.learnLater(st)
 	}
 	return st, err
+}
+
+// Learner keeps what turns teach: reflection memory.
+type Learner interface {
+	Remember(ctx context.Context, lessons []memory.Lesson) error
+	Used(ctx context.Context, ids []string, helped bool) error
+}
+
+// learnLater stores what a turn taught, in the background: memory writes
+// may reach Directus and must not hold up the answer.
+func (s *Service) learnLater(st *agent.State) {
+	if s.opts.Memory == nil || !s.begin() {
+		return
+	}
+	go func() {
+		defer s.bg.Done()
+		s.learn(st)
+	}()
+}
+
+// learn stores a finished turn's lessons and credits those it recalled.
+func (s *Service) learn(st *agent.State) {
+	if s.opts.Memory == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(s.bgCtx, 30*time.Second)
+	defer cancel()
+	if err := s.opts.Memory.Used(ctx, st.RecalledIDs(), st.Helped()); err != nil {
+		s.log.Warn("memory: crediting recalled lessons failed", "trace_id", st.TraceID, "err", err)
+	}
+	if err := s.opts.Memory.Remember(ctx, s.agent.Lessons(st)); err != nil {
+		s.log.Warn("memory: storing lessons failed", "trace_id", st.TraceID, "err", err)
+	}
 }
 
 // evaluateLater scores the answer after it was delivered, on a context
@@ -233,6 +274,7 @@ func (s *Service) evaluateLater(orig *agent.State, outcome string, start time.Ti
 				scored(st)
 			}
 		}
+		s.learn(st)
 		s.m.Calls(st.ModelCalls[n:])
 		s.traces.Update(Trace{TraceID: st.TraceID, Outcome: outcome, StartedAt: start, DurationMS: float64(took.Microseconds()) / 1000, State: st})
 	}()

@@ -1,11 +1,13 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"slices"
 
 	"github.com/erleah/erleah-agent/agent"
+	"github.com/erleah/erleah-agent/memory"
 	"github.com/erleah/erleah-agent/registry"
 )
 
@@ -23,6 +25,8 @@ func (s *Server) adminRoutes() {
 		"POST /v1/admin/models/{step}/reset":  s.resetModel,
 		"GET /v1/admin/traces":                s.listTraces,
 		"GET /v1/admin/traces/{id}":           s.getTrace,
+		"GET /v1/admin/memory":                s.listMemory,
+		"DELETE /v1/admin/memory":             s.clearMemory,
 	}
 	for pattern, h := range routes {
 		s.handle(pattern, s.admin(h))
@@ -149,4 +153,46 @@ func (s *Server) getTrace(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, tr)
+}
+
+// Memory is the reflection memory as operators see it.
+type Memory interface {
+	List(conference string) []memory.Lesson
+	Clear(ctx context.Context, conference string) (int, error)
+}
+
+// listMemory lists the remembered lessons, of one conference with
+// ?conference=, newest first.
+func (s *Server) listMemory(w http.ResponseWriter, r *http.Request) {
+	if s.opts.Memory == nil {
+		writeError(w, http.StatusNotFound, "reflection memory is off (MEMORY_ENABLED=false)")
+		return
+	}
+	lessons := s.opts.Memory.List(r.URL.Query().Get("conference"))
+	if lessons == nil {
+		lessons = []memory.Lesson{}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"lessons": lessons, "count": len(lessons)})
+}
+
+// clearMemory forgets the lessons of one conference (?conference=) or,
+// with ?all=true, of every conference: clearing everything is never the
+// accident of a missing parameter.
+func (s *Server) clearMemory(w http.ResponseWriter, r *http.Request) {
+	if s.opts.Memory == nil {
+		writeError(w, http.StatusNotFound, "reflection memory is off (MEMORY_ENABLED=false)")
+		return
+	}
+	conf := r.URL.Query().Get("conference")
+	if conf == "" && r.URL.Query().Get("all") != "true" {
+		writeError(w, http.StatusBadRequest, "name a conference (?conference=ID) or clear every one with ?all=true")
+		return
+	}
+	n, err := s.opts.Memory.Clear(r.Context(), conf)
+	if err != nil {
+		s.log.Error("clearing memory failed", "conference", conf, "err", err)
+		writeError(w, http.StatusBadGateway, "the memory could not be cleared; try again")
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"cleared": n})
 }

@@ -63,6 +63,7 @@ type Options struct {
 	Traces        TraceLister
 	Prompts       Prompts
 	Models        Models
+	Memory        Memory // reflection memory: /v1/admin/memory lists and clears it
 	Inbox         Inbox  // takes delivered user messages; enables /v1/webhooks/directus and /v1/chat
 	WebhookSecret string // the Flow's X-Webhook-Secret; the webhook is off without one
 	Ready         map[string]Check

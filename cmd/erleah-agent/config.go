@@ -65,6 +65,7 @@ type config struct {
 	EmbedderLevels string `env:"EMBEDDER_LEVELS"`
 	SearchBackend  string `env:"SEARCH_BACKEND" envDefault:"memory"`
 	StateDir       string `env:"STATE_DIR"`
+	Memory         bool   `env:"MEMORY_ENABLED" envDefault:"true"`
 
 	EvaluateFeedback bool    `env:"EVALUATE_FEEDBACK_ENABLED" envDefault:"false"`
 	RegenThreshold   float64 `env:"EVALUATE_REGENERATION_THRESHOLD" envDefault:"0.4"`

@@ -51,11 +51,32 @@ func TestE2EWidgetSeesTheTurn(t *testing.T) {
 	if last["status"] != "completed" || meta == nil || len(meta["citations"].([]any)) == 0 || meta["trace_id"] == nil {
 		t.Fatalf("the last event is not the completed reply with citations: %+v", last)
 	}
+	// The turn reflected, so its lessons reach agent_reflections, written
+	// with the agent's own token in the background.
+	agentClient, err := directus.New(directus.Options{BaseURL: d.url, Token: d.agentToken})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lessons []struct {
+		Conference string         `json:"conference"`
+		Lesson     map[string]any `json:"lesson"`
+	}
+	deadline := time.Now().Add(15 * time.Second)
+	for len(lessons) == 0 && time.Now().Before(deadline) {
+		time.Sleep(200 * time.Millisecond)
+		if err := agentClient.ReadItems(context.Background(), "agent_reflections", directus.Query{Fields: []string{"conference", "lesson"},
+			Filter: map[string]any{"conference": map[string]any{"_eq": "aidata26"}}}, &lessons); err != nil {
+			t.Fatalf("the agent cannot read its memory: %v", err)
+		}
+	}
+	if len(lessons) == 0 || lessons[0].Lesson["strategy"] == nil || lessons[0].Lesson["text"] == "" {
+		t.Fatalf("no lesson of the reflected turn in agent_reflections: %+v", lessons)
+	}
 }
 
 func checkRecords(t *testing.T, recs []any) {
 	t.Helper()
-	prev := 0.0
+	prev, round := 0.0, 0
 	for i, r := range recs {
 		rec := r.(map[string]any)
 		for _, k := range []string{"message", "strategy", "retry_count", "ts"} {
@@ -63,7 +84,14 @@ func checkRecords(t *testing.T, recs []any) {
 				t.Fatalf("thinking record %d lacks %s: %v", i, k, rec)
 			}
 		}
-		if int(rec["retry_count"].(float64)) != i+1 || rec["ts"].(float64) < prev {
+		if rec["strategy"] == "acknowledgment" { // the first record, when there is one
+			if i != 0 {
+				t.Fatalf("the acknowledgment is record %d: %v", i, recs)
+			}
+		} else if round++; int(rec["retry_count"].(float64)) != round {
+			t.Fatalf("thinking records out of order: %v", recs)
+		}
+		if rec["ts"].(float64) < prev {
 			t.Fatalf("thinking records out of order: %v", recs)
 		}
 		prev = rec["ts"].(float64)

@@ -36,10 +36,13 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer, cfg c
 	set := fs.String("set", "", "a shipped evaluation `set`: "+strings.Join(eval.SetNames(), ", ")+" or all (default demo)")
 	ablate := fs.String("ablate", "", "comma-separated `techniques` to turn off, to measure what each adds: "+strings.Join(search.TechniqueNames(), ", "))
 	ablations := fs.Bool("ablations", false, "print a Markdown table: every set with all techniques on, then with each one off")
+	withMemory := fs.Bool("memory", false, "run the reflection memory experiment on the demo set: cold, warm on paraphrases, memory off")
+	noHistory := fs.Bool("no-history", false, "run every case without its conversation history (to measure what history adds)")
 	fs.Lookup("reflection").DefValue = "both"
 	c.reflection = "both"
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: erleah-agent eval [--set NAME|all] [--data FILE] [--cases FILE] [--reflection on|off|both] [--ablate LIST | --ablations] [--json]")
+		fmt.Fprintln(stderr, "usage: erleah-agent eval [--set NAME|all] [--data FILE] [--cases FILE] [--reflection on|off|both] [--ablate LIST | --ablations] [--no-history] [--json]")
+		fmt.Fprintln(stderr, "       erleah-agent eval --memory [--json]")
 		fs.PrintDefaults()
 	}
 	pos, err := parseArgs(fs, args)
@@ -63,11 +66,18 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer, cfg c
 	if *ablations && (c.json || *ablate != "" || c.reflection != "both") {
 		return usagef("--ablations prints its own table of both modes: it takes none of --json, --ablate, --reflection")
 	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+	if *withMemory {
+		if *set != "" && *set != "demo" || *casesFile != "" || *ablations || *ablate != "" {
+			return usagef("--memory runs the demo set and its paraphrases only: it takes none of --set, --cases, --ablate, --ablations")
+		}
+		return runMemoryEval(ctx, stdout, cfg, c, log)
+	}
 	runs, err := evalRuns(*set, c.data, *casesFile)
 	if err != nil {
 		return err
 	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+	c.noHistory = *noHistory
 	if *ablations {
 		return printAblations(ctx, stdout, cfg, c, runs, log)
 	}
@@ -156,7 +166,8 @@ func runEval(ctx context.Context, cfg config, c common, run evalRun, modes []eva
 	if err != nil {
 		return nil, err
 	}
-	r := &eval.Runner{Agents: map[eval.Mode]*agent.Agent{}, Conference: conferenceLookup(run.bundle), Calendar: eng.Calendar, Timeout: cfg.TurnTimeout}
+	r := &eval.Runner{Agents: map[eval.Mode]*agent.Agent{}, Conference: conferenceLookup(run.bundle), Calendar: eng.Calendar, Timeout: cfg.TurnTimeout,
+		NoHistory: c.noHistory}
 	for _, m := range modes {
 		opts := agentOptions(cfg, m == eval.Mechanical, c.maxRetries, log)
 		opts.Fallback, opts.Off = &rules.Model{Off: off}, off

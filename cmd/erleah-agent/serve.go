@@ -104,15 +104,23 @@ func build(ctx context.Context, cfg config, log *slog.Logger) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
+	bank, err := openMemory(ctx, cfg, d.client, log)
+	if err != nil {
+		return nil, err
+	}
 	opts := agentOptions(cfg, !cfg.Reflection, cfg.MaxRetries, log)
 	opts.Acknowledge = true
-	a := agent.New(router, m.TimeSearches(eng), opts)
-	svc := chat.New(a, d.confs, chat.Options{MaxTurns: cfg.MaxTurns, QueueSize: queueSize(cfg.TurnQueue), TurnTimeout: cfg.TurnTimeout,
-		Evaluate: !cfg.EvaluateFeedback, Logger: log, Metrics: m, Store: d.store, ReconcileGrace: cfg.ReconcileWait, AbandonAfter: cfg.AbandonAfter, Instance: instance()})
-	sopts := server.Options{Turns: svc, Traces: svc.Traces(), Prompts: reg, Models: router,
+	copts := chat.Options{MaxTurns: cfg.MaxTurns, QueueSize: queueSize(cfg.TurnQueue), TurnTimeout: cfg.TurnTimeout,
+		Evaluate: !cfg.EvaluateFeedback, Logger: log, Metrics: m, Store: d.store, ReconcileGrace: cfg.ReconcileWait, AbandonAfter: cfg.AbandonAfter, Instance: instance()}
+	sopts := server.Options{Prompts: reg, Models: router,
 		APIToken: string(cfg.APIToken), DebugEvents: cfg.DebugEvents, Logger: log, Metrics: m,
 		PerIP: server.Rate{PerSecond: cfg.RatePerIP, Burst: cfg.BurstPerIP}, PerUser: server.Rate{PerSecond: cfg.RatePerUser, Burst: cfg.BurstPerUser},
 		Ready: map[string]server.Check{"index": d.ready, "models": modelsReady(router, cfg)}}
+	if bank != nil {
+		opts.Memory, copts.Memory, sopts.Memory = bank, bank, bank
+	}
+	svc := chat.New(agent.New(router, m.TimeSearches(eng), opts), d.confs, copts)
+	sopts.Turns, sopts.Traces = svc, svc.Traces()
 	out := &app{chat: svc, background: d.background}
 	if d.client != nil {
 		out.wireDirectus(&sopts, d.client, cfg, log)

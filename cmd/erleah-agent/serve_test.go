@@ -3,8 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -165,4 +168,52 @@ func fetch(t *testing.T, url, body string) string {
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return string(b)
+}
+
+// TestServeRemembersReflectionsAndClearsThem: a reflected turn leaves
+// lessons in STATE_DIR that the admin API lists and clears; with
+// MEMORY_ENABLED=false there is no memory to list.
+func TestServeRemembersReflectionsAndClearsThem(t *testing.T) {
+	state := t.TempDir()
+	url, stop := serveForTest(t, map[string]string{"STATE_DIR": state, "API_TOKEN": "tok"})
+	call := func(method, path, body string) (int, map[string]any) {
+		req, _ := http.NewRequest(method, url+path, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer tok")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		data, _ := io.ReadAll(resp.Body) // a stream to its end: leaving early cancels the turn
+		var out map[string]any
+		_ = json.Unmarshal(data, &out)
+		return resp.StatusCode, out
+	}
+	if code, _ := call("POST", "/v1/chat/stream", `{"message":"any good MLOps talks?","conference_id":"aidata26"}`); code != 200 {
+		t.Fatalf("stream: %d", code)
+	}
+	var listed map[string]any
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if _, listed = call("GET", "/v1/admin/memory?conference=aidata26", ""); listed["count"].(float64) > 0 {
+			break
+		}
+	}
+	if listed["count"].(float64) == 0 {
+		t.Fatalf("no lesson after a reflected turn: %v", listed)
+	}
+	if _, err := os.Stat(filepath.Join(state, "reflections.json")); err != nil {
+		t.Fatalf("the memory file: %v", err)
+	}
+	if code, out := call("DELETE", "/v1/admin/memory", ""); code != 400 {
+		t.Fatalf("clearing without naming a conference: %d %v", code, out)
+	}
+	if code, out := call("DELETE", "/v1/admin/memory?conference=aidata26", ""); code != 200 || out["cleared"] != listed["count"] {
+		t.Fatalf("clear: %d %v, want %v cleared", code, out, listed["count"])
+	}
+	stop()
+	url, stop = serveForTest(t, map[string]string{"STATE_DIR": state, "API_TOKEN": "tok", "MEMORY_ENABLED": "false"})
+	defer stop()
+	if code, _ := call("GET", "/v1/admin/memory", ""); code != 404 {
+		t.Fatalf("memory off: listing gives %d, want 404", code)
+	}
 }

@@ -12,7 +12,9 @@ import (
 
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/conference"
+	"github.com/erleah/erleah-agent/directus"
 	"github.com/erleah/erleah-agent/llm"
+	"github.com/erleah/erleah-agent/memory"
 	"github.com/erleah/erleah-agent/prompts"
 	"github.com/erleah/erleah-agent/rules"
 	"github.com/erleah/erleah-agent/search"
@@ -28,6 +30,7 @@ type common struct {
 	reflection string
 	json       bool
 	maxRetries int
+	noHistory  bool // eval: cases run without their history
 }
 
 func (c *common) register(fs *flag.FlagSet, cfg config, reflectionValues string) {
@@ -171,4 +174,24 @@ func checkRetries(n int) error {
 		return usagef("--max-retries %d is outside 0..5", n)
 	}
 	return nil
+}
+
+// openMemory opens the reflection memory: the Directus collection
+// agent_reflections when Directus is configured, else a file under
+// STATE_DIR; nil with MEMORY_ENABLED=false.
+func openMemory(ctx context.Context, cfg config, c *directus.Client, log *slog.Logger) (*memory.Bank, error) {
+	if !cfg.Memory {
+		return nil, nil
+	}
+	var backend memory.Backend = memory.NewFile(filepath.Join(cfg.stateDir(), "reflections.json"))
+	where := "file " + filepath.Join(cfg.stateDir(), "reflections.json")
+	if c != nil {
+		backend, where = memory.NewDirectus(c), "Directus agent_reflections"
+	}
+	bank, err := memory.Open(ctx, backend, memory.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("reflection memory (%s): %w (run erleah-agent directus setup, or set MEMORY_ENABLED=false)", where, err)
+	}
+	log.Info("reflection memory", "store", where, "lessons", len(bank.List("")))
+	return bank, nil
 }

@@ -5,7 +5,8 @@ import json, os, sys, urllib.request, urllib.error
 
 URL = os.environ["DIRECTUS_URL"]
 TOKEN = os.environ["DIRECTUS_ADMIN_TOKEN"]
-COLLECTIONS = ["conferences", "sessions", "exhibitors", "speakers", "conversations", "messages"]
+COLLECTIONS = ["conferences", "sessions", "exhibitors", "speakers", "conversations", "messages",
+               "agent_reflections"]
 
 
 def call(method, path, body=None):
@@ -54,6 +55,17 @@ def date(name):
 def timestamp(name):
     return {"field": name, "type": "timestamp",
             "meta": {"interface": "datetime", "width": "half"}, "schema": {}}
+
+
+def boolean(name, **schema):
+    return {"field": name, "type": "boolean",
+            "meta": {"interface": "boolean", "special": ["cast-boolean"], "width": "half"},
+            "schema": schema or {}}
+
+
+def float_(name, **schema):
+    return {"field": name, "type": "float",
+            "meta": {"interface": "input", "width": "half"}, "schema": schema or {}}
 
 
 def json_code(name, note=None, **schema):
@@ -155,6 +167,20 @@ collection("messages", "chat", "{{role}}: {{messageText}}", "Messages of a conve
      "meta": {"interface": "list-o2m", "special": ["o2m"], "readonly": True, "width": "full",
               "options": {"template": "{{status}}: {{messageText}}"},
               "note": "The assistant message answering this one (lets the agent find unanswered messages)."}},
+    *created_updated(),
+])
+
+# The agent's reflection memory (memory.Directus): one lesson per reflection
+# round, the whole memory.Lesson in `lesson`, a few of its fields beside it for
+# browsing. conference is a plain string, not a relation: a lesson outlives
+# nothing it would cascade from, and the agent reads the collection whole.
+collection("agent_reflections", "psychology", "{{conference}}: {{failure}} ({{strategy}})",
+           "The agent's reflection memory: what its reflection rounds learnt (a failing search's "
+           "text, what was tried, whether it recovered). Holds no attendee identity. Only the "
+           "agent's own policy may read or write it.", [
+    uuid_pk(), string("conference", is_indexed=True), string("failure"), string("strategy"),
+    boolean("recovered", default_value=False), float_("importance"),
+    json_code("lesson", "The whole lesson (memory.Lesson) as the agent stores it."),
     *created_updated(),
 ])
 
