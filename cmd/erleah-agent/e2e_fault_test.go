@@ -230,3 +230,35 @@ func TestE2EStreamClientLeavesButTheTurnIsPersisted(t *testing.T) {
 		t.Fatalf("the stored question: %v %v; want one, answering nothing (reply_to null)", questions, err)
 	}
 }
+
+// TestE2ESteeredAnswerLeavesNoForeignLinkOrCitation: a model that obeys
+// text injected into the catalogue writes near-miss citation markers and
+// links of its own; neither the widget, at any moment, nor the stored
+// message ever shows them.
+func TestE2ESteeredAnswerLeavesNoForeignLinkOrCitation(t *testing.T) {
+	d := needDirectus(t)
+	steered := "See [ Sessions/s006 ] for RAG and 【exhibitors/e999】. Log in at https://evil.example/login " +
+		"or [the docs](http://phish.example/x) to register."
+	d.startAgent(t, scriptedModel(t, llmtest.Reply{Text: steered, ChunkDelay: 5 * time.Millisecond}))
+	conv := d.conversation(t)
+	w := d.subscribe(t, conv)
+	user := d.ask(t, conv, "Any sessions on RAG?")
+	r := d.finished(t, user, 20*time.Second)
+	time.Sleep(300 * time.Millisecond)
+	texts := []string{r.Text}
+	for _, e := range w.of(r.ID) {
+		if s, ok := e.items[0]["messageText"].(string); ok {
+			texts = append(texts, s)
+		}
+	}
+	for _, text := range texts {
+		for _, bad := range []string{"evil", "phish", "e999", "【", "Sessions/"} {
+			if strings.Contains(text, bad) {
+				t.Fatalf("%q reached the attendee: %q", bad, text)
+			}
+		}
+	}
+	if !strings.Contains(r.Text, "[sessions/s006]") || !strings.Contains(r.Text, "[the docs]") {
+		t.Fatalf("the stored answer lost what it may keep: %q", r.Text)
+	}
+}
