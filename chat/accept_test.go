@@ -287,10 +287,11 @@ func TestFailedCreateIsLeftForTheReconciler(t *testing.T) {
 }
 
 // Persisted turns beyond the interactive queue are not refused: they wait
-// for a slot, up to their own bound; beyond it nothing is written and the
-// reconciler answers the message later.
+// for a slot, up to their own bound, taken at the door before any goroutine
+// or Directus read; beyond it the delivery is refused (the Flow is told to
+// come back) and the reconciler answers the message later.
 func TestPersistedTurnsWaitAndTheBacklogIsLeftToTheReconciler(t *testing.T) {
-	const n, claimable = 40, 33 // MaxTurns 1, QueueSize 1: 1 runs, 16×2 may wait
+	const n, places = 40, 32 // MaxTurns 1, QueueSize 1: 16×2 places to wait (the running turn gave its back)
 	store := newMemStore()
 	open := make(chan struct{})
 	g := &gate{release: map[string]chan struct{}{}}
@@ -302,10 +303,22 @@ func TestPersistedTurnsWaitAndTheBacklogIsLeftToTheReconciler(t *testing.T) {
 		ids = append(ids, id)
 	}
 	s := testService(t, store, g, Options{MaxTurns: 1, QueueSize: 1})
+	accepted := 0
 	for i, id := range ids {
-		if acc, err := s.Accept(context.Background(), Delivery{MessageID: id, ConversationID: fmt.Sprintf("c%02d", i), Role: "user"}); err != nil || acc.Status != "accepted" {
-			t.Fatalf("Accept %s = %+v, %v", id, acc, err)
+		acc, err := s.Accept(context.Background(), Delivery{MessageID: id, ConversationID: fmt.Sprintf("c%02d", i), Role: "user"})
+		switch {
+		case err == nil && acc.Status == "accepted":
+			accepted++
+		case !errors.Is(err, ErrOverloaded):
+			t.Fatalf("Accept %s = %+v, %v; want accepted or overloaded", id, acc, err)
 		}
+		if i == 0 {
+			waitFor(t, "the first turn to run", func() bool { return len(store.replies(id)) == 1 })
+			time.Sleep(20 * time.Millisecond) // it holds the slot now, its place given back
+		}
+	}
+	if accepted != places+1 {
+		t.Fatalf("%d deliveries accepted; want %d (one running, %d waiting), the rest refused at the door", accepted, places+1, places)
 	}
 	claimed := func() (k int) {
 		for _, id := range ids {
@@ -313,23 +326,19 @@ func TestPersistedTurnsWaitAndTheBacklogIsLeftToTheReconciler(t *testing.T) {
 		}
 		return k
 	}
-	waitFor(t, "the replies of the running and the waiting turns", func() bool { return claimed() == claimable })
-	time.Sleep(50 * time.Millisecond)
-	if k := claimed(); k != claimable {
-		t.Fatalf("%d replies created; want %d, the rest left to the reconciler", k, claimable)
-	}
+	waitFor(t, "the replies of the running and the waiting turns", func() bool { return claimed() == accepted })
 	close(open)
-	waitFor(t, "the claimed turns", func() bool {
+	waitFor(t, "the accepted turns", func() bool {
 		done := 0
 		for _, id := range ids {
 			if m, ok := finalOf(store, id); ok && m.Status == StatusCompleted {
 				done++
 			}
 		}
-		return done == claimable
+		return done == accepted
 	})
-	if k, err := s.Reconcile(context.Background()); err != nil || k != n-claimable {
-		t.Fatalf("Reconcile took up %d (%v); want the %d left over", k, err, n-claimable)
+	if k, err := s.Reconcile(context.Background()); err != nil || k != n-accepted {
+		t.Fatalf("Reconcile took up %d (%v); want the %d refused at the door", k, err, n-accepted)
 	}
 	for _, id := range ids {
 		waitFor(t, "reply to "+id, func() bool { m, ok := finalOf(store, id); return ok && m.Status == StatusCompleted })
@@ -407,5 +416,47 @@ func TestFailedTurnIsFinalisedThroughABriefOutage(t *testing.T) {
 	waitFor(t, "the failed reply", func() (ok bool) { reply, ok = finalOf(store, "u1"); return })
 	if reply.Status != StatusFailed || reply.Text != agent.Apology {
 		t.Fatalf("reply %+v; want failed with the apology", reply)
+	}
+}
+
+// A reply left streaming by a crash whose question was then deleted
+// (Directus sets its reply_to to null) is ended failed with the reason,
+// not skipped for good.
+func TestReplyWhoseQuestionVanishedEndsFailed(t *testing.T) {
+	store := newMemStore()
+	old := time.Now().Add(-time.Hour)
+	store.mu.Lock()
+	store.msgs["a1"] = &Message{ID: "a1", Conversation: "c1", Role: "assistant", Status: StatusStreaming, Created: old, Updated: old}
+	store.mu.Unlock()
+	s := testService(t, store, nil, Options{})
+	if _, err := s.Reconcile(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	store.mu.Lock()
+	defer store.mu.Unlock()
+	ps := store.patches["a1"]
+	if len(ps) == 0 || ps[len(ps)-1]["status"] != StatusFailed || !strings.Contains(fmt.Sprint(ps[len(ps)-1]["metadata"]), "question was deleted") {
+		t.Fatalf("patches of the orphaned reply: %v", ps)
+	}
+}
+
+// A delivery replayed after a restart is told the id of the reply that
+// exists: reply ids are derived from the question's id.
+func TestReplayAfterRestartNamesTheExistingReply(t *testing.T) {
+	store := newMemStore()
+	store.addUser("c1", "u1", "Any k8s workshops?", 0)
+	first := testService(t, store, nil, Options{})
+	acc1, err := first.Accept(context.Background(), Delivery{MessageID: "u1", ConversationID: "c1", Role: "user"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the reply", func() bool { _, ok := finalOf(store, "u1"); return ok })
+	restarted := testService(t, store, nil, Options{})
+	acc2, err := restarted.Accept(context.Background(), Delivery{MessageID: "u1", ConversationID: "c1", Role: "user"})
+	if err != nil || acc2.AssistantID != acc1.AssistantID {
+		t.Fatalf("after a restart the replay got %+v (%v); the reply is %s", acc2, err, acc1.AssistantID)
+	}
+	if rs := store.replies("u1"); len(rs) != 1 || rs[0].ID != acc1.AssistantID {
+		t.Fatalf("replies %+v; want the one reply, %s", rs, acc1.AssistantID)
 	}
 }

@@ -50,8 +50,16 @@ func (s *Service) Accept(ctx context.Context, d Delivery) (Accepted, error) {
 	if s.shuttingDown() {
 		return Accepted{}, ErrShuttingDown
 	}
+	if id, dup := s.seen.known(d.MessageID); dup {
+		return Accepted{Status: "duplicate", AssistantID: id}, nil
+	}
+	if !s.limit.Reserve() { // admission at the door: before any goroutine or Directus read
+		s.m.Rejected.WithLabelValues("backlog_full").Inc()
+		return Accepted{}, ErrOverloaded
+	}
 	id, dup := s.seen.remember(d.MessageID)
 	if dup {
+		s.limit.Unreserve()
 		return Accepted{Status: "duplicate", AssistantID: id}, nil
 	}
 	d.assistantID = id
@@ -59,13 +67,16 @@ func (s *Service) Accept(ctx context.Context, d Delivery) (Accepted, error) {
 	return Accepted{Status: "accepted", AssistantID: id}, nil
 }
 
-// start delivers in the background; Shutdown waits for it. A delivery that
-// names its conversation is queued at once behind that conversation's
-// earlier deliveries, so a slow read of one message cannot let a later one
-// overtake it; otherwise the message is read first.
+// start delivers in the background; Shutdown waits for it. The caller
+// holds a reservation of the limiter, which the delivery gives back when it
+// does not run a turn. A delivery that names its conversation is queued at
+// once behind that conversation's earlier deliveries, so a slow read of one
+// message cannot let a later one overtake it; otherwise the message is read
+// first.
 func (s *Service) start(d Delivery) {
 	if !s.begin() { // shutting down: the reconciler of the next process takes it up
 		s.seen.forget(d.MessageID)
+		s.limit.Unreserve()
 		return
 	}
 	s.inflight.add(d.assistantID) // removed when the delivery ends (deliver, answer)
@@ -90,12 +101,14 @@ func (s *Service) deliver(d Delivery) {
 	if err != nil {
 		s.inflight.remove(d.assistantID)
 		s.seen.forget(d.MessageID)
+		s.limit.Unreserve()
 		s.directusError("read_message", err)
 		log.Warn("cannot read delivered message; the reconciler will retry", "err", err)
 		return
 	}
 	if user.Role != "user" {
 		s.inflight.remove(d.assistantID)
+		s.limit.Unreserve()
 		return
 	}
 	if user.Conversation == d.ConversationID {
@@ -107,16 +120,9 @@ func (s *Service) deliver(d Delivery) {
 }
 
 // answer creates (or restarts) the assistant message and runs the turn
-// when a slot is free. With too many turns waiting already it writes
-// nothing: the reconciler finds the message later.
+// when a slot is free, with the reservation its delivery holds.
 func (s *Service) answer(ctx context.Context, d Delivery, user Message, log *slog.Logger) {
 	defer s.inflight.remove(d.assistantID)
-	if !s.limit.Reserve() {
-		s.seen.forget(d.MessageID)
-		s.m.Rejected.WithLabelValues("backlog_full").Inc()
-		log.Warn("too many turns waiting; the reconciler will answer the message later")
-		return
-	}
 	if err := s.claim(ctx, d, user); err != nil {
 		s.limit.Unreserve()
 		if errors.Is(err, ErrDuplicate) {
@@ -343,9 +349,19 @@ func (s *seenSet) remember(message string) (string, bool) {
 		delete(s.ids, oldest.Value.(seenEntry).message)
 		s.order.Remove(oldest)
 	}
-	id := newUUID()
+	id := replyID(message)
 	s.ids[message] = s.order.PushFront(seenEntry{message, id})
 	return id, false
+}
+
+// known reports a message already remembered, with its reply's id.
+func (s *seenSet) known(message string) (string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if e, ok := s.ids[message]; ok {
+		return e.Value.(seenEntry).assistant, true
+	}
+	return "", false
 }
 
 // rememberAs records a message whose reply already has an id (a restart),
@@ -397,7 +413,8 @@ func (s *Service) askPersisted(ctx context.Context, q Question, obs agent.Observ
 	conv, err := st.Conversation(ctx, q.ConversationID)
 	if err != nil {
 		release()
-		return nil, fmt.Errorf("%w: conversation %q cannot be read: %v", ErrInvalid, q.ConversationID, err)
+		s.log.Warn("reading the stream's conversation failed", "conversation", q.ConversationID, "err", err)
+		return nil, fmt.Errorf("%w: conversation %q cannot be read", ErrInvalid, q.ConversationID)
 	}
 	if conv.Conference != q.ConferenceID {
 		release()

@@ -33,10 +33,13 @@ func (s *Service) answerMissed(ctx context.Context, now time.Time) (int, error) 
 	}
 	n := 0
 	for _, m := range msgs {
-		id, dup := s.seen.remember(m.ID)
-		if dup {
+		if _, dup := s.seen.known(m.ID); dup {
 			continue // being answered here
 		}
+		if !s.limit.Reserve() {
+			break // full: the next sweep takes up the rest
+		}
+		id, _ := s.seen.remember(m.ID)
 		s.log.Info("reconciler answers a missed message", "message", m.ID)
 		s.start(Delivery{MessageID: m.ID, ConversationID: m.Conversation, assistantID: id})
 		n++
@@ -52,12 +55,17 @@ func (s *Service) restartAbandoned(ctx context.Context, now time.Time) (int, err
 	}
 	n := 0
 	for _, m := range msgs {
-		if s.inflight.has(m.ID) || m.ReplyTo == "" {
+		switch {
+		case s.inflight.has(m.ID):
 			continue
-		}
-		if attempts(m) >= 3 {
+		case m.ReplyTo == "": // its question was deleted (reply_to set null): nothing to answer
+			s.finalise(m.ID, failed("its question was deleted"))
+			continue
+		case attempts(m) >= 3:
 			s.finalise(m.ID, failed("abandoned three times"))
 			continue
+		case !s.limit.Reserve():
+			return n, nil // full: the next sweep takes up the rest
 		}
 		s.seen.rememberAs(m.ReplyTo, m.ID) // not in flight here: whatever was known is over
 		s.log.Info("reconciler restarts an abandoned reply", "assistant", m.ID, "status", m.Status)

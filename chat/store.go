@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha1"
 	"errors"
 	"fmt"
 	"time"
@@ -54,6 +55,17 @@ var ErrDuplicate = errors.New("chat: the message already has a reply")
 
 // ErrNoStore means no Store is configured (no Directus).
 var ErrNoStore = errors.New("chat: no message store configured")
+
+// replyID is the id of the reply to a user message: a name-based (version
+// 5 style) UUID of the message's id, the same in every process and after a
+// restart, so a replayed delivery is told the id of the reply that exists.
+func replyID(message string) string {
+	sum := sha1.Sum([]byte("erleah-agent reply to " + message))
+	b := sum[:16]
+	b[6] = b[6]&0x0f | 0x50
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
 
 // newUUID returns a random (version 4) UUID: assistant messages get their id
 // here, so that it can be returned before Directus has stored them.

@@ -33,17 +33,16 @@ func (s *Server) adminRoutes() {
 	}
 }
 
-// admin requires the API token; with none configured the API is off.
+// admin requires the API token (an address sending wrong ones is locked
+// out for a while) and is rate limited per address like the stream; with
+// no token configured the API is off.
 func (s *Server) admin(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if s.opts.APIToken == "" {
 			writeError(w, http.StatusNotFound, "the admin API is disabled; set API_TOKEN to enable it")
 			return
 		}
-		s.auth(func(w http.ResponseWriter, r *http.Request) {
-			r.Body = http.MaxBytesReader(w, r.Body, s.opts.MaxBody)
-			h(w, r)
-		})(w, r)
+		s.auth(s.limited(h))(w, r)
 	}
 }
 

@@ -24,10 +24,15 @@ type flowEvent struct {
 	} `json:"payload"`
 }
 
-// webhook takes a Flow delivery: 401 without the right secret, 400 when
-// malformed, 200 ignored for anything but a new user message, 200 duplicate
-// for a message already taken, else 202 with the reply's id at once.
+// webhook takes a Flow delivery: 429 beyond its rate, 401 without the right
+// secret, 400 when malformed, 200 ignored for anything but a new user
+// message, 200 duplicate for a message already taken, 503 with Retry-After
+// when too many wait already (the reconciler answers it later), else 202
+// with the reply's id at once.
 func (s *Server) webhook(w http.ResponseWriter, r *http.Request) {
+	if !s.allow(w, s.perHook, clientIP(r)) {
+		return
+	}
 	if s.opts.WebhookSecret == "" || !sameSecret(r.Header.Get("X-Webhook-Secret"), s.opts.WebhookSecret) {
 		writeError(w, http.StatusUnauthorized, "missing or wrong X-Webhook-Secret")
 		return
@@ -110,6 +115,9 @@ func (s *Server) accept(w http.ResponseWriter, r *http.Request, d chat.Delivery)
 	case errors.Is(err, chat.ErrShuttingDown):
 		w.Header().Set("Retry-After", strconv.Itoa(int(s.opts.RetryAfter.Seconds())))
 		writeError(w, http.StatusServiceUnavailable, "shutting down; the message will be answered after the restart")
+	case errors.Is(err, chat.ErrOverloaded):
+		w.Header().Set("Retry-After", strconv.Itoa(int(s.opts.RetryAfter.Seconds())))
+		writeError(w, http.StatusServiceUnavailable, "too many messages wait already; this one will be answered later")
 	case errors.Is(err, chat.ErrInvalid):
 		writeError(w, http.StatusBadRequest, strings.TrimPrefix(err.Error(), "chat: "))
 	case err != nil:

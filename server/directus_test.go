@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/erleah/erleah-agent/chat"
 	"github.com/erleah/erleah-agent/directus"
@@ -147,5 +148,30 @@ func TestChatUsesTheCallersToken(t *testing.T) {
 		if code == 202 && resp["assistant_message_id"] != "a-m1" {
 			t.Errorf("202 without the reply's id: %v", resp)
 		}
+	}
+}
+
+// TestWebhookOverloadAndRate: a delivery the agent has no room for gets
+// 503 with Retry-After (the reconciler answers it later); a sender beyond
+// the webhook's rate gets 429.
+func TestWebhookOverloadAndRate(t *testing.T) {
+	in := &fakeInbox{broken: chat.ErrOverloaded}
+	ts := httptest.NewServer(server.New(server.Options{Inbox: in, WebhookSecret: "hook-secret", RetryAfter: 5 * time.Second,
+		PerHook: server.Rate{PerSecond: 0.001, Burst: 2}}))
+	t.Cleanup(ts.Close)
+	secret := map[string]string{"X-Webhook-Secret": "hook-secret"}
+	req, _ := http.NewRequest(http.MethodPost, ts.URL+"/v1/webhooks/directus", strings.NewReader(created))
+	req.Header.Set("X-Webhook-Secret", "hook-secret")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") != "5" {
+		t.Fatalf("overloaded: %d, Retry-After %q; want 503 with Retry-After 5", resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
+	call(t, ts.URL+"/v1/webhooks/directus", secret, created)
+	if code, _ := call(t, ts.URL+"/v1/webhooks/directus", secret, created); code != 429 {
+		t.Fatalf("beyond the webhook's rate: %d, want 429", code)
 	}
 }

@@ -75,7 +75,19 @@ func (s *Server) observe(route string, h http.Handler) http.Handler {
 // auth requires the API token as a bearer token when one is configured.
 func (s *Server) auth(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if s.opts.APIToken != "" && !sameSecret(bearer(r), s.opts.APIToken) {
+		if s.opts.APIToken == "" {
+			h(w, r)
+			return
+		}
+		ip := clientIP(r)
+		if wait, locked := s.badTokens.empty(ip); locked {
+			s.m.Rejected.WithLabelValues("locked_out").Inc()
+			w.Header().Set("Retry-After", strconv.Itoa(max(1, int(wait.Seconds()+0.999))))
+			writeError(w, http.StatusTooManyRequests, "too many wrong tokens from this address; wait before trying again")
+			return
+		}
+		if !sameSecret(bearer(r), s.opts.APIToken) {
+			s.badTokens.allow(ip) // one fewer try left
 			w.Header().Set("WWW-Authenticate", `Bearer realm="erleah-agent"`)
 			writeError(w, http.StatusUnauthorized, "missing or wrong bearer token")
 			return

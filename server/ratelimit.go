@@ -53,6 +53,26 @@ func (l *rateLimiter) allow(key string) (time.Duration, bool) {
 	return time.Duration((1 - b.tokens) / l.rate.PerSecond * float64(time.Second)), false
 }
 
+// empty reports, without taking a token, whether key's bucket has none
+// left, and how long until it has one.
+func (l *rateLimiter) empty(key string) (time.Duration, bool) {
+	if l.rate.PerSecond <= 0 {
+		return 0, false
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	e, ok := l.keys[key]
+	if !ok {
+		return 0, false
+	}
+	b := e.Value.(*bucket)
+	tokens := min(l.rate.Burst, b.tokens+l.now().Sub(b.at).Seconds()*l.rate.PerSecond)
+	if tokens >= 1 {
+		return 0, false
+	}
+	return time.Duration((1 - tokens) / l.rate.PerSecond * float64(time.Second)), true
+}
+
 func (l *rateLimiter) bucket(key string, now time.Time) *bucket {
 	if e, ok := l.keys[key]; ok {
 		l.order.MoveToFront(e)

@@ -72,20 +72,27 @@ type Options struct {
 	MaxBody       int64  // request body limit (64 KiB)
 	PerIP         Rate   // interactive requests per client address (1/s, burst 10; a zero rate with a burst turns it off)
 	PerUser       Rate   // interactive requests per user (0.5/s, burst 5; likewise)
-	RateKeys      int    // keys each rate limiter remembers (10,000)
-	RetryAfter    time.Duration
-	Logger        *slog.Logger
-	Metrics       *metrics.Metrics
+	PerHook       Rate   // webhook deliveries per sender address (200/s, burst 400)
+	// BadTokens is how many wrong bearer tokens an address may send before
+	// it is locked out of the token-protected routes, one more allowed per
+	// refill interval (5, then one a minute).
+	BadTokens  Rate
+	RateKeys   int // keys each rate limiter remembers (10,000)
+	RetryAfter time.Duration
+	Logger     *slog.Logger
+	Metrics    *metrics.Metrics
 }
 
 // Server is the HTTP API. Create it with New; it is safe for concurrent use.
 type Server struct {
-	opts   Options
-	mux    *http.ServeMux
-	perIP  *rateLimiter
-	perUsr *rateLimiter
-	log    *slog.Logger
-	m      *metrics.Metrics
+	opts      Options
+	mux       *http.ServeMux
+	perIP     *rateLimiter
+	perUsr    *rateLimiter
+	perHook   *rateLimiter
+	badTokens *rateLimiter // wrong bearer tokens per address: empty means locked out
+	log       *slog.Logger
+	m         *metrics.Metrics
 }
 
 // New builds the routes.
@@ -98,6 +105,12 @@ func New(opts Options) *Server {
 	}
 	if opts.PerUser == (Rate{}) {
 		opts.PerUser = Rate{PerSecond: 0.5, Burst: 5}
+	}
+	if opts.PerHook == (Rate{}) {
+		opts.PerHook = Rate{PerSecond: 200, Burst: 400}
+	}
+	if opts.BadTokens == (Rate{}) {
+		opts.BadTokens = Rate{PerSecond: 1.0 / 60, Burst: 5}
 	}
 	if opts.RateKeys <= 0 {
 		opts.RateKeys = 10000
@@ -112,7 +125,8 @@ func New(opts Options) *Server {
 		opts.Metrics = metrics.New()
 	}
 	s := &Server{opts: opts, mux: http.NewServeMux(), log: opts.Logger, m: opts.Metrics,
-		perIP: newRateLimiter(opts.PerIP, opts.RateKeys), perUsr: newRateLimiter(opts.PerUser, opts.RateKeys)}
+		perIP: newRateLimiter(opts.PerIP, opts.RateKeys), perUsr: newRateLimiter(opts.PerUser, opts.RateKeys),
+		perHook: newRateLimiter(opts.PerHook, opts.RateKeys), badTokens: newRateLimiter(opts.BadTokens, opts.RateKeys)}
 	s.routes()
 	return s
 }

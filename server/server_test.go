@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -371,5 +372,37 @@ func TestRateLimitPerClient(t *testing.T) {
 	resp, _ := post(t, f.url+"/v1/chat/stream", "", body)
 	if resp.StatusCode != 429 || resp.Header.Get("Retry-After") == "" {
 		t.Fatalf("third request: %d, Retry-After %q", resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
+}
+
+// TestWrongTokensLockTheAddressOut: after the allowed wrong tokens an
+// address gets 429 with Retry-After, even with the right token, until a
+// try is earned back; other routes are not affected.
+func TestWrongTokensLockTheAddressOut(t *testing.T) {
+	f := start(t, nil, chat.Options{}, server.Options{APIToken: "s3cret", BadTokens: server.Rate{PerSecond: 0.001, Burst: 3}})
+	get := func(token string) *http.Response {
+		req, _ := http.NewRequest(http.MethodGet, f.url+"/v1/admin/prompts", nil)
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp
+	}
+	if resp := get("s3cret"); resp.StatusCode != 200 {
+		t.Fatalf("the right token first: %d", resp.StatusCode)
+	}
+	for i := range 3 {
+		if resp := get(fmt.Sprint("guess", i)); resp.StatusCode != 401 {
+			t.Fatalf("wrong token %d: %d, want 401", i, resp.StatusCode)
+		}
+	}
+	resp := get("s3cret")
+	if resp.StatusCode != 429 || resp.Header.Get("Retry-After") == "" {
+		t.Fatalf("after 3 wrong tokens the right one got %d (Retry-After %q); want 429 while locked out", resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
+	if resp, _ := http.Get(f.url + "/healthz"); resp.StatusCode != 200 {
+		t.Fatalf("healthz while locked out: %d", resp.StatusCode)
 	}
 }

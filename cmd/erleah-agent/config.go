@@ -65,7 +65,10 @@ type config struct {
 	EmbedderLevels string `env:"EMBEDDER_LEVELS"`
 	SearchBackend  string `env:"SEARCH_BACKEND" envDefault:"memory"`
 	StateDir       string `env:"STATE_DIR"`
-	Memory         bool   `env:"MEMORY_ENABLED" envDefault:"true"`
+	// AllowAnonymous lets serve listen beyond loopback without API_TOKEN:
+	// /v1/chat/stream then answers anyone who reaches it.
+	AllowAnonymous bool `env:"ALLOW_ANONYMOUS_STREAM" envDefault:"false"`
+	Memory         bool `env:"MEMORY_ENABLED" envDefault:"true"`
 
 	EvaluateFeedback bool    `env:"EVALUATE_FEEDBACK_ENABLED" envDefault:"false"`
 	RegenThreshold   float64 `env:"EVALUATE_REGENERATION_THRESHOLD" envDefault:"0.4"`
@@ -248,6 +251,21 @@ func (c config) levels() (search.Calibration, error) {
 		return cal, fmt.Errorf("EMBEDDER_LEVELS=%q: want five numbers in 0..1, floor,threshold,confident,relaxed,loosest with loosest ≤ relaxed ≤ threshold ≤ confident", c.EmbedderLevels)
 	}
 	return cal, nil
+}
+
+// streamGuarded refuses a service whose /v1/chat/stream anyone on the
+// network could use: listening beyond loopback needs API_TOKEN, or the
+// explicit ALLOW_ANONYMOUS_STREAM=true.
+func (c config) streamGuarded() error {
+	host, _, _ := net.SplitHostPort(c.ListenAddr)
+	ip := net.ParseIP(host)
+	loopback := host == "localhost" || ip != nil && ip.IsLoopback()
+	if loopback || c.APIToken != "" || c.AllowAnonymous {
+		return nil
+	}
+	return usagef("LISTEN_ADDR=%s is reachable from other machines and API_TOKEN is not set, so /v1/chat/stream "+
+		"would answer anyone and write into any conversation: set API_TOKEN, listen on 127.0.0.1, "+
+		"or set ALLOW_ANONYMOUS_STREAM=true to accept that", c.ListenAddr)
 }
 
 // stateDir is where registries and the embedding cache persist.

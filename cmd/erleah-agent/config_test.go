@@ -105,3 +105,33 @@ func TestConfigRejectsBadModelTimeouts(t *testing.T) {
 		}
 	}
 }
+
+// TestServeRefusesAnOpenStreamBeyondLoopback: without API_TOKEN, serve
+// listens on loopback only unless ALLOW_ANONYMOUS_STREAM says otherwise.
+func TestServeRefusesAnOpenStreamBeyondLoopback(t *testing.T) {
+	for _, tc := range []struct {
+		env  map[string]string
+		open bool
+	}{
+		{map[string]string{"LISTEN_ADDR": "0.0.0.0:8080"}, false},
+		{map[string]string{"LISTEN_ADDR": ":8080"}, false},
+		{map[string]string{"LISTEN_ADDR": "10.1.2.3:8080"}, false},
+		{map[string]string{"LISTEN_ADDR": "127.0.0.1:8080"}, true},
+		{map[string]string{"LISTEN_ADDR": "[::1]:8080"}, true},
+		{map[string]string{"LISTEN_ADDR": "localhost:8080"}, true},
+		{map[string]string{"LISTEN_ADDR": "0.0.0.0:8080", "API_TOKEN": "t"}, true},
+		{map[string]string{"LISTEN_ADDR": "0.0.0.0:8080", "ALLOW_ANONYMOUS_STREAM": "true"}, true},
+	} {
+		cfg, err := loadConfig(tc.env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cfg.streamGuarded(); (err == nil) != tc.open || err != nil && !strings.Contains(err.Error(), "API_TOKEN") {
+			t.Errorf("%v: %v", tc.env, err)
+		}
+	}
+	code, _, errOut := cli(t, map[string]string{"LISTEN_ADDR": "0.0.0.0:0"}, "serve")
+	if code != 2 || !strings.Contains(errOut, "ALLOW_ANONYMOUS_STREAM") {
+		t.Fatalf("serve on 0.0.0.0 without a token: exit %d, %s", code, errOut)
+	}
+}

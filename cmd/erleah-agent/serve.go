@@ -31,6 +31,9 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer, cfg config, 
 	if len(args) > 0 {
 		return usagef("serve takes no arguments; it is configured by the environment")
 	}
+	if err := cfg.streamGuarded(); err != nil {
+		return err
+	}
 	level, _ := cfg.logLevel()
 	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level}))
 	log.Info("starting", "version", version, "config", cfg)
