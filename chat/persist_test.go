@@ -166,7 +166,7 @@ func (m *memStore) replies(user string) []Message {
 	return out
 }
 
-func testService(t *testing.T, store Store, model agent.Model, opts Options) *Service {
+func testService(t testing.TB, store Store, model agent.Model, opts Options) *Service {
 	t.Helper()
 	demo, engine := searchtest.Demo(t)
 	if model == nil {
