@@ -158,6 +158,16 @@ func TestJargonNoteIsReplacedButDecisionKept(t *testing.T) {
 	}
 }
 
+// TestNoNoteRepeatsTheOneBefore: two ladder rounds in a row do not show
+// the attendee the same words twice.
+func TestNoNoteRepeatsTheOneBefore(t *testing.T) {
+	m := &scripted{replies: map[agent.Step][]string{agent.StepPlan: {planSessions}, agent.StepRespond: {"ok"}}}
+	st, _ := run(t, m, &fakeSearch{lex: tinyLexicon(t), results: weakEverywhere}, agent.Options{Mechanical: true, MaxRetries: 2}, "k8s talks?")
+	if len(st.ThinkingUpdates) != 2 || st.ThinkingUpdates[0].Message == st.ThinkingUpdates[1].Message {
+		t.Fatalf("notes %+v; want two different ones", st.ThinkingUpdates)
+	}
+}
+
 func TestLoopIsBoundedByMaxRetries(t *testing.T) {
 	for _, max := range []int{-1, 1, 2, 4} {
 		t.Run(fmt.Sprint(max), func(t *testing.T) {

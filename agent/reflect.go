@@ -92,8 +92,14 @@ func (t *turn) commitRound(rec Reflection, note string) {
 		return
 	}
 	msg, _ := plainNote(note, rec.Strategy)
+	if n := len(t.st.ThinkingUpdates); n > 0 && t.st.ThinkingUpdates[n-1].Message == msg {
+		msg = stillLooking // the same words twice read as a stuck assistant
+	}
 	t.note(ThinkingRecord{Message: msg, Strategy: rec.Strategy, RetryCount: t.st.RetryCount, Source: rec.Source})
 }
+
+// stillLooking replaces a note that would repeat the one before it.
+const stillLooking = "Still nothing close, so I'm looking a little further."
 
 // note stamps a thinking record, appends it and tells observers.
 func (t *turn) note(r ThinkingRecord) {

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -170,8 +171,8 @@ func (s *Service) Ask(ctx context.Context, q Question, obs agent.Observer) (*age
 
 // request checks a question and builds the agent's request.
 func (s *Service) request(q Question) (agent.Request, error) {
-	if err := agent.ValidateMessage(q.Message); err != nil {
-		return agent.Request{}, fmt.Errorf("%w: %v", ErrInvalid, err)
+	if err := agent.ValidateMessage(q.Message); err != nil { // "invalid request: …": say it once
+		return agent.Request{}, fmt.Errorf("%w: %s", ErrInvalid, strings.TrimPrefix(err.Error(), agent.ErrInvalidRequest.Error()+": "))
 	}
 	conf, ok := s.confs(q.ConferenceID)
 	if !ok {

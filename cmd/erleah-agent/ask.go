@@ -70,7 +70,7 @@ func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer, cfg co
 	defer cancel()
 	p := &askPrinter{out: stdout, quiet: c.json}
 	if !c.json {
-		fmt.Fprintf(stdout, "%s (%s)\n\n", conf.Name, conf.ID)
+		fmt.Fprintf(stdout, "%s (%s)\n", conf.Name, conf.ID)
 	}
 	st, err := ag.Run(tctx, agent.Request{TraceID: chat.NewTraceID(), Message: question, Conference: conf, Now: asked}, p.observe)
 	if err != nil {
@@ -126,12 +126,13 @@ func turnError(err error, timeout time.Duration) error {
 	return err
 }
 
-// askPrinter prints a turn as it happens: thinking notes when they are
-// made, then the answer as it streams.
+// askPrinter prints a turn as it happens: the acknowledgment and thinking
+// notes when they are made, then the answer as it streams, each block
+// after one blank line.
 type askPrinter struct {
-	out     io.Writer
-	quiet   bool
-	started bool
+	out   io.Writer
+	quiet bool
+	block string // what was printed last: "", "notes" or "answer"
 }
 
 func (p *askPrinter) observe(e agent.Event) {
@@ -140,19 +141,26 @@ func (p *askPrinter) observe(e agent.Event) {
 	}
 	switch e := e.(type) {
 	case agent.Acknowledgment:
+		p.start("notes")
 		fmt.Fprintf(p.out, "%s\n", e.Text)
 	case agent.Thinking:
 		if e.Record.Strategy != agent.Acknowledge { // printed as itself
+			p.start("notes")
 			fmt.Fprintf(p.out, "~ %s\n", e.Record.Message)
 		}
 	case agent.Chunk:
-		if !p.started {
-			p.started = true
-			fmt.Fprintln(p.out)
-		}
+		p.start("answer")
 		fmt.Fprint(p.out, e.Text)
 	case agent.Reset:
 		fmt.Fprint(p.out, "\n(discarding that answer and trying again)\n")
+	}
+}
+
+// start opens a block with a blank line, unless it is the one open.
+func (p *askPrinter) start(block string) {
+	if p.block != block {
+		fmt.Fprintln(p.out)
+		p.block = block
 	}
 }
 

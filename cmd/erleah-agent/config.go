@@ -154,7 +154,6 @@ func (c config) check() []string {
 	add(c.ReconcileWait < 0, "RECONCILE_GRACE=%s must not be negative", c.ReconcileWait)
 	add(c.AbandonAfter != 0 && c.AbandonAfter < c.TurnTimeout, "RECONCILE_ABANDON_AFTER=%s must be at least TURN_TIMEOUT (%s)", c.AbandonAfter, c.TurnTimeout)
 	add(c.Resync < time.Second, "RESYNC_INTERVAL=%s: want at least 1s", c.Resync)
-	add((c.DirectusURL == "") != (c.DirectusToken == ""), "DIRECTUS_URL and DIRECTUS_TOKEN go together")
 	add(c.MaxTurns < 1 || c.MaxTurns > 10000, "MAX_TURNS=%d is outside 1..10000", c.MaxTurns)
 	add(c.TurnQueue < 0 || c.TurnQueue > 100000, "TURN_QUEUE=%d is outside 0..100000", c.TurnQueue)
 	add(c.ShutdownGrace < 0 || c.ShutdownGrace > 10*time.Minute, "SHUTDOWN_GRACE=%s is outside 0..10m", c.ShutdownGrace)
@@ -253,10 +252,15 @@ func (c config) levels() (search.Calibration, error) {
 	return cal, nil
 }
 
-// streamGuarded refuses a service whose /v1/chat/stream anyone on the
-// network could use: listening beyond loopback needs API_TOKEN, or the
-// explicit ALLOW_ANONYMOUS_STREAM=true.
-func (c config) streamGuarded() error {
+// checkServe refuses a service that cannot work as configured: Directus
+// half configured, or a /v1/chat/stream anyone on the network could use
+// (listening beyond loopback needs API_TOKEN, or the explicit
+// ALLOW_ANONYMOUS_STREAM=true). ask and eval read bundles, never Directus,
+// so only serve checks it.
+func (c config) checkServe() error {
+	if (c.DirectusURL == "") != (c.DirectusToken == "") {
+		return usagef("DIRECTUS_URL and DIRECTUS_TOKEN go together: serve reads conferences and answers messages with the agent's token (erleah-agent directus setup prints it)")
+	}
 	host, _, _ := net.SplitHostPort(c.ListenAddr)
 	ip := net.ParseIP(host)
 	loopback := host == "localhost" || ip != nil && ip.IsLoopback()
@@ -266,6 +270,14 @@ func (c config) streamGuarded() error {
 	return usagef("LISTEN_ADDR=%s is reachable from other machines and API_TOKEN is not set, so /v1/chat/stream "+
 		"would answer anyone and write into any conversation: set API_TOKEN, listen on 127.0.0.1, "+
 		"or set ALLOW_ANONYMOUS_STREAM=true to accept that", c.ListenAddr)
+}
+
+// abandonAfter is RECONCILE_ABANDON_AFTER, by default TURN_TIMEOUT + 30 s.
+func (c config) abandonAfter() time.Duration {
+	if c.AbandonAfter > 0 {
+		return c.AbandonAfter
+	}
+	return c.TurnTimeout + 30*time.Second
 }
 
 // stateDir is where registries and the embedding cache persist.
@@ -297,10 +309,13 @@ func (c config) LogValue() slog.Value {
 	attrs := make([]slog.Attr, 0, t.NumField())
 	for i := range t.NumField() {
 		name := t.Field(i).Tag.Get("env")
-		if name == "" || name == "HOME" || name == "XDG_STATE_HOME" {
-			continue
+		if name == "" || name == "HOME" || name == "XDG_STATE_HOME" || name == "STATE_DIR" {
+			continue // the state directory is logged as resolved, below
 		}
 		val := v.Field(i).Interface()
+		if name == "RECONCILE_ABANDON_AFTER" {
+			val = c.abandonAfter() // its default follows TURN_TIMEOUT
+		}
 		if d, ok := val.(time.Duration); ok {
 			val = d.String() // "30s", as it is written in the environment
 		}

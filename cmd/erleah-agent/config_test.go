@@ -126,12 +126,43 @@ func TestServeRefusesAnOpenStreamBeyondLoopback(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := cfg.streamGuarded(); (err == nil) != tc.open || err != nil && !strings.Contains(err.Error(), "API_TOKEN") {
+		if err := cfg.checkServe(); (err == nil) != tc.open || err != nil && !strings.Contains(err.Error(), "API_TOKEN") {
 			t.Errorf("%v: %v", tc.env, err)
 		}
 	}
 	code, _, errOut := cli(t, map[string]string{"LISTEN_ADDR": "0.0.0.0:0"}, "serve")
 	if code != 2 || !strings.Contains(errOut, "ALLOW_ANONYMOUS_STREAM") {
 		t.Fatalf("serve on 0.0.0.0 without a token: exit %d, %s", code, errOut)
+	}
+	code, _, errOut = cli(t, map[string]string{"DIRECTUS_URL": "http://127.0.0.1:1"}, "serve")
+	if code != 2 || !strings.Contains(errOut, "go together") {
+		t.Fatalf("serve with DIRECTUS_URL alone: exit %d, %s", code, errOut)
+	}
+}
+
+// TestAskAndEvalIgnoreAHalfConfiguredDirectus: after the README's Directus
+// section exported DIRECTUS_URL (and the admin token under its own name),
+// ask and eval still work: they read bundles, not Directus.
+func TestAskAndEvalIgnoreAHalfConfiguredDirectus(t *testing.T) {
+	env := map[string]string{"DIRECTUS_URL": "http://127.0.0.1:1", "DIRECTUS_ADMIN_TOKEN": "x"}
+	if code, out, errOut := cli(t, env, "ask", "--json", "sessions on RAG?"); code != 0 || !strings.Contains(out, "sessions/") {
+		t.Fatalf("ask: exit %d: %s", code, errOut)
+	}
+	if code, _, errOut := cli(t, env, "eval", "--set", "followup", "--reflection", "on"); code != 0 {
+		t.Fatalf("eval: exit %d: %s", code, errOut)
+	}
+}
+
+// TestStartupLogNamesEachSettingOnce: the state directory once, and the
+// reconciler's abandon time as it is in effect.
+func TestStartupLogNamesEachSettingOnce(t *testing.T) {
+	cfg, err := loadConfig(map[string]string{"TURN_TIMEOUT": "20s", "STATE_DIR": "/tmp/x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	slog.New(slog.NewJSONHandler(&b, nil)).Info("starting", "config", cfg)
+	if n := strings.Count(b.String(), `"state_dir"`); n != 1 || !strings.Contains(b.String(), `"reconcile_abandon_after":"50s"`) {
+		t.Fatalf("%d state_dir keys; log %s", n, b.String())
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -111,7 +112,12 @@ func directusCheck(ctx context.Context, c *directus.Client, stdout io.Writer) er
 }
 
 func checkError(problems []provision.Problem, err error) error {
-	if err != nil {
+	var de *directus.Error
+	switch {
+	case errors.As(err, &de) && (de.Status == 401 || de.Status == 403):
+		return fmt.Errorf("directus check: Directus refused to show its schema (HTTP %d): reading the schema needs an admin "+
+			"token; set DIRECTUS_TOKEN to an admin's static token (scripts/directus/start.sh prints DIRECTUS_ADMIN_TOKEN), not the agent's", de.Status)
+	case err != nil:
 		return fmt.Errorf("directus check: %w", err)
 	}
 	lines := make([]string, len(problems))

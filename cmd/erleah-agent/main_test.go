@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -282,5 +285,35 @@ func TestAblationsTakeNoOtherOutputFlags(t *testing.T) {
 	code, _, errOut := cli(t, nil, "eval", "--ablations", "--json")
 	if code != 2 || !strings.Contains(errOut, "--ablations prints its own table") {
 		t.Fatalf("exit %d: %s", code, errOut)
+	}
+}
+
+// TestDirectusCheckWithANonAdminTokenSaysSo: a 403 on the schema is
+// explained, not printed raw.
+func TestDirectusCheckWithANonAdminTokenSaysSo(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusForbidden)
+		fmt.Fprint(w, `{"errors":[{"message":"You don't have permission to access this.","extensions":{"code":"FORBIDDEN"}}]}`)
+	}))
+	defer srv.Close()
+	code, _, errOut := cli(t, map[string]string{"DIRECTUS_URL": srv.URL, "DIRECTUS_TOKEN": "agent-token"}, "directus", "check")
+	if code != 1 || !strings.Contains(errOut, "needs an admin token") || strings.Contains(errOut, "/fields") || strings.Contains(errOut, "/collections") {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+}
+
+// TestAskPrintsEachBlockOnce: header, notes (the acknowledgment first) and
+// answer are separated by one blank line each, whether or not there is an
+// acknowledgment or a note.
+func TestAskPrintsEachBlockOnce(t *testing.T) {
+	for _, q := range []string{"hi", "Who can help me deploy ML models on-prem?"} {
+		code, out, errOut := cli(t, nil, "ask", q)
+		if code != 0 || strings.Contains(out, "\n\n\n") {
+			t.Fatalf("%q: exit %d, output with a doubled blank line:\n%s%s", q, code, out, errOut)
+		}
+		if ack, note := strings.Index(out, "Let me"), strings.Index(out, "\n~ "); ack >= 0 && note >= 0 && ack > note {
+			t.Fatalf("%q: a thinking note before the acknowledgment:\n%s", q, out)
+		}
 	}
 }

@@ -31,7 +31,7 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer, cfg config, 
 	if len(args) > 0 {
 		return usagef("serve takes no arguments; it is configured by the environment")
 	}
-	if err := cfg.streamGuarded(); err != nil {
+	if err := cfg.checkServe(); err != nil {
 		return err
 	}
 	level, _ := cfg.logLevel()
@@ -114,7 +114,7 @@ func build(ctx context.Context, cfg config, log *slog.Logger) (*app, error) {
 	opts := agentOptions(cfg, !cfg.Reflection, cfg.MaxRetries, log)
 	opts.Acknowledge = true
 	copts := chat.Options{MaxTurns: cfg.MaxTurns, QueueSize: queueSize(cfg.TurnQueue), TurnTimeout: cfg.TurnTimeout,
-		Evaluate: !cfg.EvaluateFeedback, Logger: log, Metrics: m, Store: d.store, ReconcileGrace: cfg.ReconcileWait, AbandonAfter: cfg.AbandonAfter, Instance: instance()}
+		Evaluate: !cfg.EvaluateFeedback, Logger: log, Metrics: m, Store: d.store, ReconcileGrace: cfg.ReconcileWait, AbandonAfter: cfg.abandonAfter(), Instance: instance()}
 	sopts := server.Options{Prompts: reg, Models: router,
 		APIToken: string(cfg.APIToken), DebugEvents: cfg.DebugEvents, Logger: log, Metrics: m,
 		PerIP: server.Rate{PerSecond: cfg.RatePerIP, Burst: cfg.BurstPerIP}, PerUser: server.Rate{PerSecond: cfg.RatePerUser, Burst: cfg.BurstPerUser},
