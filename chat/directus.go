@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/erleah/erleah-agent/directus"
@@ -13,13 +14,18 @@ import (
 // (collections of contract §5). It is safe for concurrent use.
 type DirectusStore struct {
 	c *directus.Client
+
+	mu   sync.Mutex
+	self string // the token's user, once known
 }
 
 // NewDirectusStore reads and writes through c, whose token must be allowed
 // to read conversations and messages and to create and update messages.
 func NewDirectusStore(c *directus.Client) *DirectusStore { return &DirectusStore{c: c} }
 
-var messageFields = []string{"id", "conversation", "role", "messageText", "status", "reply_to", "metadata", "date_created", "date_updated"}
+var messageFields = []string{"id", "conversation", "role", "messageText", "status", "reply_to", "metadata", "user_created", "date_created", "date_updated"}
+
+var conversationFields = []string{"id", "conference", "user_created", "user_id"}
 
 // item is a messages item as Directus returns it.
 type item struct {
@@ -30,13 +36,14 @@ type item struct {
 	Status       *string        `json:"status"`
 	ReplyTo      *string        `json:"reply_to"`
 	Metadata     map[string]any `json:"metadata"`
+	Author       *string        `json:"user_created"`
 	Created      *string        `json:"date_created"`
 	Updated      *string        `json:"date_updated"`
 }
 
 func (it item) message() Message {
 	m := Message{ID: it.ID, Conversation: it.Conversation, Role: it.Role, Text: deref(it.Text), Status: deref(it.Status),
-		ReplyTo: deref(it.ReplyTo), Metadata: it.Metadata, Created: parseTime(it.Created), Updated: parseTime(it.Updated)}
+		ReplyTo: deref(it.ReplyTo), Author: deref(it.Author), Metadata: it.Metadata, Created: parseTime(it.Created), Updated: parseTime(it.Updated)}
 	if m.Updated.IsZero() {
 		m.Updated = m.Created
 	}
@@ -81,8 +88,8 @@ func (s *DirectusStore) Message(ctx context.Context, id string) (Message, error)
 
 // Conversation reads one conversation.
 func (s *DirectusStore) Conversation(ctx context.Context, id string) (Conversation, error) {
-	var c Conversation
-	if err := s.c.ReadItem(ctx, "conversations", id, []string{"id", "conference"}, &c); err != nil {
+	var c Conversation // null fields stay empty
+	if err := s.c.ReadItem(ctx, "conversations", id, conversationFields, &c); err != nil {
 		return Conversation{}, err
 	}
 	return c, nil
@@ -124,6 +131,39 @@ func (s *DirectusStore) Create(ctx context.Context, m Message) error {
 		return ErrDuplicate
 	}
 	return err
+}
+
+// Reply returns the message answering the user message (reply_to is
+// unique: at most one), whoever wrote it.
+func (s *DirectusStore) Reply(ctx context.Context, user string) (Message, bool, error) {
+	var items []item
+	q := directus.Query{Fields: messageFields, Filter: map[string]any{"reply_to": map[string]any{"_eq": user}}, Limit: 1}
+	if err := s.c.ReadItems(ctx, "messages", q, &items); err != nil {
+		return Message{}, false, err
+	}
+	if len(items) == 0 {
+		return Message{}, false, nil
+	}
+	return items[0].message(), true, nil
+}
+
+// Self returns the id of the token's user (GET /users/me), read once: the
+// author Directus records on every message the agent creates.
+func (s *DirectusStore) Self(ctx context.Context) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.self != "" {
+		return s.self, nil
+	}
+	u, err := s.c.Me(ctx)
+	if err != nil {
+		return "", fmt.Errorf("chat: who the agent is in Directus: %w", err)
+	}
+	if u.ID == "" {
+		return "", fmt.Errorf("chat: Directus names no user for the agent's token")
+	}
+	s.self = u.ID
+	return s.self, nil
 }
 
 // Unanswered returns user messages created in [since, until) without a

@@ -125,7 +125,10 @@ func (s *Service) answer(ctx context.Context, d Delivery, user Message, log *slo
 	defer s.inflight.remove(d.assistantID)
 	if err := s.claim(ctx, d, user); err != nil {
 		s.limit.Unreserve()
-		if errors.Is(err, ErrDuplicate) {
+		switch {
+		case errors.Is(err, ErrNotOwner):
+			return // refused and closed failed; claim logged why
+		case errors.Is(err, ErrDuplicate):
 			log.Info("message already answered")
 			return
 		}
@@ -142,19 +145,19 @@ func (s *Service) answer(ctx context.Context, d Delivery, user Message, log *slo
 	s.persisted(ctx, d.assistantID, user, nil, nil)
 }
 
-// claim creates the pending reply, or resets the one being restarted.
+// claim creates the pending reply, or resets the one being restarted, for
+// a message whose author may be answered in its conversation (checkAuthor:
+// otherwise the reply is closed failed and the result is ErrNotOwner). An
+// existing reply counts only when it is the agent's own (createReply).
 func (s *Service) claim(ctx context.Context, d Delivery, user Message) error {
-	st := s.opts.Store
+	if err := s.checkAuthor(ctx, d, user); err != nil {
+		return err
+	}
 	if d.restart {
-		return st.Patch(ctx, d.assistantID, map[string]any{"status": StatusPending, "messageText": "", "thinking_output": nil,
+		return s.opts.Store.Patch(ctx, d.assistantID, map[string]any{"status": StatusPending, "messageText": "", "thinking_output": nil,
 			"metadata": map[string]any{"restarted_by": s.instance, "attempts": d.attempts}})
 	}
-	err := st.Create(ctx, Message{ID: d.assistantID, Conversation: user.Conversation, Role: "assistant",
-		Status: StatusPending, ReplyTo: user.ID, Metadata: map[string]any{"accepted_by": s.instance}})
-	if err != nil && !errors.Is(err, ErrDuplicate) {
-		s.directusError("create_reply", err)
-	}
-	return err
+	return s.createReply(ctx, d.assistantID, user)
 }
 
 // persisted runs one turn into an assistant message: thinking records and
@@ -210,7 +213,9 @@ func (s *Service) persisted(ctx context.Context, assistantID string, user Messag
 }
 
 // persistedRequest builds the agent's request from Directus: the
-// conversation's conference and its last messages.
+// conversation's conference and its last messages, without those written
+// by someone who may not post there (mayPost: another attendee's question
+// or fake answer must not steer the owner's turns).
 func (s *Service) persistedRequest(ctx context.Context, user Message) (agent.Request, error) {
 	conv, err := s.opts.Store.Conversation(ctx, user.Conversation)
 	if err != nil {
@@ -222,9 +227,14 @@ func (s *Service) persistedRequest(ctx context.Context, user Message) (agent.Req
 		s.directusError("read_history", err)
 		recent = nil // answer without context rather than not at all
 	}
+	self, err := s.opts.Store.Self(ctx)
+	if err != nil {
+		s.directusError("read_self", err)
+		recent = nil // whose messages they are is unknown: none
+	}
 	var history []agent.Turn
 	for _, m := range recent {
-		if m.ID != user.ID {
+		if m.ID != user.ID && mayPost(conv, m.Author, self) {
 			history = append(history, agent.Turn{Role: m.Role, Text: m.Text})
 		}
 	}

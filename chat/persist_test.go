@@ -68,6 +68,9 @@ func (m *memStore) Patch(ctx context.Context, id string, f map[string]any) error
 	if v, ok := copy["metadata"].(map[string]any); ok {
 		msg.Metadata = v
 	}
+	if v, ok := f["reply_to"]; ok && v == nil {
+		msg.ReplyTo = ""
+	}
 	msg.Updated = time.Now()
 	return nil
 }
@@ -116,11 +119,15 @@ func (m *memStore) Create(ctx context.Context, msg Message) error {
 	if err := m.fail["create_"+msg.Role]; err != nil {
 		return err
 	}
+	if _, taken := m.msgs[msg.ID]; taken {
+		return ErrDuplicate
+	}
 	for _, other := range m.msgs {
 		if other.ReplyTo != "" && other.ReplyTo == msg.ReplyTo {
 			return ErrDuplicate
 		}
 	}
+	msg.Author = memAgent // as Directus records the token's user
 	msg.Created, msg.Updated = time.Now(), time.Now()
 	m.msgs[msg.ID] = &msg
 	return nil

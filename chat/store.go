@@ -20,9 +20,16 @@ type Store interface {
 	// Recent returns up to n completed messages of a conversation created
 	// before t, oldest first.
 	Recent(ctx context.Context, conversation string, before time.Time, n int) ([]Message, error)
-	// Create creates an assistant message; it fails with ErrDuplicate when
-	// the user message already has a reply.
+	// Create creates a message; it fails with ErrDuplicate when the user
+	// message already has a reply (or the id is taken). The store records
+	// who created it (Author: the store's own user).
 	Create(ctx context.Context, m Message) error
+	// Reply returns the message whose reply_to is the given user message,
+	// if there is one (there is at most one).
+	Reply(ctx context.Context, user string) (Message, bool, error)
+	// Self returns the id of the store's own user (the agent's): the author
+	// of everything it creates.
+	Self(ctx context.Context) (string, error)
 	// Unanswered returns user messages created in [since, until) that have
 	// no reply.
 	Unanswered(ctx context.Context, since, until time.Time, limit int) ([]Message, error)
@@ -39,6 +46,7 @@ type Message struct {
 	Text         string
 	Status       string
 	ReplyTo      string
+	Author       string // user_created: who created it (Directus sets it from the token, whatever the client sends); "" when no user did (a Flow, an import)
 	Created      time.Time
 	Updated      time.Time
 	Metadata     map[string]any
@@ -48,10 +56,20 @@ type Message struct {
 type Conversation struct {
 	ID         string `json:"id"`
 	Conference string `json:"conference"`
+	// Owner is the user who created the conversation (user_created).
+	Owner string `json:"user_created"`
+	// UserID names the attendee it is for (user_id), when whoever created
+	// it (the widget's backend, say) set it.
+	UserID string `json:"user_id"`
 }
 
 // ErrDuplicate means the user message already has a reply.
 var ErrDuplicate = errors.New("chat: the message already has a reply")
+
+// ErrNotOwner means a user message was not answered because its author
+// does not own its conversation; its reply was written failed instead, so
+// it is also an ErrDuplicate: the message has its (refused) reply.
+var ErrNotOwner = fmt.Errorf("chat: the conversation is not the author's (%w)", ErrDuplicate)
 
 // ErrNoStore means no Store is configured (no Directus).
 var ErrNoStore = errors.New("chat: no message store configured")

@@ -33,6 +33,7 @@ type AgentResult struct {
 	Changes int
 	Token   string // set only when the user was created or its token rotated
 	UserID  string
+	RoleID  string // the agent's role (the guard Flow lets it through)
 }
 
 // AgentUser creates (or repairs) the agent's policy with exactly the grants
@@ -56,6 +57,7 @@ func AgentUser(ctx context.Context, c *directus.Client, email string, rotate boo
 		return res, err
 	}
 	res.Changes += n
+	res.RoleID = role
 	if n, err = ensureRolePolicy(ctx, c, role, policy); err != nil {
 		return res, err
 	}

@@ -33,7 +33,7 @@ type flow struct {
 	Icon           string         `json:"icon"`
 	Status         string         `json:"status"`
 	Trigger        string         `json:"trigger"`
-	Accountability string         `json:"accountability"`
+	Accountability *string        `json:"accountability"` // null: runs are not logged
 	Options        map[string]any `json:"options"`
 	Operation      *string        `json:"operation,omitempty"`
 }
@@ -47,6 +47,7 @@ type operation struct {
 	PositionY int            `json:"position_y"`
 	Options   map[string]any `json:"options"`
 	Resolve   *string        `json:"resolve"`
+	Reject    *string        `json:"reject"`
 	Flow      string         `json:"flow,omitempty"`
 }
 
@@ -61,7 +62,7 @@ func Flow(ctx context.Context, c *directus.Client, o FlowOptions) (int, error) {
 	if o.Secret == "" && !o.SecretFromEnv {
 		return 0, fmt.Errorf("provision: a webhook secret is required (WEBHOOK_SECRET)")
 	}
-	f, changes, err := ensureFlow(ctx, c)
+	f, changes, err := ensureFlow(ctx, c, desiredFlow())
 	if err != nil {
 		return 0, err
 	}
@@ -89,17 +90,18 @@ func Flow(ctx context.Context, c *directus.Client, o FlowOptions) (int, error) {
 }
 
 func desiredFlow() flow {
-	return flow{Name: FlowName, Icon: "smart_toy", Status: "active", Trigger: "event", Accountability: "all",
+	all := "all"
+	return flow{Name: FlowName, Icon: "smart_toy", Status: "active", Trigger: "event", Accountability: &all,
 		Options: map[string]any{"type": "action", "scope": []any{"items.create"}, "collections": []any{"messages"}}}
 }
 
-func ensureFlow(ctx context.Context, c *directus.Client) (flow, int, error) {
-	var found []flow
-	q := whereEq("name", FlowName, "id,name,icon,status,trigger,accountability,options,operation")
-	if err := c.Do(ctx, "GET", "/flows", q, nil, &found); err != nil {
-		return flow{}, 0, fmt.Errorf("provision: read flows: %w", err)
+// ensureFlow creates the flow named want.Name or brings it up to want
+// (its first operation aside); it returns it and whether it changed.
+func ensureFlow(ctx context.Context, c *directus.Client, want flow) (flow, int, error) {
+	found, err := findFlow(ctx, c, want.Name)
+	if err != nil {
+		return flow{}, 0, err
 	}
-	want := desiredFlow()
 	if len(found) == 0 {
 		var created flow
 		if err := c.Do(ctx, "POST", "/flows", nil, want, &created); err != nil {
@@ -118,9 +120,18 @@ func ensureFlow(ctx context.Context, c *directus.Client) (flow, int, error) {
 	return want, 1, nil
 }
 
+func findFlow(ctx context.Context, c *directus.Client, name string) ([]flow, error) {
+	var found []flow
+	q := whereEq("name", name, "id,name,icon,status,trigger,accountability,options,operation")
+	if err := c.Do(ctx, "GET", "/flows", q, nil, &found); err != nil {
+		return nil, fmt.Errorf("provision: read flows: %w", err)
+	}
+	return found, nil
+}
+
 func flowOperations(ctx context.Context, c *directus.Client, flowID string) (map[string]operation, error) {
 	var ops []operation
-	q := whereEq("flow", flowID, "id,name,key,type,position_x,position_y,options,resolve,flow")
+	q := whereEq("flow", flowID, "id,name,key,type,position_x,position_y,options,resolve,reject,flow")
 	if err := c.Do(ctx, "GET", "/operations", q, nil, &ops); err != nil {
 		return nil, fmt.Errorf("provision: read operations: %w", err)
 	}

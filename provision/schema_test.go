@@ -98,3 +98,35 @@ func TestGrantsGiveTheAgentItsReflectionMemoryOnly(t *testing.T) {
 		}
 	}
 }
+
+// conversations and messages record who created them (Directus's own
+// user-created field): the agent answers a message only when its author
+// owns the conversation.
+func TestSnapshotRecordsAuthorsAndCheckReportsThem(t *testing.T) {
+	type field struct {
+		Collection string `json:"collection"`
+		Field      string `json:"field"`
+		Meta       struct {
+			Special []string `json:"special"`
+		} `json:"meta"`
+		Schema struct {
+			ForeignKeyTable string `json:"foreign_key_table"`
+		} `json:"schema"`
+	}
+	var snap struct {
+		Fields []field `json:"fields"`
+	}
+	if err := json.Unmarshal(migrations.DirectusSchema, &snap); err != nil {
+		t.Fatal(err)
+	}
+	for _, col := range []string{"conversations", "messages"} {
+		i := slices.IndexFunc(snap.Fields, func(f field) bool { return f.Collection == col && f.Field == "user_created" })
+		if i < 0 || !slices.Contains(snap.Fields[i].Meta.Special, "user-created") || snap.Fields[i].Schema.ForeignKeyTable != "directus_users" {
+			t.Fatalf("%s.user_created is not Directus's user-created relation to directus_users", col)
+		}
+	}
+	problems, err := Check(context.Background(), fakeSchema(t, "", [2]string{"messages", "user_created"}), migrations.DirectusSchema)
+	if err != nil || len(problems) != 1 || problems[0].String() != "messages.user_created: field missing (want string)" {
+		t.Fatalf("without messages.user_created: %v, %v", problems, err)
+	}
+}

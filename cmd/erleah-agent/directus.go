@@ -15,8 +15,8 @@ import (
 const directusUsage = `usage: erleah-agent directus <setup|check|import> [flags]
 
   setup [--webhook-url URL] [--agent-email EMAIL] [--secret-from-env] [--rotate-token]
-        apply the schema, create the webhook Flow and the agent's user (DIRECTUS_TOKEN must be an admin's)
-  check  list missing or mistyped collections and fields; exit 1 if any
+        apply the schema, create the webhook Flow, the agent's user and the guard Flow (DIRECTUS_TOKEN must be an admin's)
+  check  list missing or mistyped collections and fields, and a missing guard Flow; exit 1 if any
   import --data FILE
         write a conference bundle into Directus, idempotently
 `
@@ -77,10 +77,16 @@ func directusSetup(ctx context.Context, c *directus.Client, args []string, stdou
 		return err
 	}
 	report(stdout, "agent user", agent.Changes > 0, fmt.Sprintf("%s with role %s (%d changes)", *email, provision.AgentName, agent.Changes), "already up to date")
+	g, err := provision.Guard(ctx, c, agent.RoleID)
+	if err != nil {
+		return err
+	}
+	report(stdout, "guard flow", g > 0, fmt.Sprintf("%q: only admins and role %s create assistant messages or set reply_to/id (%d changes)",
+		provision.GuardName, provision.AgentName, g), "already up to date")
 	if agent.Token != "" {
 		fmt.Fprintf(stdout, "\nThe agent's token, shown only now: set DIRECTUS_TOKEN=%s for serve.\n", agent.Token)
 	}
-	if !schema.Changed && n == 0 && agent.Changes == 0 {
+	if !schema.Changed && n == 0 && agent.Changes == 0 && g == 0 {
 		fmt.Fprintln(stdout, "nothing changed")
 	}
 	return nil
@@ -103,11 +109,16 @@ func argsError(err error, pos []string) error {
 
 func directusCheck(ctx context.Context, c *directus.Client, stdout io.Writer) error {
 	problems, err := provision.Check(ctx, c, migrations.DirectusSchema)
+	if err == nil {
+		var more []provision.Problem
+		more, err = provision.CheckGuard(ctx, c)
+		problems = append(problems, more...)
+	}
 	if err != nil || len(problems) > 0 {
 		return checkError(problems, err)
 	}
 	cols, _ := provision.Collections(migrations.DirectusSchema)
-	fmt.Fprintf(stdout, "ok: %s present with the fields the agent relies on\n", strings.Join(cols, ", "))
+	fmt.Fprintf(stdout, "ok: %s present with the fields the agent relies on; the guard Flow %q in place\n", strings.Join(cols, ", "), provision.GuardName)
 	return nil
 }
 

@@ -12,16 +12,23 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	_ "time/tzdata" // conference time zones resolve on machines without tzdata
 )
 
 func main() {
+	env := environ()
+	if err := dotEnv(".env", env); err != nil {
+		fmt.Fprintf(os.Stderr, "erleah-agent: %v\n", err)
+		os.Exit(2)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr, environ())
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr, env)
 	stop()
 	os.Exit(code)
 }
@@ -118,6 +125,40 @@ func environ() map[string]string {
 		}
 	}
 	return m
+}
+
+// dotEnv adds the settings of a .env file (KEY=VALUE lines, # comments,
+// optional quotes) to env, which wins: a variable set in the process's
+// environment is never overridden, and an empty value in the file counts
+// as unset. A missing file is fine; a malformed line is an error naming it.
+func dotEnv(path string, env map[string]string) error {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read %s: %w", path, err)
+	}
+	for n, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "export "))
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		if !ok || k == "" || strings.ContainsAny(k, " \t") {
+			return fmt.Errorf("%s line %d: want KEY=VALUE, got %q", path, n+1, line)
+		}
+		if uq, err := strconv.Unquote(v); err == nil && len(v) >= 2 && (v[0] == '"' || v[0] == '\'') {
+			v = uq
+		} else if len(v) >= 2 && v[0] == '\'' && v[len(v)-1] == '\'' {
+			v = v[1 : len(v)-1]
+		}
+		if _, set := env[k]; !set && v != "" {
+			env[k] = v
+		}
+	}
+	return nil
 }
 
 // oneLine folds a multi-line message for a usage error.

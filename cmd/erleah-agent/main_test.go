@@ -317,3 +317,23 @@ func TestAskPrintsEachBlockOnce(t *testing.T) {
 		}
 	}
 }
+
+func TestDotEnvFillsWhatTheEnvironmentLeavesUnset(t *testing.T) {
+	path := filepath.Join(t.TempDir(), ".env")
+	os.WriteFile(path, []byte("# settings\nMAX_TURNS=8\nexport TURN_QUEUE = 16\nAPI_TOKEN=\nPUBLIC_URL=\"http://x:1\"\nMODEL='builtin'\nLOG_LEVEL=debug\n"), 0o600)
+	env := map[string]string{"LOG_LEVEL": "warn"}
+	if err := dotEnv(path, env); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"MAX_TURNS": "8", "TURN_QUEUE": "16", "PUBLIC_URL": "http://x:1", "MODEL": "builtin", "LOG_LEVEL": "warn"}
+	if fmt.Sprint(env) != fmt.Sprint(want) {
+		t.Fatalf("env %v, want %v (the environment wins, empty values are unset)", env, want)
+	}
+	os.WriteFile(path, []byte("MAX_TURNS=8\nthis is not a setting\n"), 0o600)
+	if err := dotEnv(path, map[string]string{}); err == nil || !strings.Contains(err.Error(), "line 2") {
+		t.Fatalf("a malformed line: %v", err)
+	}
+	if err := dotEnv(filepath.Join(t.TempDir(), "none"), map[string]string{}); err != nil {
+		t.Fatalf("a missing file: %v", err)
+	}
+}

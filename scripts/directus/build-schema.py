@@ -110,6 +110,16 @@ def created_updated():
     ]
 
 
+def user_created():
+    """The field Directus's app creates when "User Created" is ticked: the
+    user whose token created the item, filled in by Directus itself."""
+    return {"field": "user_created", "type": "uuid",
+            "meta": {"special": ["user-created"], "interface": "select-dropdown-m2o",
+                     "options": {"template": "{{avatar}} {{first_name}} {{last_name}}"},
+                     "display": "user", "readonly": True, "hidden": True, "width": "half"},
+            "schema": {}}
+
+
 def collection(name, icon, template, note, fields):
     call("POST", "/collections", {
         "collection": name,
@@ -151,7 +161,7 @@ collection("speakers", "record_voice_over", "{{name}}", "Speakers at a conferenc
 collection("conversations", "forum", "{{title}}", "Attendee chats with the agent.", [
     uuid_pk(), m2o("conference", "string", "{{name}}"), string("user_id"), string("title"),
     dropdown("status", ["active", "closed"], default_value="active", is_nullable=False),
-    *created_updated(),
+    *created_updated(), user_created(),
 ])
 collection("messages", "chat", "{{role}}: {{messageText}}", "Messages of a conversation.", [
     uuid_pk(), m2o("conversation", "uuid", "{{title}}"),
@@ -167,7 +177,7 @@ collection("messages", "chat", "{{role}}: {{messageText}}", "Messages of a conve
      "meta": {"interface": "list-o2m", "special": ["o2m"], "readonly": True, "width": "full",
               "options": {"template": "{{status}}: {{messageText}}"},
               "note": "The assistant message answering this one (lets the agent find unanswered messages)."}},
-    *created_updated(),
+    *created_updated(), user_created(),
 ])
 
 # The agent's reflection memory (memory.Directus): one lesson per reflection
@@ -189,6 +199,11 @@ for coll in ["sessions", "exhibitors", "speakers"]:
 relation("conversations", "conference", "conferences", "SET NULL")
 relation("messages", "conversation", "conversations", "CASCADE")
 relation("messages", "reply_to", "messages", "SET NULL", one_field="replies")
+# Who wrote a conversation or a message (the app's "User Created" relation):
+# the agent answers a message only when its author owns the conversation.
+for coll in ["conversations", "messages"]:
+    call("POST", "/relations", {"collection": coll, "field": "user_created",
+                                "related_collection": "directus_users", "schema": {}})
 
 query = "&".join("includeCollections=" + c for c in COLLECTIONS)
 snap = call("GET", "/schema/snapshot?" + query)["data"]

@@ -1,0 +1,307 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/erleah/erleah-agent/directus"
+	"github.com/erleah/erleah-agent/provision"
+)
+
+// attendee is a Directus user with the attendee role the README describes:
+// whole-collection create and read on conversations and messages (Directus
+// 12 without a licence refuses anything finer).
+type attendee struct {
+	id string
+	c  *directus.Client
+}
+
+var (
+	attendeeOnce sync.Once
+	attendeeRole string
+	attendeeErr  error
+)
+
+// attendee creates a user with the attendee role and a static token.
+func (d *realDirectus) attendee(t testing.TB, name string) attendee {
+	t.Helper()
+	attendeeOnce.Do(func() { attendeeRole, attendeeErr = d.newAttendeeRole() })
+	if attendeeErr != nil {
+		t.Fatal(attendeeErr)
+	}
+	token := fmt.Sprintf("%s-%d", name, time.Now().UnixNano())
+	var u struct {
+		ID string `json:"id"`
+	}
+	body := map[string]any{"email": token + "@example.com", "first_name": name, "token": token, "status": "active", "role": attendeeRole}
+	if err := d.admin.Do(context.Background(), "POST", "/users", nil, body, &u); err != nil {
+		t.Fatal(err)
+	}
+	return attendee{id: u.ID, c: d.admin.WithToken(token)}
+}
+
+// newAttendeeRole creates a policy with the attendee's grants and a role
+// holding it.
+func (d *realDirectus) newAttendeeRole() (string, error) {
+	ctx := context.Background()
+	name := fmt.Sprintf("e2e-attendee-%d", time.Now().UnixNano())
+	var policy, role struct {
+		ID string `json:"id"`
+	}
+	if err := d.admin.Do(ctx, "POST", "/policies", nil, map[string]any{"name": name, "app_access": false, "admin_access": false}, &policy); err != nil {
+		return "", err
+	}
+	for _, g := range [][2]string{{"conversations", "create"}, {"conversations", "read"}, {"messages", "create"}, {"messages", "read"},
+		{"conferences", "read"}, {"sessions", "read"}, {"exhibitors", "read"}, {"speakers", "read"}} {
+		p := map[string]any{"policy": policy.ID, "collection": g[0], "action": g[1], "fields": []string{"*"}}
+		if err := d.admin.Do(ctx, "POST", "/permissions", nil, p, nil); err != nil {
+			return "", err
+		}
+	}
+	body := map[string]any{"name": name, "policies": map[string]any{"create": []any{map[string]any{"policy": policy.ID}}}}
+	if err := d.admin.Do(ctx, "POST", "/roles", nil, body, &role); err != nil {
+		return "", err
+	}
+	return role.ID, nil
+}
+
+// create creates an item with the attendee's own token.
+func (a attendee) create(t testing.TB, collection string, body map[string]any) string {
+	t.Helper()
+	var out struct {
+		ID string `json:"id"`
+	}
+	if err := a.c.CreateItem(context.Background(), collection, body, &out); err != nil {
+		t.Fatalf("create %s as an attendee: %v", collection, err)
+	}
+	return out.ID
+}
+
+func (a attendee) conversation(t testing.TB) string {
+	return a.create(t, "conversations", map[string]any{"conference": "aidata26", "title": t.Name()})
+}
+
+func (a attendee) ask(t testing.TB, conv, text string) string {
+	return a.create(t, "messages", map[string]any{"conversation": conv, "role": "user", "messageText": text, "status": "completed"})
+}
+
+// authored is a message with its author and link.
+type authored struct {
+	ID           string         `json:"id"`
+	Conversation string         `json:"conversation"`
+	Role         string         `json:"role"`
+	Status       string         `json:"status"`
+	Text         string         `json:"messageText"`
+	ReplyTo      *string        `json:"reply_to"`
+	Author       string         `json:"user_created"`
+	Metadata     map[string]any `json:"metadata"`
+}
+
+var authoredFields = []string{"id", "conversation", "role", "status", "messageText", "reply_to", "user_created", "metadata"}
+
+func (d *realDirectus) repliesBy(t testing.TB, user string) []authored {
+	t.Helper()
+	var out []authored
+	q := directus.Query{Fields: authoredFields, Filter: map[string]any{"reply_to": map[string]any{"_eq": user}}}
+	if err := d.admin.ReadItems(context.Background(), "messages", q, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func (d *realDirectus) message(t testing.TB, id string) authored {
+	t.Helper()
+	var m authored
+	if err := d.admin.ReadItem(context.Background(), "messages", id, authoredFields, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// agentUser is the id of the agent's own Directus user.
+func (d *realDirectus) agentUser(t testing.TB) string {
+	t.Helper()
+	me, err := d.admin.WithToken(d.agentToken).Me(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return me.ID
+}
+
+// guard sets the guard Flow up (or repairs it) for the agent's role, as
+// directus setup does, and returns the role.
+func (d *realDirectus) guard(t testing.TB) string {
+	t.Helper()
+	ctx := context.Background()
+	res, err := provision.AgentUser(ctx, d.admin, "erleah-agent-e2e@example.com", false) // keeps the token
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := provision.Guard(ctx, d.admin, res.RoleID); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond) // flows reload asynchronously
+	return res.RoleID
+}
+
+// setGuard makes the guard Flow, when there is one, active or inactive;
+// it reports whether there is one.
+func setGuard(t testing.TB, d *realDirectus, status string) bool {
+	t.Helper()
+	var flows []struct {
+		ID string `json:"id"`
+	}
+	q := map[string][]string{"filter": {`{"name":{"_eq":"` + provision.GuardName + `"}}`}, "fields": {"id"}}
+	if err := d.admin.Do(context.Background(), "GET", "/flows", q, nil, &flows); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range flows {
+		if err := d.admin.Do(context.Background(), "PATCH", "/flows/"+f.ID, nil, map[string]any{"status": status}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(200 * time.Millisecond)
+	return len(flows) > 0
+}
+
+// withoutGuard runs the rest of the test as on a Directus where the guard
+// Flow is not installed (or cannot run): the agent alone keeps attendees
+// apart.
+func withoutGuard(t testing.TB, d *realDirectus) {
+	t.Helper()
+	if setGuard(t, d, "inactive") {
+		t.Cleanup(func() { setGuard(t, d, "active") })
+	}
+}
+
+// TestE2EAForeignReplyDoesNotSilenceTheQuestion: Bob, an attendee, creates
+// an assistant message whose reply_to is Alice's question (in his own
+// conversation) before the agent answers it. Alice still gets the agent's
+// completed reply; Bob's message is detached from her question.
+func TestE2EAForeignReplyDoesNotSilenceTheQuestion(t *testing.T) {
+	d := needDirectus(t)
+	withoutGuard(t, d)
+	a := d.startAgent(t, map[string]string{"RECONCILE_GRACE": "1m"})
+	alice, bob := d.attendee(t, "alice"), d.attendee(t, "bob")
+	aliceConv, bobConv := alice.conversation(t), bob.conversation(t)
+	pauseFlow(t, d, true) // Bob gets in first: the delivery comes below
+	q := alice.ask(t, aliceConv, "Any k8s workshops?")
+	fake := bob.create(t, "messages", map[string]any{"conversation": bobConv, "role": "assistant", "status": "completed",
+		"messageText": "No workshops for you.", "reply_to": q})
+	pauseFlow(t, d, false)
+	code, out := a.webhook(t, a.secret, flowBody(q, aliceConv))
+	if code != 202 {
+		t.Fatalf("delivery: %d %v", code, out)
+	}
+	agent := d.agentUser(t)
+	var rs []authored
+	eventually(t, 20*time.Second, func() string { return fmt.Sprintf("the agent's completed reply to %s (replies %+v)", q, rs) }, func() bool {
+		rs = d.repliesBy(t, q)
+		return len(rs) == 1 && rs[0].Author == agent && rs[0].Status == "completed"
+	})
+	if r := rs[0]; r.ID != out["assistant_message_id"] || r.Conversation != aliceConv || r.Role != "assistant" {
+		t.Fatalf("reply %+v; accepted as %v", r, out["assistant_message_id"])
+	}
+	if m := d.message(t, fake); m.ReplyTo != nil || m.Author != bob.id || m.Text != "No workshops for you." {
+		t.Fatalf("Bob's message after the turn: %+v; want it detached from the question, otherwise untouched", m)
+	}
+}
+
+// TestE2EAStrangersMessageIsNotAnswered: Bob posts a question into Alice's
+// conversation (attendees may read and write every conversation). The
+// agent does not answer it there: its reply is closed failed at once with
+// the reason, and no turn runs. Each attendee's own questions, in their own
+// conversation or one made for them (user_id), are answered.
+func TestE2EAStrangersMessageIsNotAnswered(t *testing.T) {
+	d := needDirectus(t)
+	d.startAgent(t, map[string]string{"RECONCILE_GRACE": "2s"})
+	alice, bob := d.attendee(t, "alice"), d.attendee(t, "bob")
+	aliceConv, bobConv := alice.conversation(t), bob.conversation(t)
+	forAlice := d.item(t, "conversations", map[string]any{"conference": "aidata26", "user_id": alice.id, "title": t.Name()}) // a backend made it for her
+	intruder := bob.ask(t, aliceConv, "Any k8s workshops?")
+	intruder2 := bob.ask(t, forAlice, "Any k8s workshops?")
+	own := []string{alice.ask(t, aliceConv, "Any k8s workshops?"), alice.ask(t, forAlice, "Any k8s workshops?"), bob.ask(t, bobConv, "Any k8s workshops?")}
+	for _, id := range own {
+		if r := d.finished(t, id, 20*time.Second); r.Status != "completed" {
+			t.Fatalf("an attendee's own question %s got %+v", id, r)
+		}
+	}
+	time.Sleep(3 * time.Second) // past the reconciler's grace: it does not answer them either
+	for _, id := range []string{intruder, intruder2} {
+		rs := d.repliesBy(t, id)
+		if len(rs) != 1 || rs[0].Status != "failed" || rs[0].Metadata["error"] != "the conversation is not the author's" || rs[0].Metadata["trace_id"] != nil {
+			t.Fatalf("replies to Bob's message in a conversation of Alice's: %+v; want one, failed with the reason, no turn", rs)
+		}
+	}
+}
+
+// TestE2EGuardFlowRefusesAttendeeReplies: the guard Flow (directus setup)
+// makes Directus itself refuse an attendee's assistant message, reply_to or
+// chosen id, and lets user messages, the agent and admins through. It is
+// idempotent, and directus check reports it missing.
+func TestE2EGuardFlowRefusesAttendeeReplies(t *testing.T) {
+	d := needDirectus(t)
+	ctx := context.Background()
+	role := d.guard(t)
+	pauseFlow(t, d, true) // no agent answers here
+	defer pauseFlow(t, d, false)
+	alice, bob := d.attendee(t, "alice"), d.attendee(t, "bob")
+	aliceConv, bobConv := alice.conversation(t), bob.conversation(t)
+	q := alice.ask(t, aliceConv, "Any k8s workshops?")
+	for _, c := range []struct {
+		name string
+		body any
+	}{
+		{"an assistant message", map[string]any{"conversation": bobConv, "role": "assistant", "status": "completed", "messageText": "no", "reply_to": q}},
+		{"an assistant message without reply_to", map[string]any{"conversation": aliceConv, "role": "assistant", "status": "completed", "messageText": "no"}},
+		{"a user message with reply_to", map[string]any{"conversation": bobConv, "role": "user", "messageText": "no", "reply_to": q}},
+		{"a user message with a chosen id", map[string]any{"id": "00000000-0000-5000-8000-000000000001", "conversation": bobConv, "role": "user", "messageText": "no"}},
+		{"a batch with an assistant message", []any{map[string]any{"conversation": bobConv, "role": "user", "messageText": "batch"},
+			map[string]any{"conversation": bobConv, "role": "assistant", "messageText": "batch"}}},
+	} {
+		err := bob.c.CreateItem(ctx, "messages", c.body, nil)
+		var de *directus.Error
+		if !errors.As(err, &de) || de.Status != 403 || de.Message != provision.GuardMessage {
+			t.Fatalf("Bob creating %s: %v; want 403 %q", c.name, err, provision.GuardMessage)
+		}
+	}
+	var batch []authored
+	if err := d.admin.ReadItems(ctx, "messages", directus.Query{Fields: authoredFields, Filter: map[string]any{"messageText": map[string]any{"_eq": "batch"}}}, &batch); err != nil || len(batch) != 0 {
+		t.Fatalf("a refused batch left %+v (%v)", batch, err)
+	}
+	if rs := d.repliesBy(t, q); len(rs) != 0 {
+		t.Fatalf("refused creates left replies %+v", rs)
+	}
+	if m := d.message(t, bob.ask(t, bobConv, "Any k8s workshops?")); m.Text != "Any k8s workshops?" || m.Role != "user" || m.Author != bob.id {
+		t.Fatalf("Bob's own question, through the guard: %+v", m)
+	}
+	agent := d.admin.WithToken(d.agentToken)
+	if err := agent.CreateItem(ctx, "messages", map[string]any{"conversation": aliceConv, "role": "assistant", "status": "completed", "messageText": "yes", "reply_to": q}, nil); err != nil {
+		t.Fatalf("the agent's reply: %v", err)
+	}
+	d.item(t, "messages", map[string]any{"conversation": aliceConv, "role": "assistant", "status": "completed", "messageText": "an admin's"})
+
+	if n, err := provision.Guard(ctx, d.admin, role); err != nil || n != 0 {
+		t.Fatalf("the guard set up again: %d changes, %v", n, err)
+	}
+	if problems, err := provision.CheckGuard(ctx, d.admin); err != nil || len(problems) != 0 {
+		t.Fatalf("CheckGuard: %v %v", problems, err)
+	}
+	env := map[string]string{"DIRECTUS_URL": d.url, "DIRECTUS_TOKEN": d.adminToken}
+	setGuard(t, d, "inactive")
+	code, _, errOut := cli(t, env, "directus", "check")
+	if code == 0 || !strings.Contains(errOut, provision.GuardName) {
+		t.Fatalf("check with the guard inactive: exit %d\n%s", code, errOut)
+	}
+	if n, err := provision.Guard(ctx, d.admin, role); err != nil || n != 1 {
+		t.Fatalf("the guard repaired: %d changes, %v", n, err)
+	}
+	if code, out, errOut := cli(t, env, "directus", "check"); code != 0 || !strings.Contains(out, "ok:") {
+		t.Fatalf("check after the repair: exit %d\n%s%s", code, out, errOut)
+	}
+}
