@@ -460,3 +460,38 @@ func TestReplayAfterRestartNamesTheExistingReply(t *testing.T) {
 		t.Fatalf("replies %+v; want the one reply, %s", rs, acc1.AssistantID)
 	}
 }
+
+// TestTheReplyKeepsItsClaimAndItsTrace: the completed reply's metadata
+// keeps who accepted it (Directus replaces a JSON field whole), and the
+// turn takes the delivery's trace id, so the webhook's log and the turn's
+// join; a restart keeps the first acceptor beside who restarted it.
+func TestTheReplyKeepsItsClaimAndItsTrace(t *testing.T) {
+	store := newMemStore()
+	store.addUser("c1", "u1", "Any k8s workshops?", time.Minute)
+	s := testService(t, store, nil, Options{Instance: "host-1"})
+	if _, err := s.Accept(context.Background(), Delivery{MessageID: "u1", ConversationID: "c1", Role: "user", TraceID: "hook-trace"}); err != nil {
+		t.Fatal(err)
+	}
+	reply := waitFinal(t, store, "u1")
+	if reply.Metadata["accepted_by"] != "host-1" || reply.Metadata["trace_id"] != "hook-trace" {
+		t.Fatalf("completed metadata %v; want accepted_by host-1 and the delivery's trace id", reply.Metadata)
+	}
+	restarted := testService(t, store, nil, Options{Instance: "host-2"})
+	restarted.limit.Reserve() // as the reconciler does
+	restarted.start(Delivery{MessageID: "u1", ConversationID: "c1", assistantID: reply.ID, restart: true, attempts: 1, meta: reply.Metadata})
+	waitFor(t, "the restarted reply", func() bool {
+		m, ok := finalOf(store, "u1")
+		return ok && m.Metadata["restarted_by"] == "host-2"
+	})
+	m, _ := finalOf(store, "u1")
+	if m.Metadata["accepted_by"] != "host-1" || fmt.Sprint(m.Metadata["attempts"]) != "1" {
+		t.Fatalf("after a restart: %v; want the first acceptor kept beside restarted_by and attempts", m.Metadata)
+	}
+}
+
+func waitFinal(t *testing.T, store *memStore, user string) Message {
+	t.Helper()
+	var reply Message
+	waitFor(t, "the reply", func() (ok bool) { reply, ok = finalOf(store, user); return })
+	return reply
+}

@@ -226,7 +226,7 @@ func TestHistoryLeavesOutStrangersMessages(t *testing.T) {
 	}
 	store.put(Message{ID: "q", Conversation: "alices", Role: "user", Text: "When is it?", Author: "alice"}, 0)
 	s := testService(t, store, nil, Options{})
-	req, err := s.persistedRequest(context.Background(), store.get("q"))
+	req, err := s.persistedRequest(context.Background(), store.get("q"), "")
 	if err != nil {
 		t.Fatal(err)
 	}

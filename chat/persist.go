@@ -19,10 +19,16 @@ type Delivery struct {
 	MessageID      string
 	ConversationID string // optional: read from the message when empty
 	Role           string // optional: checked before anything is read when set
+	// TraceID, when set, names the turn (the webhook request's own id, so
+	// that its log lines and the turn's join).
+	TraceID string
 
 	assistantID string // the reply's id
 	restart     bool   // the reply exists and is answered again (reconciler)
 	attempts    int    // how often it was restarted, this time included
+	// meta is the reply's metadata as claimed (who accepted or restarted
+	// it, how often); every later write keeps it.
+	meta map[string]any
 }
 
 // Accepted says what happened to a delivery.
@@ -142,7 +148,15 @@ func (s *Service) answer(ctx context.Context, d Delivery, user Message, log *slo
 		return
 	}
 	defer release()
-	s.persisted(ctx, d.assistantID, user, nil, nil)
+	s.persisted(ctx, d.assistantID, user, turnOf{traceID: d.TraceID, meta: s.claimMeta(d)}, nil)
+}
+
+// turnOf is what a persisted turn carries from its delivery: the trace id
+// to use, the claim's metadata, and the reflection mode asked for.
+type turnOf struct {
+	traceID    string
+	meta       map[string]any
+	reflection *bool
 }
 
 // claim creates the pending reply, or resets the one being restarted, for
@@ -155,9 +169,44 @@ func (s *Service) claim(ctx context.Context, d Delivery, user Message) error {
 	}
 	if d.restart {
 		return s.opts.Store.Patch(ctx, d.assistantID, map[string]any{"status": StatusPending, "messageText": "", "thinking_output": nil,
-			"metadata": map[string]any{"restarted_by": s.instance, "attempts": d.attempts}})
+			"metadata": s.claimMeta(d)})
 	}
 	return s.createReply(ctx, d.assistantID, user)
+}
+
+// claimMeta is the metadata a reply is claimed with: who accepted it or,
+// for a restart, what it had (its first acceptor among it) with who
+// restarted it and how often. Every later write of the reply keeps it:
+// Directus replaces a JSON field whole.
+func (s *Service) claimMeta(d Delivery) map[string]any {
+	md := map[string]any{}
+	for k, v := range d.meta {
+		md[k] = v
+	}
+	if !d.restart {
+		md["accepted_by"] = s.instance
+		return md
+	}
+	for _, k := range []string{"handed_back", "reason", "error"} { // the last run's ending, not this one's
+		delete(md, k)
+	}
+	md["restarted_by"], md["attempts"] = s.instance, d.attempts
+	return md
+}
+
+// withMeta returns fields with their metadata laid over the claim's.
+func withMeta(claim map[string]any, fields map[string]any) map[string]any {
+	md := map[string]any{}
+	for k, v := range claim {
+		md[k] = v
+	}
+	if own, ok := fields["metadata"].(map[string]any); ok {
+		for k, v := range own {
+			md[k] = v
+		}
+	}
+	fields["metadata"] = md
+	return fields
 }
 
 // persisted runs one turn into an assistant message: thinking records and
@@ -165,23 +214,23 @@ func (s *Service) claim(ctx context.Context, d Delivery, user Message) error {
 // ends completed, or failed with an apology, never left open. Extra
 // observers (a developer's stream) get the events too; reflection, when
 // set, overrides the service's reflection mode for this turn.
-func (s *Service) persisted(ctx context.Context, assistantID string, user Message, reflection *bool, extra agent.Observer) (*agent.State, error) {
+func (s *Service) persisted(ctx context.Context, assistantID string, user Message, of turnOf, extra agent.Observer) (*agent.State, error) {
 	log := s.log.With("assistant", assistantID)
-	req, err := s.persistedRequest(ctx, user)
+	req, err := s.persistedRequest(ctx, user, of.traceID)
 	switch {
 	case err != nil && ctx.Err() != nil: // shutting down: give it back
-		s.handBack(assistantID, "shutdown before the turn started")
+		s.finalise(assistantID, withMeta(of.meta, handedBack("shutdown before the turn started")))
 		return nil, err
 	case err != nil:
-		s.finalise(assistantID, failed(err.Error()))
+		s.finalise(assistantID, withMeta(of.meta, failed(err.Error())))
 		return nil, err
 	}
 	w := newWriter(s.opts.Store, assistantID, s.opts.FlushEvery, func(err error) { s.directusError("patch_message", err) })
 	w.start(context.WithoutCancel(ctx))
 	s.inflight.add(assistantID)
 	defer s.inflight.remove(assistantID)
-	if reflection != nil {
-		req.Reflection = reflection
+	if of.reflection != nil {
+		req.Reflection = of.reflection
 	}
 	answered := false
 	written := make(chan struct{}) // closed once the final write is done; answered is set before
@@ -191,21 +240,21 @@ func (s *Service) persisted(ctx context.Context, assistantID string, user Messag
 		if extra != nil {
 			extra(e)
 		}
-	}, func(scored *agent.State) { s.writeScore(assistantID, scored, written, &answered) })
+	}, func(scored *agent.State) { s.writeScore(assistantID, of.meta, scored, written, &answered) })
 	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
 	switch {
 	case err == nil:
-		w.finish(fctx, completed(st))
+		w.finish(fctx, withMeta(of.meta, completed(st)))
 		answered = true
 	case errors.Is(ctx.Err(), context.Canceled): // shutting down: give it back
-		w.finish(fctx, handedBack("shutdown during the turn"))
+		w.finish(fctx, withMeta(of.meta, handedBack("shutdown during the turn")))
 	default:
 		f := failed(err.Error())
 		if errors.Is(err, agent.ErrSearchUnavailable) {
 			f["messageText"] = agent.SearchUnavailable
 		}
-		w.finish(fctx, f)
+		w.finish(fctx, withMeta(of.meta, f))
 	}
 	sent, bad := w.counts()
 	log.Info("reply written", "trace_id", req.TraceID, "patches", sent, "failed_patches", bad)
@@ -216,7 +265,7 @@ func (s *Service) persisted(ctx context.Context, assistantID string, user Messag
 // conversation's conference and its last messages, without those written
 // by someone who may not post there (mayPost: another attendee's question
 // or fake answer must not steer the owner's turns).
-func (s *Service) persistedRequest(ctx context.Context, user Message) (agent.Request, error) {
+func (s *Service) persistedRequest(ctx context.Context, user Message, traceID string) (agent.Request, error) {
 	conv, err := s.opts.Store.Conversation(ctx, user.Conversation)
 	if err != nil {
 		s.directusError("read_conversation", err)
@@ -238,13 +287,13 @@ func (s *Service) persistedRequest(ctx context.Context, user Message) (agent.Req
 			history = append(history, agent.Turn{Role: m.Role, Text: m.Text})
 		}
 	}
-	return s.request(Question{Message: user.Text, ConferenceID: conv.Conference, History: history})
+	return s.request(Question{Message: user.Text, ConferenceID: conv.Conference, History: history, TraceID: traceID})
 }
 
 // writeScore adds a background evaluation to an answered message's
 // metadata, after the message's final write (the metadata field is written
 // whole, so it must not race it).
-func (s *Service) writeScore(id string, st *agent.State, written <-chan struct{}, answered *bool) {
+func (s *Service) writeScore(id string, claim map[string]any, st *agent.State, written <-chan struct{}, answered *bool) {
 	select {
 	case <-written:
 	case <-s.bgCtx.Done():
@@ -255,7 +304,7 @@ func (s *Service) writeScore(id string, st *agent.State, written <-chan struct{}
 	}
 	ctx, cancel := context.WithTimeout(s.bgCtx, 30*time.Second)
 	defer cancel()
-	if err := s.opts.Store.Patch(ctx, id, map[string]any{"metadata": completedMetadata(st)}); err != nil {
+	if err := s.opts.Store.Patch(ctx, id, withMeta(claim, map[string]any{"metadata": completedMetadata(st)})); err != nil {
 		s.directusError("patch_message", err)
 	}
 }
@@ -461,7 +510,8 @@ func (s *Service) askPersisted(ctx context.Context, q Question, obs agent.Observ
 	go func() {
 		defer s.bg.Done()
 		defer release()
-		st, err := s.persisted(s.bgCtx, reply, user, q.Reflection, func(e agent.Event) {
+		of := turnOf{traceID: q.TraceID, meta: map[string]any{"accepted_by": s.instance}, reflection: q.Reflection}
+		st, err := s.persisted(s.bgCtx, reply, user, of, func(e agent.Event) {
 			mu.Lock()
 			defer mu.Unlock()
 			if !gone && obs != nil {

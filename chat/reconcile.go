@@ -69,7 +69,8 @@ func (s *Service) restartAbandoned(ctx context.Context, now time.Time) (int, err
 		}
 		s.seen.rememberAs(m.ReplyTo, m.ID) // not in flight here: whatever was known is over
 		s.log.Info("reconciler restarts an abandoned reply", "assistant", m.ID, "status", m.Status)
-		s.start(Delivery{MessageID: m.ReplyTo, ConversationID: m.Conversation, assistantID: m.ID, restart: true, attempts: attempts(m) + 1})
+		s.start(Delivery{MessageID: m.ReplyTo, ConversationID: m.Conversation, assistantID: m.ID, restart: true, attempts: attempts(m) + 1,
+			meta: m.Metadata})
 		n++
 	}
 	return n, nil

@@ -51,7 +51,7 @@ func (s *Server) webhook(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "key must be the new message's id")
 		return
 	}
-	d := chat.Delivery{MessageID: key, ConversationID: jsonString(ev.Payload.Conversation), Role: ev.Payload.Role}
+	d := chat.Delivery{MessageID: key, ConversationID: jsonString(ev.Payload.Conversation), Role: ev.Payload.Role, TraceID: traceID(r.Context())}
 	s.accept(w, r, d)
 }
 
@@ -91,7 +91,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "the message does not belong to that conversation")
 		return
 	}
-	s.accept(w, r, chat.Delivery{MessageID: msg.ID, ConversationID: msg.Conversation, Role: msg.Role})
+	s.accept(w, r, chat.Delivery{MessageID: msg.ID, ConversationID: msg.Conversation, Role: msg.Role, TraceID: traceID(r.Context())})
 }
 
 // cannotRead maps the caller's Directus answer: an unknown message and a
