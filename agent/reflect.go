@@ -92,9 +92,6 @@ func (t *turn) commitRound(rec Reflection, note string) {
 		return
 	}
 	msg, _ := plainNote(note, rec.Strategy)
-	if n := len(t.st.ThinkingUpdates); n > 0 && t.st.ThinkingUpdates[n-1].Message == msg {
-		msg = stillLooking // the same words twice read as a stuck assistant
-	}
 	t.note(ThinkingRecord{Message: msg, Strategy: rec.Strategy, RetryCount: t.st.RetryCount, Source: rec.Source})
 }
 
@@ -104,8 +101,11 @@ const stillLooking = "Still nothing close, so I'm looking a little further."
 // note stamps a thinking record, appends it and tells observers.
 func (t *turn) note(r ThinkingRecord) {
 	r.TS = float64(t.agent.opts.Now().UnixMicro()) / 1e6
-	t.mu.Lock()
+	t.mu.Lock() // the acknowledgment's goroutine appends too
 	defer t.mu.Unlock()
+	if n := len(t.st.ThinkingUpdates); n > 0 && t.st.ThinkingUpdates[n-1].Message == r.Message {
+		r.Message = stillLooking // the same words twice read as a stuck assistant
+	}
 	t.st.ThinkingUpdates = append(t.st.ThinkingUpdates, r)
 	t.emitLocked(Thinking{Record: r, All: slices.Clone(t.st.ThinkingUpdates)})
 }
