@@ -223,3 +223,21 @@ func (s *DirectusStore) CanRead(ctx context.Context, token, id string) (Message,
 	}
 	return it.message(), nil
 }
+
+// UserOf returns the Directus user a token belongs to.
+func (s *DirectusStore) UserOf(ctx context.Context, token string) (string, error) {
+	u, err := s.c.WithToken(token).Me(ctx)
+	if err != nil {
+		return "", fmt.Errorf("chat: who holds the caller's token: %w", err)
+	}
+	return u.ID, nil
+}
+
+// ConversationAs reads a conversation with the caller's token.
+func (s *DirectusStore) ConversationAs(ctx context.Context, token, id string) (Conversation, error) {
+	var c Conversation
+	if err := s.c.WithToken(token).ReadItem(ctx, "conversations", id, conversationFields, &c); err != nil {
+		return Conversation{}, fmt.Errorf("chat: read the conversation with the caller's token: %w", err)
+	}
+	return c, nil
+}

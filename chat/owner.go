@@ -163,3 +163,37 @@ func (s *Service) detachForeign(ctx context.Context, id string, user Message) er
 		"foreign_reply", existing.ID, "author", existing.Author, "role", existing.Role, "conversation", existing.Conversation)
 	return nil
 }
+
+// ErrNotYours means a caller asked to write into a conversation that is
+// not theirs.
+var ErrNotYours = errors.New("chat: the conversation is not yours")
+
+// caller is what a store knows of whoever holds a Directus token: who they
+// are, and a conversation as they can read it.
+type caller interface {
+	UserOf(ctx context.Context, token string) (string, error)
+	ConversationAs(ctx context.Context, token, id string) (Conversation, error)
+}
+
+// MayWrite checks that the holder of a Directus token may have a question
+// stored and answered in a conversation: they can read it and it is theirs
+// (mayPost: its user_created or user_id, or it records no owner). It is
+// how an open stream (no API_TOKEN) proves access before writing.
+func (s *Service) MayWrite(ctx context.Context, token, conversation string) error {
+	c, ok := s.opts.Store.(caller)
+	if !ok {
+		return ErrNoStore
+	}
+	user, err := c.UserOf(ctx, token)
+	if err != nil {
+		return err
+	}
+	conv, err := c.ConversationAs(ctx, token, conversation)
+	if err != nil {
+		return err
+	}
+	if !mayPost(conv, user, "") || user == "" {
+		return ErrNotYours
+	}
+	return nil
+}

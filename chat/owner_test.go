@@ -235,3 +235,31 @@ func TestHistoryLeavesOutStrangersMessages(t *testing.T) {
 		t.Fatalf("history %v; want the owner's question and the agent's answer only", req.History)
 	}
 }
+
+// callerStore knows tokens: each is its holder's user id.
+type callerStore struct{ *memStore }
+
+func (c callerStore) UserOf(_ context.Context, token string) (string, error) { return token, nil }
+
+func (c callerStore) ConversationAs(ctx context.Context, _ string, id string) (Conversation, error) {
+	return c.Conversation(ctx, id)
+}
+
+func TestMayWriteOnlyIntoOnesOwnConversation(t *testing.T) {
+	store := newMemStore()
+	store.convs["alice-conv"] = Conversation{ID: "alice-conv", Conference: "aidata26", Owner: "alice"}
+	store.convs["for-carol"] = Conversation{ID: "for-carol", Conference: "aidata26", Owner: "backend", UserID: "carol"}
+	store.convs["old"] = Conversation{ID: "old", Conference: "aidata26"}
+	s := testService(t, callerStore{store}, nil, Options{})
+	for _, tc := range []struct {
+		token, conv string
+		ok          bool
+	}{
+		{"alice", "alice-conv", true}, {"bob", "alice-conv", false}, {"carol", "for-carol", true},
+		{"bob", "for-carol", false}, {"bob", "old", true}, {"", "old", false},
+	} {
+		if err := s.MayWrite(context.Background(), tc.token, tc.conv); (err == nil) != tc.ok {
+			t.Errorf("%q into %s: %v", tc.token, tc.conv, err)
+		}
+	}
+}

@@ -56,6 +56,16 @@ func (f *fakeInbox) CanRead(ctx context.Context, token, id string) (chat.Message
 	return chat.Message{ID: "m1", Conversation: "c1", Role: "user"}, nil
 }
 
+func (f *fakeInbox) MayWrite(ctx context.Context, token, conv string) error {
+	switch {
+	case token == "expired":
+		return &directus.Error{Status: 401, Code: "INVALID_CREDENTIALS"}
+	case token != "alice" || conv != "c1":
+		return chat.ErrNotYours
+	}
+	return nil
+}
+
 func inboxServer(t *testing.T, in *fakeInbox) string {
 	ts := httptest.NewServer(server.New(server.Options{Inbox: in, WebhookSecret: "hook-secret", Turns: nil}))
 	t.Cleanup(ts.Close)
@@ -173,5 +183,34 @@ func TestWebhookOverloadAndRate(t *testing.T) {
 	call(t, ts.URL+"/v1/webhooks/directus", secret, created)
 	if code, _ := call(t, ts.URL+"/v1/webhooks/directus", secret, created); code != 429 {
 		t.Fatalf("beyond the webhook's rate: %d, want 429", code)
+	}
+}
+
+// TestOpenStreamWritesOnlyIntoTheCallersConversation: without API_TOKEN, a
+// stream naming a conversation needs the caller's Directus token, and the
+// conversation must be theirs; nothing is written otherwise.
+func TestOpenStreamWritesOnlyIntoTheCallersConversation(t *testing.T) {
+	in := &fakeInbox{}
+	ts := httptest.NewServer(server.New(server.Options{Inbox: in, WebhookSecret: "s"}))
+	t.Cleanup(ts.Close)
+	body := `{"message":"k8s?","conference_id":"aidata26","conversation_id":"%s"}`
+	for _, tc := range []struct {
+		token, conv string
+		code        int
+	}{
+		{"", "c1", 401}, {"expired", "c1", 401}, {"bob", "c1", 403}, {"alice", "c2", 403},
+	} {
+		req, _ := http.NewRequest(http.MethodPost, ts.URL+"/v1/chat/stream", strings.NewReader(fmt.Sprintf(body, tc.conv)))
+		if tc.token != "" {
+			req.Header.Set("X-Directus-Token", tc.token)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tc.code {
+			t.Errorf("token %q, conversation %s: %d, want %d", tc.token, tc.conv, resp.StatusCode, tc.code)
+		}
 	}
 }

@@ -52,6 +52,9 @@ type Models interface {
 type Inbox interface {
 	Accept(ctx context.Context, d chat.Delivery) (chat.Accepted, error)
 	CanRead(ctx context.Context, token, messageID string) (chat.Message, error)
+	// MayWrite checks that a Directus token's holder may write into a
+	// conversation (an open stream's proof of access).
+	MayWrite(ctx context.Context, token, conversation string) error
 }
 
 // Check is a readiness check; it must respect ctx.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/chat"
+	"github.com/erleah/erleah-agent/directus"
 )
 
 // streamRequest is the body of POST /v1/chat/stream.
@@ -41,6 +42,40 @@ func reflectionMode(v string) (*bool, error) {
 	return nil, fmt.Errorf("reflection %q: want \"on\" or \"off\"", v)
 }
 
+// mayWrite lets a stream write into a conversation only with proof of
+// access: the service's API_TOKEN (an operator), or, on an open stream, the
+// caller's own Directus token in X-Directus-Token whose user the
+// conversation belongs to. It answers the refusal itself.
+func (s *Server) mayWrite(w http.ResponseWriter, r *http.Request, conversation string) bool {
+	if s.opts.APIToken != "" {
+		return true // auth checked the operator's token
+	}
+	if s.opts.Inbox == nil {
+		writeError(w, http.StatusBadRequest, "conversation_id needs the service to be connected to Directus")
+		return false
+	}
+	token := r.Header.Get("X-Directus-Token")
+	if token == "" {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="directus"`)
+		writeError(w, http.StatusUnauthorized, "writing into a conversation needs your Directus token in X-Directus-Token")
+		return false
+	}
+	err := s.opts.Inbox.MayWrite(r.Context(), token, conversation)
+	var de *directus.Error
+	switch {
+	case err == nil:
+		return true
+	case errors.As(err, &de) && de.Status == http.StatusUnauthorized:
+		writeError(w, http.StatusUnauthorized, "Directus did not accept your token")
+	case errors.Is(err, chat.ErrNotYours), errors.As(err, &de) && de.Status == http.StatusForbidden:
+		writeError(w, http.StatusForbidden, "that conversation is not yours")
+	default:
+		s.log.Warn("checking a stream's conversation failed", "conversation", conversation, "err", err)
+		writeError(w, http.StatusBadGateway, "Directus could not be reached; please try again")
+	}
+	return false
+}
+
 // keepAlive is how often an idle stream gets a comment, so proxies keep it.
 const keepAlive = 15 * time.Second
 
@@ -65,6 +100,9 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if req.ConversationID != "" && !s.allow(w, s.perUsr, "conversation:"+req.ConversationID) {
+		return
+	}
+	if req.ConversationID != "" && !s.mayWrite(w, r, req.ConversationID) {
 		return
 	}
 	sse := newSSE(w)
