@@ -3,11 +3,14 @@
 # and prints shell `export` lines for it on stdout:
 #
 #   eval "$(scripts/directus/start.sh)"    # sets DIRECTUS_URL, DIRECTUS_ADMIN_TOKEN,
+#   ...                                    #      DIRECTUS_ADMIN_EMAIL, DIRECTUS_ADMIN_PASSWORD,
 #   ...                                    #      DIRECTUS_PID, DIRECTUS_DIR
 #   scripts/directus/stop.sh
 #
 # Installs Directus first if needed (install.sh). Everything else goes to stderr.
 # Optional input: DIRECTUS_ADMIN_TOKEN (static admin token to use),
+# DIRECTUS_ADMIN_EMAIL / DIRECTUS_ADMIN_PASSWORD (the Studio login; default
+# admin@example.com and a random password, both printed),
 # AGENT_WEBHOOK_URL / AGENT_WEBHOOK_SECRET (readable by Flows as $env.…),
 # ERLEAH_DIRECTUS_HOME (install dir), DIRECTUS_START_TIMEOUT (seconds, default 90).
 set -euo pipefail
@@ -29,6 +32,8 @@ dir="$(mktemp -d "${TMPDIR:-/tmp}/erleah-directus.XXXXXX")"
 port="$(free_port)"
 url="http://127.0.0.1:$port"
 admin_token="${DIRECTUS_ADMIN_TOKEN:-$(random_hex 24)}"
+admin_email="${DIRECTUS_ADMIN_EMAIL:-admin@example.com}"
+admin_password="${DIRECTUS_ADMIN_PASSWORD:-$(random_hex 16)}"
 
 # Only the variables below reach Directus (env -i), so nothing from the
 # caller's environment (e.g. a DB_* or PORT of its own) changes it.
@@ -37,7 +42,7 @@ directus_env=(
   HOST=127.0.0.1 PORT="$port" PUBLIC_URL="$url"
   DB_CLIENT=sqlite3 DB_FILENAME="$dir/data.db"
   KEY="$(random_hex 16)" SECRET="$(random_hex 32)"
-  ADMIN_EMAIL=admin@example.com ADMIN_PASSWORD="$(random_hex 16)" ADMIN_TOKEN="$admin_token"
+  ADMIN_EMAIL="$admin_email" ADMIN_PASSWORD="$admin_password" ADMIN_TOKEN="$admin_token"
   WEBSOCKETS_ENABLED=true TELEMETRY=false LOG_LEVEL=warn
   IMPORT_IP_DENY_LIST=169.254.169.254
   FLOWS_ENV_ALLOW_LIST=AGENT_WEBHOOK_URL,AGENT_WEBHOOK_SECRET
@@ -74,8 +79,11 @@ until [ "$(curl -fsS --max-time 2 "$url/server/ping" 2>/dev/null)" = pong ]; do
   sleep 0.3
 done
 log "ready on $url after $(( $(date +%s) - start ))s (pid $pid, dir $dir)"
+log "Studio: $url/admin — log in as $admin_email with password $admin_password"
 
 printf 'export DIRECTUS_URL=%q\n' "$url"
 printf 'export DIRECTUS_ADMIN_TOKEN=%q\n' "$admin_token"
+printf 'export DIRECTUS_ADMIN_EMAIL=%q\n' "$admin_email"
+printf 'export DIRECTUS_ADMIN_PASSWORD=%q\n' "$admin_password"
 printf 'export DIRECTUS_PID=%q\n' "$pid"
 printf 'export DIRECTUS_DIR=%q\n' "$dir"
