@@ -200,7 +200,9 @@ func TestE2EStreamClientLeavesButTheTurnIsPersisted(t *testing.T) {
 	a := d.startAgent(t, slowModel(t, time.Second))
 	conv := d.conversation(t)
 	body := `{"message":"Any sessions on RAG?","conference_id":"aidata26","conversation_id":"` + conv + `"}`
-	resp, err := http.Post(a.url+"/v1/chat/stream", "application/json", strings.NewReader(body))
+	req, _ := http.NewRequest(http.MethodPost, a.url+"/v1/chat/stream", strings.NewReader(body))
+	req.Header.Set("X-Directus-Token", d.adminToken) // the open stream writes only into the caller's conversation
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
