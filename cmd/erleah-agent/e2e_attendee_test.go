@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -17,8 +19,9 @@ import (
 // whole-collection create and read on conversations and messages (Directus
 // 12 without a licence refuses anything finer).
 type attendee struct {
-	id string
-	c  *directus.Client
+	id    string
+	token string
+	c     *directus.Client
 }
 
 var (
@@ -42,7 +45,7 @@ func (d *realDirectus) attendee(t testing.TB, name string) attendee {
 	if err := d.admin.Do(context.Background(), "POST", "/users", nil, body, &u); err != nil {
 		t.Fatal(err)
 	}
-	return attendee{id: u.ID, c: d.admin.WithToken(token)}
+	return attendee{id: u.ID, token: token, c: d.admin.WithToken(token)}
 }
 
 // newAttendeeRole creates a policy with the attendee's grants and a role
@@ -303,5 +306,40 @@ func TestE2EGuardFlowRefusesAttendeeReplies(t *testing.T) {
 	}
 	if code, out, errOut := cli(t, env, "directus", "check"); code != 0 || !strings.Contains(out, "ok:") {
 		t.Fatalf("check after the repair: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// TestE2EOpenStreamWritesOnlyIntoTheCallersConversation: an open stream
+// (no API_TOKEN) with Bob's Directus token cannot store a question in
+// Alice's conversation; with Alice's it can.
+func TestE2EOpenStreamWritesOnlyIntoTheCallersConversation(t *testing.T) {
+	d := needDirectus(t)
+	a := d.startAgent(t, nil)
+	alice, bob := d.attendee(t, "alice"), d.attendee(t, "bob")
+	conv := alice.conversation(t)
+	stream := func(token string) int {
+		body := `{"message":"Any sessions on RAG?","conference_id":"aidata26","conversation_id":"` + conv + `"}`
+		req, _ := http.NewRequest(http.MethodPost, a.url+"/v1/chat/stream", strings.NewReader(body))
+		req.Header.Set("X-Directus-Token", token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	count := func() int {
+		n, err := d.admin.Count(context.Background(), "messages", map[string]any{"conversation": map[string]any{"_eq": conv}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if code := stream(bob.token); code != http.StatusForbidden || count() != 0 {
+		t.Fatalf("Bob's stream into Alice's conversation: %d, %d messages there; want 403 and none", code, count())
+	}
+	if code := stream(alice.token); code != http.StatusOK || count() != 2 {
+		t.Fatalf("Alice's stream: %d, %d messages; want 200 and her question with its reply", code, count())
 	}
 }
