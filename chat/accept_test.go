@@ -476,7 +476,9 @@ func TestTheReplyKeepsItsClaimAndItsTrace(t *testing.T) {
 	if reply.Metadata["accepted_by"] != "host-1" || reply.Metadata["trace_id"] != "hook-trace" {
 		t.Fatalf("completed metadata %v; want accepted_by host-1 and the delivery's trace id", reply.Metadata)
 	}
-	restarted := testService(t, store, nil, Options{Instance: "host-2"})
+	// host-2 restarts it once host-1's lease has expired (its clock a
+	// minute on): a lease live elsewhere would stop it (lease_test.go).
+	restarted := testService(t, store, nil, Options{Instance: "host-2", Now: func() time.Time { return time.Now().Add(time.Minute) }})
 	restarted.limit.Reserve() // as the reconciler does
 	restarted.start(Delivery{MessageID: "u1", ConversationID: "c1", assistantID: reply.ID, restart: true, attempts: 1, meta: reply.Metadata})
 	waitFor(t, "the restarted reply", func() bool {

@@ -214,6 +214,26 @@ func (s *DirectusStore) Abandoned(ctx context.Context, before time.Time, limit i
 	return out, nil
 }
 
+// OpenBefore reports whether the conversation has a user message created
+// in [since, before) whose reply is missing, pending or streaming: one GET.
+func (s *DirectusStore) OpenBefore(ctx context.Context, conv string, since, before time.Time) (bool, error) {
+	filter := map[string]any{"_and": []any{
+		map[string]any{"conversation": map[string]any{"_eq": conv}},
+		map[string]any{"role": map[string]any{"_eq": "user"}},
+		map[string]any{"date_created": map[string]any{"_gte": stamp(since)}},
+		map[string]any{"date_created": map[string]any{"_lt": stamp(before)}},
+		map[string]any{"_or": []any{
+			map[string]any{"replies": map[string]any{"_none": map[string]any{"id": map[string]any{"_nnull": true}}}},
+			map[string]any{"replies": map[string]any{"_some": map[string]any{"status": map[string]any{"_in": []string{StatusPending, StatusStreaming}}}}},
+		}},
+	}}
+	var items []item
+	if err := s.c.ReadItems(ctx, "messages", directus.Query{Fields: []string{"id"}, Filter: filter, Limit: 1}, &items); err != nil {
+		return false, err
+	}
+	return len(items) > 0, nil
+}
+
 // CanRead checks that token may read the message (a widget's own token on
 // /v1/chat) and returns it.
 func (s *DirectusStore) CanRead(ctx context.Context, token, id string) (Message, error) {

@@ -204,7 +204,7 @@ func TestAForeignMessageHoldingTheReplyIDIsNotADuplicate(t *testing.T) {
 	store.put(Message{ID: "q", Conversation: "alices", Role: "user", Text: "Any k8s workshops?", Author: "alice"}, 0)
 	store.put(Message{ID: "r", Conversation: "bobs", Role: "user", Text: "mine", Author: "bob"}, 0)
 	s := testService(t, store, nil, Options{})
-	err := s.claim(context.Background(), Delivery{MessageID: "q", assistantID: "r"}, store.get("q"))
+	_, err := s.claim(context.Background(), context.Background(), Delivery{MessageID: "q", assistantID: "r"}, store.get("q"))
 	if err == nil || errors.Is(err, ErrDuplicate) || !strings.Contains(err.Error(), "taken") {
 		t.Fatalf("claim = %v; want an error saying the id is taken, not a duplicate", err)
 	}

@@ -29,6 +29,9 @@ type Delivery struct {
 	// meta is the reply's metadata as claimed (who accepted or restarted
 	// it, how often); every later write keeps it.
 	meta map[string]any
+	// lease, when set, is the reply's lease, taken already (a restart:
+	// the reconciler takes it before it restarts the reply).
+	lease *keeper
 }
 
 // Accepted says what happened to a delivery.
@@ -83,6 +86,7 @@ func (s *Service) start(d Delivery) {
 	if !s.begin() { // shutting down: the reconciler of the next process takes it up
 		s.seen.forget(d.MessageID)
 		s.limit.Unreserve()
+		d.lease.stop()
 		return
 	}
 	s.inflight.add(d.assistantID) // removed when the delivery ends (deliver, answer)
@@ -108,6 +112,7 @@ func (s *Service) deliver(d Delivery) {
 		s.inflight.remove(d.assistantID)
 		s.seen.forget(d.MessageID)
 		s.limit.Unreserve()
+		d.lease.stop()
 		s.directusError("read_message", err)
 		log.Warn("cannot read delivered message; the reconciler will retry", "err", err)
 		return
@@ -115,6 +120,7 @@ func (s *Service) deliver(d Delivery) {
 	if user.Role != "user" {
 		s.inflight.remove(d.assistantID)
 		s.limit.Unreserve()
+		d.lease.stop()
 		return
 	}
 	if user.Conversation == d.ConversationID {
@@ -126,10 +132,19 @@ func (s *Service) deliver(d Delivery) {
 }
 
 // answer creates (or restarts) the assistant message and runs the turn
-// when a slot is free, with the reservation its delivery holds.
+// when a slot is free, with the reservation its delivery holds. It does
+// neither while an earlier question of the conversation is open (waitsFor),
+// nor without the reply's lease (claim).
 func (s *Service) answer(ctx context.Context, d Delivery, user Message, log *slog.Logger) {
 	defer s.inflight.remove(d.assistantID)
-	if err := s.claim(ctx, d, user); err != nil {
+	if s.waitsFor(ctx, d, user, log) {
+		s.limit.Unreserve()
+		s.seen.forget(d.MessageID) // the reconciler takes it up once the earlier one is done
+		d.lease.stop()
+		return
+	}
+	k, err := s.claim(ctx, ctx, d, user)
+	if err != nil {
 		s.limit.Unreserve()
 		switch {
 		case errors.Is(err, ErrNotOwner):
@@ -137,18 +152,52 @@ func (s *Service) answer(ctx context.Context, d Delivery, user Message, log *slo
 		case errors.Is(err, ErrDuplicate):
 			log.Info("message already answered")
 			return
+		case errors.Is(err, ErrLeaseLost):
+			log.Info("another replica holds the reply", "assistant", d.assistantID)
+			return
 		}
 		s.seen.forget(d.MessageID)
 		log.Warn("cannot create the reply; the reconciler will retry", "err", err)
 		return
 	}
-	release, err := s.limit.Wait(ctx)
+	defer k.stop()
+	release, err := s.limit.Wait(k.ctx)
 	if err != nil {
-		s.handBack(d.assistantID, "shutdown before the turn started")
+		if k.alive() && !leaseLost(k.ctx) {
+			s.handBack(d.assistantID, "shutdown before the turn started")
+		}
 		return
 	}
 	defer release()
-	s.persisted(ctx, d.assistantID, user, turnOf{traceID: d.TraceID, meta: s.claimMeta(d)}, nil)
+	s.persisted(k.ctx, d.assistantID, user, turnOf{traceID: d.TraceID, meta: s.claimMeta(d), lease: k}, nil)
+}
+
+// waitsFor keeps a conversation's questions in order across replicas and
+// after a crash: a question is not started (its reply neither created nor
+// restarted) while an earlier user message of the same conversation,
+// created within the reconcile window, has a reply still pending or
+// streaming, or none yet. Such a question is left to the reconciler, which
+// takes a conversation's questions oldest first, and tries it again on a
+// later sweep (a missed one after ReconcileGrace, a restart after
+// AbandonAfter). In one process a conversation's deliveries already run one
+// after another, so the earlier one is finished when this check runs unless
+// another replica holds it, or it was handed back or abandoned. One GET.
+// When Directus cannot say, the question waits too.
+func (s *Service) waitsFor(ctx context.Context, d Delivery, user Message, log *slog.Logger) bool {
+	if user.Created.IsZero() {
+		return false
+	}
+	open, err := s.opts.Store.OpenBefore(ctx, user.Conversation, s.opts.Now().Add(-s.opts.ReconcileWindow), user.Created)
+	switch {
+	case err != nil:
+		s.directusError("read_open", err)
+		log.Warn("cannot check the conversation's earlier questions; the reconciler will retry", "err", err)
+		return true
+	case open:
+		log.Info("an earlier question of the conversation is still open: this one waits for the reconciler", "assistant", d.assistantID)
+		return true
+	}
+	return false
 }
 
 // turnOf is what a persisted turn carries from its delivery: the trace id
@@ -157,21 +206,41 @@ type turnOf struct {
 	traceID    string
 	meta       map[string]any
 	reflection *bool
+	lease      *keeper // the reply's lease (nil: none is kept)
 }
 
-// claim creates the pending reply, or resets the one being restarted, for
-// a message whose author may be answered in its conversation (checkAuthor:
-// otherwise the reply is closed failed and the result is ErrNotOwner). An
-// existing reply counts only when it is the agent's own (createReply).
-func (s *Service) claim(ctx context.Context, d Delivery, user Message) error {
-	if err := s.checkAuthor(ctx, d, user); err != nil {
-		return err
+// claim takes the reply's lease (unless the delivery holds it already: a
+// restart), then creates the pending reply, or resets the one being
+// restarted, for a message whose author may be answered in its
+// conversation (checkAuthor: otherwise the reply is closed failed and the
+// result is ErrNotOwner). An existing reply counts only when it is the
+// agent's own (createReply). The lease comes first, before the reply
+// exists: a replica that loses it (ErrLeaseLost) writes nothing at all,
+// not even the reply's creation, and no reply is ever visible to another
+// replica's reconciler without a claim naming its writer. The lease is kept
+// on a context derived from parent; the caller stops it.
+func (s *Service) claim(ctx, parent context.Context, d Delivery, user Message) (*keeper, error) {
+	k := d.lease
+	if k == nil {
+		var err error
+		if k, err = s.takeLease(ctx, parent, d.assistantID); err != nil {
+			return nil, err
+		}
 	}
-	if d.restart {
-		return s.opts.Store.Patch(ctx, d.assistantID, map[string]any{"status": StatusPending, "messageText": "", "thinking_output": nil,
+	err := s.checkAuthor(ctx, d, user)
+	switch {
+	case err != nil:
+	case d.restart:
+		err = s.opts.Store.Patch(ctx, d.assistantID, map[string]any{"status": StatusPending, "messageText": "", "thinking_output": nil,
 			"metadata": s.claimMeta(d)})
+	default:
+		err = s.createReply(ctx, d.assistantID, user)
 	}
-	return s.createReply(ctx, d.assistantID, user)
+	if err != nil {
+		k.stop()
+		return nil, err
+	}
+	return k, nil
 }
 
 // claimMeta is the metadata a reply is claimed with: who accepted it or,
@@ -218,6 +287,8 @@ func (s *Service) persisted(ctx context.Context, assistantID string, user Messag
 	log := s.log.With("assistant", assistantID)
 	req, err := s.persistedRequest(ctx, user, of.traceID)
 	switch {
+	case err != nil && (leaseLost(ctx) || !of.lease.alive()): // another replica has it: write nothing
+		return nil, err
 	case err != nil && ctx.Err() != nil: // shutting down: give it back
 		s.finalise(assistantID, withMeta(of.meta, handedBack("shutdown before the turn started")))
 		return nil, err
@@ -226,6 +297,7 @@ func (s *Service) persisted(ctx context.Context, assistantID string, user Messag
 		return nil, err
 	}
 	w := newWriter(s.opts.Store, assistantID, s.opts.FlushEvery, func(err error) { s.directusError("patch_message", err) })
+	w.gate = of.lease.alive // no write once the lease is lost or expired
 	w.start(context.WithoutCancel(ctx))
 	s.inflight.add(assistantID)
 	defer s.inflight.remove(assistantID)
@@ -243,6 +315,11 @@ func (s *Service) persisted(ctx context.Context, assistantID string, user Messag
 	}, func(scored *agent.State) { s.writeScore(assistantID, of.meta, scored, written, &answered) })
 	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
+	if lerr := of.lease.check(fctx); leaseLost(ctx) || errors.Is(lerr, ErrLeaseLost) {
+		w.drop()
+		log.Warn("the reply's lease was lost during the turn: its final fields are not written", "trace_id", req.TraceID)
+		return st, ErrLeaseLost
+	}
 	switch {
 	case err == nil:
 		w.finish(fctx, withMeta(of.meta, completed(st)))
@@ -490,7 +567,8 @@ func (s *Service) askPersisted(ctx context.Context, q Question, obs agent.Observ
 		s.directusError("create_message", err)
 		return nil, fmt.Errorf("store the question: %w", err)
 	}
-	if err := s.claim(wctx, Delivery{MessageID: user.ID, assistantID: reply}, user); err != nil {
+	k, err := s.claim(wctx, s.bgCtx, Delivery{MessageID: user.ID, assistantID: reply}, user)
+	if err != nil {
 		release()
 		s.seen.forget(user.ID) // stored but unanswered: the reconciler takes it up
 		return nil, fmt.Errorf("create the reply: %w", err)
@@ -505,13 +583,15 @@ func (s *Service) askPersisted(ctx context.Context, q Question, obs agent.Observ
 	if !s.begin() {
 		release()
 		s.handBack(reply, "shutdown before the turn started")
+		k.stop()
 		return nil, ErrShuttingDown
 	}
 	go func() {
 		defer s.bg.Done()
 		defer release()
-		of := turnOf{traceID: q.TraceID, meta: map[string]any{"accepted_by": s.instance}, reflection: q.Reflection}
-		st, err := s.persisted(s.bgCtx, reply, user, of, func(e agent.Event) {
+		defer k.stop()
+		of := turnOf{traceID: q.TraceID, meta: map[string]any{"accepted_by": s.instance}, reflection: q.Reflection, lease: k}
+		st, err := s.persisted(k.ctx, reply, user, of, func(e agent.Event) {
 			mu.Lock()
 			defer mu.Unlock()
 			if !gone && obs != nil {

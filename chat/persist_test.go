@@ -25,10 +25,14 @@ type memStore struct {
 	slow    map[string]time.Duration // message id → how long reading it takes
 	// patchOutage fails that many PATCHes from now on
 	patchOutage int
+	// claims are the reply_claims rows, by id "<reply>:<generation>"
+	claims map[string]Lease
+	// abandoned, when set, is what Abandoned returns (a stale listing)
+	abandoned []Message
 }
 
 func newMemStore() *memStore {
-	return &memStore{msgs: map[string]*Message{}, convs: map[string]Conversation{}, patches: map[string][]map[string]any{}, fail: map[string]error{}, slow: map[string]time.Duration{}}
+	return &memStore{msgs: map[string]*Message{}, convs: map[string]Conversation{}, patches: map[string][]map[string]any{}, fail: map[string]error{}, slow: map[string]time.Duration{}, claims: map[string]Lease{}}
 }
 
 func (m *memStore) addUser(conv, id, text string, age time.Duration) {
@@ -152,6 +156,9 @@ func (m *memStore) Unanswered(ctx context.Context, since, until time.Time, limit
 func (m *memStore) Abandoned(ctx context.Context, before time.Time, limit int) ([]Message, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.abandoned != nil {
+		return m.abandoned, nil
+	}
 	var out []Message
 	for _, msg := range m.msgs {
 		if msg.Role == "assistant" && (msg.Status == StatusPending || msg.Status == StatusStreaming) && msg.Updated.Before(before) {
@@ -159,6 +166,106 @@ func (m *memStore) Abandoned(ctx context.Context, before time.Time, limit int) (
 		}
 	}
 	return out, nil
+}
+
+func (m *memStore) OpenBefore(ctx context.Context, conv string, since, before time.Time) (bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.fail["open"]; err != nil {
+		return false, err
+	}
+	for _, q := range m.msgs {
+		if q.Conversation != conv || q.Role != "user" || q.Created.Before(since) || !q.Created.Before(before) {
+			continue
+		}
+		open := true
+		for _, r := range m.msgs {
+			if r.ReplyTo == q.ID {
+				open = r.Status == StatusPending || r.Status == StatusStreaming
+			}
+		}
+		if open {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// latest is the reply's claim of the highest generation (m.mu held).
+func (m *memStore) latest(reply string) (Lease, bool) {
+	var cur Lease
+	found := false
+	for _, l := range m.claims {
+		if l.Reply == reply && (!found || l.Generation > cur.Generation) {
+			cur, found = l, true
+		}
+	}
+	return cur, found
+}
+
+// Lease works like DirectusStore.Lease; the lock between its read and its
+// create is released, as between two requests, and the create refuses a
+// taken id as the primary key does.
+func (m *memStore) Lease(ctx context.Context, reply, owner string, now time.Time, ttl time.Duration) (Lease, error) {
+	m.mu.Lock()
+	if err := m.fail["lease"]; err != nil {
+		m.mu.Unlock()
+		return Lease{}, err
+	}
+	cur, found := m.latest(reply)
+	m.mu.Unlock()
+	if found && !cur.Expires.Before(now) {
+		if cur.Owner != owner {
+			return cur, ErrLeaseLost
+		}
+		m.mu.Lock()
+		cur.Expires = now.Add(ttl)
+		m.claims[cur.id()] = cur
+		m.mu.Unlock()
+		return cur, nil
+	}
+	time.Sleep(time.Millisecond) // the create is another request
+	next := Lease{Reply: reply, Generation: cur.Generation + 1, Owner: owner, Expires: now.Add(ttl)}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, taken := m.claims[next.id()]; taken {
+		return Lease{}, ErrLeaseLost
+	}
+	m.claims[next.id()] = next
+	return next, nil
+}
+
+func (m *memStore) Renew(ctx context.Context, l Lease, now time.Time, ttl time.Duration) (Lease, error) {
+	if err := m.Holds(ctx, l); err != nil {
+		return l, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.fail["renew"]; err != nil {
+		return l, err
+	}
+	l.Expires = now.Add(ttl)
+	m.claims[l.id()] = l
+	return l, nil
+}
+
+func (m *memStore) Holds(ctx context.Context, l Lease) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.fail["holds"]; err != nil {
+		return err
+	}
+	if cur, found := m.latest(l.Reply); !found || cur.Generation != l.Generation || cur.Owner != l.Owner {
+		return ErrLeaseLost
+	}
+	return nil
+}
+
+// setClaim writes a claim row as another replica would.
+func (m *memStore) setClaim(l Lease) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.claims[l.id()] = l
 }
 
 func (m *memStore) replies(user string) []Message {

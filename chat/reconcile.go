@@ -55,25 +55,66 @@ func (s *Service) restartAbandoned(ctx context.Context, now time.Time) (int, err
 	}
 	n := 0
 	for _, m := range msgs {
-		switch {
-		case s.inflight.has(m.ID):
+		if s.inflight.has(m.ID) {
 			continue
+		}
+		// Closing a reply failed is a write like a restart: it needs the lease.
+		k, cur, err := s.leaseToRestart(ctx, m)
+		if err != nil {
+			s.log.Warn("cannot take the abandoned reply's lease; the next sweep retries", "assistant", m.ID, "err", err)
+		}
+		if k == nil {
+			continue
+		}
+		m = cur
+		switch {
 		case m.ReplyTo == "": // its question was deleted (reply_to set null): nothing to answer
 			s.finalise(m.ID, failed("its question was deleted"))
+			k.stop()
 			continue
 		case attempts(m) >= 3:
 			s.finalise(m.ID, failed("abandoned three times"))
+			k.stop()
 			continue
 		case !s.limit.Reserve():
-			return n, nil // full: the next sweep takes up the rest
+			k.stop() // unused, it expires: another replica (or the next sweep) restarts the reply then
+			return n, nil
 		}
 		s.seen.rememberAs(m.ReplyTo, m.ID) // not in flight here: whatever was known is over
 		s.log.Info("reconciler restarts an abandoned reply", "assistant", m.ID, "status", m.Status)
 		s.start(Delivery{MessageID: m.ReplyTo, ConversationID: m.Conversation, assistantID: m.ID, restart: true, attempts: attempts(m) + 1,
-			meta: m.Metadata})
+			meta: m.Metadata, lease: k})
 		n++
 	}
 	return n, nil
+}
+
+// leaseToRestart takes the lease of a reply found abandoned, then reads
+// the reply again: only a reply still pending or streaming once the lease
+// is held is restarted (a finished reply is never reopened; its lease is
+// not released, it expires). A lease another replica holds is no error: nil,
+// nil (logged at info).
+func (s *Service) leaseToRestart(ctx context.Context, m Message) (*keeper, Message, error) {
+	k, err := s.takeLease(ctx, s.bgCtx, m.ID)
+	switch {
+	case errors.Is(err, ErrLeaseLost):
+		s.log.Info("another replica holds the reply", "assistant", m.ID)
+		return nil, m, nil
+	case err != nil:
+		return nil, m, err
+	}
+	cur, err := s.opts.Store.Message(ctx, m.ID)
+	switch {
+	case err != nil:
+		k.stop()
+		s.directusError("read_reply", err)
+		return nil, m, err
+	case cur.Status != StatusPending && cur.Status != StatusStreaming:
+		k.stop()
+		s.log.Info("the abandoned reply was finished meanwhile: not restarted", "assistant", m.ID, "status", cur.Status)
+		return nil, m, nil
+	}
+	return k, cur, nil
 }
 
 // attempts counts how often a reply was restarted.

@@ -48,8 +48,13 @@ type Options struct {
 	HistoryTurns    int           // earlier messages given as context (10)
 	ReconcileGrace  time.Duration // a user message unanswered this long is taken up (30 s)
 	ReconcileWindow time.Duration // how far back the reconciler looks (24 h)
-	AbandonAfter    time.Duration // a reply not updated this long is restarted (TurnTimeout + 30 s)
-	Instance        string        // names this process in message metadata (hostname-pid)
+	AbandonAfter    time.Duration // a reply not updated this long is restarted (TurnTimeout + 30 s; at least LeaseTTL)
+	// LeaseTTL is how long a reply's lease lasts unrenewed (lease.go;
+	// renewed every LeaseTTL/3): LeaseTTL (30 s), but never more than
+	// AbandonAfter, so that a reply found abandoned has no live lease
+	// unless its holder is still renewing it.
+	LeaseTTL time.Duration
+	Instance string // names this process in message metadata (hostname-pid)
 	// Memory, when set, learns from every finished turn (after its
 	// evaluation, when there is one): its reflection rounds and how the
 	// lessons it recalled served it.
@@ -112,6 +117,10 @@ func withDefaults(o Options) Options {
 			*p = d
 		}
 	}
+	if o.LeaseTTL <= 0 {
+		o.LeaseTTL = LeaseTTL
+	}
+	o.LeaseTTL = min(o.LeaseTTL, o.AbandonAfter)
 	if o.EvalTimeout <= 0 {
 		o.EvalTimeout = 20 * time.Second
 	}

@@ -36,6 +36,22 @@ type Store interface {
 	// Abandoned returns assistant messages still pending or streaming that
 	// were last updated before t.
 	Abandoned(ctx context.Context, before time.Time, limit int) ([]Message, error)
+	// OpenBefore reports whether the conversation has a user message
+	// created in [since, before) whose reply is missing, pending or
+	// streaming: an earlier question still open.
+	OpenBefore(ctx context.Context, conversation string, since, before time.Time) (bool, error)
+
+	// Leases on replies (lease.go): which replica may write a reply.
+	// Lease takes the reply's lease for owner until now+ttl, or finds it
+	// held by owner (and extends it); ErrLeaseLost when another owner's
+	// lease is live or another replica created the next generation first.
+	Lease(ctx context.Context, reply, owner string, now time.Time, ttl time.Duration) (Lease, error)
+	// Renew extends a held lease until now+ttl; ErrLeaseLost when a newer
+	// generation exists.
+	Renew(ctx context.Context, l Lease, now time.Time, ttl time.Duration) (Lease, error)
+	// Holds checks that l is still the reply's latest claim (ErrLeaseLost
+	// otherwise).
+	Holds(ctx context.Context, l Lease) error
 }
 
 // Message is a message as the agent sees it.

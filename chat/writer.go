@@ -45,6 +45,11 @@ type writer struct {
 	wake     chan struct{}
 	done     chan struct{}
 
+	// gate, when set, says whether the message may still be written (the
+	// reply's lease is held); writes it refuses are dropped.
+	gate    func() bool
+	dropped bool // drop was called: the loop ends without a final write
+
 	patches int // PATCH requests sent, for benchmarks
 	failed  int
 	onError func(error)
@@ -92,6 +97,14 @@ func (w *writer) observe(e agent.Event) {
 	w.signal()
 }
 
+// drop ends the writer without a final write (the lease was lost).
+func (w *writer) drop() {
+	w.mu.Lock()
+	w.dropped = true
+	w.mu.Unlock()
+	w.signal()
+}
+
 // finish asks for the final write and waits until it is done (or ctx ends).
 func (w *writer) finish(ctx context.Context, fields map[string]any) {
 	w.mu.Lock()
@@ -123,7 +136,9 @@ func (w *writer) loop(ctx context.Context) {
 				break
 			}
 			if final {
-				w.patchFinal(ctx, fields)
+				if fields != nil {
+					w.patchFinal(ctx, fields)
+				}
 				return
 			}
 			w.patch(ctx, fields)
@@ -147,6 +162,9 @@ func (w *writer) sleep(ctx context.Context, d time.Duration) {
 func (w *writer) next(last time.Time) (fields map[string]any, final bool, wait time.Duration) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if w.dropped {
+		return nil, true, 0
+	}
 	if w.final != nil && !(w.dirty && w.status == StatusPending) { // the widget sees streaming before completed
 		f := w.final
 		if _, ok := f["thinking_output"]; !ok && len(w.thinking) > 0 {
@@ -178,6 +196,9 @@ func (w *writer) next(last time.Time) (fields map[string]any, final bool, wait t
 }
 
 func (w *writer) patch(ctx context.Context, fields map[string]any) {
+	if w.gate != nil && !w.gate() {
+		return
+	}
 	w.mu.Lock()
 	w.patches++
 	w.mu.Unlock()
@@ -193,6 +214,9 @@ func (w *writer) patch(ctx context.Context, fields map[string]any) {
 // overtaken by the next one, the final is not. If it still fails, the
 // reconciler will find the message left streaming.
 func (w *writer) patchFinal(ctx context.Context, fields map[string]any) {
+	if w.gate != nil && !w.gate() {
+		return
+	}
 	_ = patchRetrying(ctx, w.p, w.id, fields, func(err error) {
 		w.mu.Lock()
 		w.patches++

@@ -17,7 +17,8 @@ const AgentName = "erleah-agent"
 
 // grants are everything the agent may do: read the conference data and the
 // conversations, create and update messages, and keep its reflection memory
-// (agent_reflections: read, create, update, delete). Directus 12 without a
+// (agent_reflections: read, create, update, delete), and take leases on
+// replies (reply_claims: read, create, update; chat.DirectusStore.Lease). Directus 12 without a
 // licence refuses custom permission rules (item filters, validation, field
 // lists), so least privilege is by collection and action. No other role or
 // policy provisioned here is granted anything: agent_reflections is readable
@@ -26,6 +27,7 @@ var grants = []struct{ collection, action string }{
 	{"conferences", "read"}, {"sessions", "read"}, {"exhibitors", "read"}, {"speakers", "read"},
 	{"conversations", "read"}, {"messages", "read"}, {"messages", "create"}, {"messages", "update"},
 	{"agent_reflections", "read"}, {"agent_reflections", "create"}, {"agent_reflections", "update"}, {"agent_reflections", "delete"},
+	{"reply_claims", "read"}, {"reply_claims", "create"}, {"reply_claims", "update"},
 }
 
 // AgentResult says what AgentUser did.

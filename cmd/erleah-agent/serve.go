@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/erleah/erleah-agent/agent"
@@ -238,10 +239,20 @@ func realtimeTrigger(ctx context.Context, c *directus.Client, svc *chat.Service,
 }
 
 // instance names this process in message metadata.
+// instance names this serve: hostname-pid, and -2, -3… for later serves in
+// the same process (tests run several replicas in one), since the name is
+// also the owner of the reply leases it takes, which must differ between
+// replicas.
 func instance() string {
 	host, _ := os.Hostname()
-	return fmt.Sprintf("%s-%d", host, os.Getpid())
+	name := fmt.Sprintf("%s-%d", host, os.Getpid())
+	if n := serves.Add(1); n > 1 {
+		name = fmt.Sprintf("%s-%d", name, n)
+	}
+	return name
 }
+
+var serves atomic.Int64
 
 // indexReady checks that every conference of the bundle is searchable.
 func indexReady(eng *search.Engine, b *conference.Bundle) server.Check {

@@ -6,7 +6,7 @@ import json, os, sys, urllib.request, urllib.error
 URL = os.environ["DIRECTUS_URL"]
 TOKEN = os.environ["DIRECTUS_ADMIN_TOKEN"]
 COLLECTIONS = ["conferences", "sessions", "exhibitors", "speakers", "conversations", "messages",
-               "agent_reflections"]
+               "agent_reflections", "reply_claims"]
 
 
 def call(method, path, body=None):
@@ -65,6 +65,11 @@ def boolean(name, **schema):
 
 def float_(name, **schema):
     return {"field": name, "type": "float",
+            "meta": {"interface": "input", "width": "half"}, "schema": schema or {}}
+
+
+def integer(name, **schema):
+    return {"field": name, "type": "integer",
             "meta": {"interface": "input", "width": "half"}, "schema": schema or {}}
 
 
@@ -192,6 +197,23 @@ collection("agent_reflections", "psychology", "{{conference}}: {{failure}} ({{st
     boolean("recovered", default_value=False), float_("importance"),
     json_code("lesson", "The whole lesson (memory.Lesson) as the agent stores it."),
     *created_updated(),
+])
+
+# Leases on replies (chat.DirectusStore.Lease): which agent replica may write a
+# reply. One row per generation, id "<reply id>:<generation>" given by the agent
+# (not generated), so that of two replicas creating the same next generation
+# exactly one succeeds (the primary key is unique). Only the agent's policy may
+# read, create or update it.
+collection("reply_claims", "lock", "{{reply}} #{{generation}} ({{owner}})",
+           "Which agent replica may write a reply: one row per generation "
+           "(id <reply>:<generation>); the latest generation whose expires is "
+           "in the future holds the reply. Written by the agent only.", [
+    {"field": "id", "type": "string",
+     "meta": {"interface": "input", "readonly": False, "hidden": False, "width": "full",
+              "note": "<reply id>:<generation>, chosen by the agent."},
+     "schema": {"is_primary_key": True, "length": 255, "has_auto_increment": False}},
+    string("reply", is_indexed=True), integer("generation"), string("owner"),
+    timestamp("expires"),
 ])
 
 for coll in ["sessions", "exhibitors", "speakers"]:
