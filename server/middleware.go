@@ -96,6 +96,25 @@ func (s *Server) auth(h http.HandlerFunc) http.HandlerFunc {
 	}
 }
 
+// mcp serves the MCP endpoint, which checks bearer tokens itself (the API
+// token or a Directus user's), behind the same lockout as the other
+// token-protected routes: each 401 it answers costs the address one try.
+func (s *Server) mcp(w http.ResponseWriter, r *http.Request) {
+	ip := clientIP(r)
+	if wait, locked := s.badTokens.empty(ip); locked {
+		s.m.Rejected.WithLabelValues("locked_out").Inc()
+		w.Header().Set("Retry-After", strconv.Itoa(max(1, int(wait.Seconds()+0.999))))
+		writeError(w, http.StatusTooManyRequests, "too many wrong tokens from this address; wait before trying again")
+		return
+	}
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Time{}) // an ask runs a whole turn; the turn has its own deadline
+	sw := &statusWriter{ResponseWriter: w}
+	s.opts.MCP.ServeHTTP(sw, r)
+	if sw.status == http.StatusUnauthorized {
+		s.badTokens.allow(ip) // one fewer try left
+	}
+}
+
 func bearer(r *http.Request) string {
 	h := r.Header.Get("Authorization")
 	if len(h) > 7 && strings.EqualFold(h[:7], "bearer ") {

@@ -1,7 +1,8 @@
 // Package server is the HTTP API of erleah-agent (contract §6): the
-// Server-Sent Events stream for developer tools, the protected admin API for
-// prompts, models and traces, health, readiness and metrics, and the Directus
-// routes when a Directus store is configured. It refuses overload politely
+// Server-Sent Events stream for developer tools, the Model Context Protocol
+// endpoint (/mcp), the protected admin API for prompts, models and traces,
+// health, readiness and metrics, and the Directus routes when a Directus
+// store is configured. It refuses overload politely
 // (503 with Retry-After), limits request sizes and rates with bounded memory,
 // and never shows a stack trace.
 package server
@@ -84,6 +85,9 @@ type Options struct {
 	RetryAfter time.Duration
 	Logger     *slog.Logger
 	Metrics    *metrics.Metrics
+	// MCP, when set, serves /mcp (package mcpserver). It checks bearer
+	// tokens itself; the server adds the wrong-token lockout and metrics.
+	MCP http.Handler
 }
 
 // Server is the HTTP API. Create it with New; it is safe for concurrent use.
@@ -140,6 +144,9 @@ func (s *Server) routes() {
 	s.handle("GET /readyz", s.readyz)
 	s.mux.Handle("GET /metrics", s.m.Handler())
 	s.adminRoutes()
+	if s.opts.MCP != nil {
+		s.mux.Handle("/mcp", s.observe("/mcp", http.HandlerFunc(s.mcp)))
+	}
 	if s.opts.Inbox != nil {
 		s.handle("POST /v1/webhooks/directus", s.webhook)
 		s.handle("POST /v1/chat", s.limited(s.chat))

@@ -20,6 +20,7 @@ import (
 	"github.com/erleah/erleah-agent/conference"
 	"github.com/erleah/erleah-agent/directus"
 	"github.com/erleah/erleah-agent/llm"
+	"github.com/erleah/erleah-agent/mcpserver"
 	"github.com/erleah/erleah-agent/metrics"
 	"github.com/erleah/erleah-agent/search"
 	"github.com/erleah/erleah-agent/server"
@@ -126,9 +127,12 @@ func build(ctx context.Context, cfg config, log *slog.Logger) (*app, error) {
 	svc := chat.New(agent.New(router, m.TimeSearches(eng), opts), d.confs, copts)
 	sopts.Turns, sopts.Traces = svc, svc.Traces()
 	out := &app{chat: svc, background: d.background}
+	mopts := mcpserver.Options{Turns: svc, Engine: eng, Conference: d.confs, APIToken: string(cfg.APIToken), Version: version, Logger: log}
 	if d.client != nil {
 		out.wireDirectus(&sopts, d.client, cfg, log)
+		mopts.Access = mcpserver.DirectusAccess{Client: d.client}
 	}
+	sopts.MCP = mcpserver.New(mopts)
 	out.server = server.New(sopts)
 	return out, nil
 }
