@@ -16,6 +16,10 @@ if [[ -n $unformatted ]]; then
   exit 1
 fi
 go vet ./...
+if ! go mod tidy -diff >/dev/null; then
+  echo "go.mod/go.sum are not tidy: run go mod tidy (go mod tidy -diff shows what changes)" >&2
+  exit 1
+fi
 
 # The real programme the realconf evaluation sets are about lives beside
 # the checkout (../shared, CC BY 4.0, not shipped). When it is there the
