@@ -61,40 +61,6 @@ func streamed(text string, stream func(string)) agent.Completion {
 	return agent.Completion{Text: text, Model: Name}
 }
 
-// detailsAnswer says when and where the items a follow-up points at are:
-// a session's day, time and room, an exhibitor's booth, a speaker's role.
-func detailsAnswer(in *agent.RespondInput) string {
-	var b strings.Builder
-	for _, tb := range search.Tables {
-		for _, r := range in.Results[tb] {
-			fmt.Fprintf(&b, "%s [%s] %s\n", r.Title, r.Key(), whereAndWhen(r))
-		}
-	}
-	return b.String()
-}
-
-func whereAndWhen(r search.Result) string {
-	s := r.Session
-	switch {
-	case s != nil && !s.Starts.IsZero():
-		out := "is on " + s.Starts.Format("Monday 2 January, 15:04")
-		if !s.Ends.IsZero() {
-			out += "–" + s.Ends.Format("15:04")
-		}
-		if s.Room != "" {
-			out += ", in " + s.Room
-		}
-		return out + "."
-	case s != nil && s.Room != "":
-		return "is in " + s.Room + "; its time is not published yet."
-	case s != nil:
-		return "has no time or room published yet."
-	case r.Details != "":
-		return "— " + r.Details + "."
-	}
-	return "— I have no time or place for it."
-}
-
 // choose selects what to recommend, tables ordered by their best score.
 func choose(in *agent.RespondInput) map[search.Table][]pick {
 	planned := in.FirstPlan
