@@ -47,4 +47,7 @@ DIRECTUS_TOKEN=$DIRECTUS_ADMIN_TOKEN WEBHOOK_SECRET=scripts-test-setup \
 # message in the instance.
 go test -race -count=1 -timeout 15m ./directus/
 go test -race -count=1 -timeout 15m $(go list ./... | grep -v '/directus$')
+# The chat widget in headless Chromium against the same Directus (which
+# needs CORS_ENABLED=true for the widget's origin: start.sh sets it).
+./scripts/browser-test.sh
 ./scripts/container-check.sh

@@ -1,8 +1,8 @@
 // Package server is the HTTP API of erleah-agent (contract §6): the
 // Server-Sent Events stream for developer tools, the Model Context Protocol
-// endpoint (/mcp), the protected admin API for prompts, models and traces,
-// health, readiness and metrics, and the Directus routes when a Directus
-// store is configured. It refuses overload politely
+// endpoint (/mcp), the attendee chat widget (/widget/), the protected admin
+// API for prompts, models and traces, health, readiness and metrics, and the
+// Directus routes when a Directus store is configured. It refuses overload politely
 // (503 with Retry-After), limits request sizes and rates with bounded memory,
 // and never shows a stack trace.
 package server
@@ -88,6 +88,9 @@ type Options struct {
 	// MCP, when set, serves /mcp (package mcpserver). It checks bearer
 	// tokens itself; the server adds the wrong-token lockout and metrics.
 	MCP http.Handler
+	// Widget, when set, serves the attendee chat widget at /widget/
+	// (package web): static files that talk to Directus themselves.
+	Widget http.Handler
 }
 
 // Server is the HTTP API. Create it with New; it is safe for concurrent use.
@@ -146,6 +149,9 @@ func (s *Server) routes() {
 	s.adminRoutes()
 	if s.opts.MCP != nil {
 		s.mux.Handle("/mcp", s.observe("/mcp", http.HandlerFunc(s.mcp)))
+	}
+	if s.opts.Widget != nil {
+		s.mux.Handle("GET /widget/", s.observe("/widget/", s.opts.Widget))
 	}
 	if s.opts.Inbox != nil {
 		s.handle("POST /v1/webhooks/directus", s.webhook)

@@ -24,6 +24,7 @@ import (
 	"github.com/erleah/erleah-agent/metrics"
 	"github.com/erleah/erleah-agent/search"
 	"github.com/erleah/erleah-agent/server"
+	"github.com/erleah/erleah-agent/web"
 )
 
 // cmdServe runs the HTTP service until ctx ends (SIGINT or SIGTERM), then
@@ -133,6 +134,7 @@ func build(ctx context.Context, cfg config, log *slog.Logger) (*app, error) {
 		mopts.Access = mcpserver.DirectusAccess{Client: d.client}
 	}
 	sopts.MCP = mcpserver.New(mopts)
+	sopts.Widget = web.Handler("/widget/")
 	out.server = server.New(sopts)
 	return out, nil
 }

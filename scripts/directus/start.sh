@@ -44,6 +44,7 @@ directus_env=(
   KEY="$(random_hex 16)" SECRET="$(random_hex 32)"
   ADMIN_EMAIL="$admin_email" ADMIN_PASSWORD="$admin_password" ADMIN_TOKEN="$admin_token"
   WEBSOCKETS_ENABLED=true TELEMETRY=false LOG_LEVEL=warn
+  CORS_ENABLED=true CORS_ORIGIN=true
   IMPORT_IP_DENY_LIST=169.254.169.254
   FLOWS_ENV_ALLOW_LIST=AGENT_WEBHOOK_URL,AGENT_WEBHOOK_SECRET
   STORAGE_LOCAL_ROOT="$dir/uploads" EXTENSIONS_PATH="$dir/extensions"
