@@ -65,7 +65,7 @@ func (s *Service) askPersisted(ctx context.Context, q Question, obs agent.Observ
 	gone := false
 	if !s.begin() {
 		release()
-		s.handBack(reply, "shutdown before the turn started")
+		s.handBack(reply, map[string]any{"accepted_by": s.instance}, "shutdown before the turn started")
 		k.stop()
 		return nil, ErrShuttingDown
 	}

@@ -159,7 +159,7 @@ func (s *Service) answer(ctx context.Context, d Delivery, user Message, log *slo
 	release, err := s.limit.Wait(k.ctx)
 	if err != nil {
 		if k.alive() && !leaseLost(k.ctx) {
-			s.handBack(d.assistantID, "shutdown before the turn started")
+			s.handBack(d.assistantID, s.claimMeta(d), "shutdown before the turn started")
 		}
 		return
 	}
@@ -251,11 +251,22 @@ func (s *Service) claimMeta(d Delivery) map[string]any {
 		md["accepted_by"] = s.instance
 		return md
 	}
-	for _, k := range []string{"handed_back", "reason", "error"} { // the last run's ending, not this one's
-		delete(md, k)
-	}
+	md = withoutEnding(md)
 	md["restarted_by"], md["attempts"] = s.instance, d.attempts
 	return md
+}
+
+// withoutEnding is a reply's metadata without how its last run ended (a
+// hand-back or a failure): what a new ending is laid over.
+func withoutEnding(md map[string]any) map[string]any {
+	out := make(map[string]any, len(md))
+	for k, v := range md {
+		out[k] = v
+	}
+	for _, k := range []string{"handed_back", "reason", "error"} {
+		delete(out, k)
+	}
+	return out
 }
 
 // withMeta returns fields with their metadata laid over the claim's.

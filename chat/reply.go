@@ -21,7 +21,7 @@ func (s *Service) persisted(ctx context.Context, assistantID string, user Messag
 	case err != nil && (leaseLost(ctx) || !of.lease.alive()): // another replica has it: write nothing
 		return nil, err
 	case err != nil && ctx.Err() != nil: // shutting down: give it back
-		s.finalise(assistantID, withMeta(of.meta, handedBack("shutdown before the turn started")))
+		s.handBack(assistantID, of.meta, "shutdown before the turn started")
 		return nil, err
 	case err != nil:
 		s.finalise(assistantID, withMeta(of.meta, failed(err.Error())))
@@ -179,7 +179,11 @@ func (s *Service) finalise(id string, fields map[string]any) {
 	}
 }
 
-func (s *Service) handBack(id, reason string) { s.finalise(id, handedBack(reason)) }
+// handBack returns a reply to pending, keeping the metadata it was claimed
+// with.
+func (s *Service) handBack(id string, claim map[string]any, reason string) {
+	s.finalise(id, withMeta(claim, handedBack(reason)))
+}
 
 func (s *Service) directusError(op string, err error) {
 	if err != nil {

@@ -292,15 +292,11 @@ func ids(set map[string]bool) []string {
 func (e *Engine) listed(conference string, q Query, allowed map[string]bool, s *schedule) []Result {
 	keys := ids(allowed)
 	slices.SortStableFunc(keys, func(a, b string) int { return s.start(a).Compare(s.start(b)) })
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	var out []Result
+	refs := make([]Ref, 0, min(len(keys), q.Limit))
 	for _, id := range keys[:min(len(keys), q.Limit)] {
-		if item, ok := e.items[Ref{Conference: conference, Table: q.Table, ID: id}]; ok {
-			out = append(out, Result{Item: *item, Score: 1, Coverage: 1})
-		}
+		refs = append(refs, Ref{Table: q.Table, ID: id})
 	}
-	return out
+	return e.Items(conference, refs)
 }
 
 // validate checks a resolved query before any early answer (a filter that

@@ -80,10 +80,7 @@ func (s *Server) auth(h http.HandlerFunc) http.HandlerFunc {
 			return
 		}
 		ip := clientIP(r)
-		if wait, locked := s.badTokens.empty(ip); locked {
-			s.m.Rejected.WithLabelValues("locked_out").Inc()
-			w.Header().Set("Retry-After", strconv.Itoa(max(1, int(wait.Seconds()+0.999))))
-			writeError(w, http.StatusTooManyRequests, "too many wrong tokens from this address; wait before trying again")
+		if s.lockedOut(w, ip) {
 			return
 		}
 		if !sameSecret(bearer(r), s.opts.APIToken) {
@@ -101,10 +98,7 @@ func (s *Server) auth(h http.HandlerFunc) http.HandlerFunc {
 // token-protected routes: each 401 it answers costs the address one try.
 func (s *Server) mcp(w http.ResponseWriter, r *http.Request) {
 	ip := clientIP(r)
-	if wait, locked := s.badTokens.empty(ip); locked {
-		s.m.Rejected.WithLabelValues("locked_out").Inc()
-		w.Header().Set("Retry-After", strconv.Itoa(max(1, int(wait.Seconds()+0.999))))
-		writeError(w, http.StatusTooManyRequests, "too many wrong tokens from this address; wait before trying again")
+	if s.lockedOut(w, ip) {
 		return
 	}
 	_ = http.NewResponseController(w).SetWriteDeadline(time.Time{}) // an ask runs a whole turn; the turn has its own deadline
@@ -113,6 +107,18 @@ func (s *Server) mcp(w http.ResponseWriter, r *http.Request) {
 	if sw.status == http.StatusUnauthorized {
 		s.badTokens.allow(ip) // one fewer try left
 	}
+}
+
+// lockedOut answers 429 with Retry-After, and reports true, while an
+// address has no wrong-token tries left.
+func (s *Server) lockedOut(w http.ResponseWriter, ip string) bool {
+	wait, locked := s.badTokens.empty(ip)
+	if locked {
+		s.m.Rejected.WithLabelValues("locked_out").Inc()
+		w.Header().Set("Retry-After", strconv.Itoa(max(1, int(wait.Seconds()+0.999))))
+		writeError(w, http.StatusTooManyRequests, "too many wrong tokens from this address; wait before trying again")
+	}
+	return locked
 }
 
 func bearer(r *http.Request) string {
