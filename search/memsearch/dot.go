@@ -38,3 +38,28 @@ func dot(a, b []float32) float32 {
 	}
 	return (s0 + s1) + (s2 + s3)
 }
+
+// dotRowsU8 sets out[r] to the integer dot product of the signed query codes
+// q with row r of the unsigned codes m.
+func dotRowsU8(q []int8, m []uint8, dim int, out []int32) {
+	if len(out) == 0 {
+		return
+	}
+	_ = m[len(out)*dim-1]
+	if useAsm && dim%32 == 0 && len(q) >= dim {
+		dotRowsU8Asm(&q[0], &m[0], &out[0], dim, len(out))
+		return
+	}
+	dotRowsU8Go(q, m, dim, out)
+}
+
+func dotRowsU8Go(q []int8, m []uint8, dim int, out []int32) {
+	for r := range out {
+		row := m[r*dim : (r+1)*dim]
+		var s int32
+		for i, c := range q[:dim] {
+			s += int32(c) * int32(row[i])
+		}
+		out[r] = s
+	}
+}

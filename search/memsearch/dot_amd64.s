@@ -48,3 +48,58 @@ inner:
 done:
 	VZEROUPPER
 	RET
+
+// func dotRowsU8Asm(q *int8, m *uint8, out *int32, dim, rows int)
+// VPMADDUBSW multiplies the row's unsigned bytes with the query's signed
+// bytes and adds pairs into 16 bits (no saturation: |q| ≤ 63); VPMADDWD with
+// ones widens pairs into 32-bit sums. Two accumulators, 64 bytes a step when
+// dim allows, else 32.
+TEXT ·dotRowsU8Asm(SB), NOSPLIT, $0-40
+	MOVQ q+0(FP), SI
+	MOVQ m+8(FP), DI
+	MOVQ out+16(FP), DX
+	MOVQ dim+24(FP), CX
+	MOVQ rows+32(FP), BX
+	TESTQ BX, BX
+	JZ   u8done
+	VPCMPEQW Y15, Y15, Y15
+	VPSRLW   $15, Y15, Y15
+
+u8row:
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	MOVQ  SI, R8
+	MOVQ  CX, R9
+
+u8inner:
+	VMOVDQU    (DI), Y4
+	VPMADDUBSW (R8), Y4, Y4
+	VPMADDWD   Y15, Y4, Y4
+	VPADDD     Y4, Y0, Y0
+	ADDQ       $32, R8
+	ADDQ       $32, DI
+	SUBQ       $32, R9
+	JZ         u8sum
+	VMOVDQU    (DI), Y5
+	VPMADDUBSW (R8), Y5, Y5
+	VPMADDWD   Y15, Y5, Y5
+	VPADDD     Y5, Y1, Y1
+	ADDQ       $32, R8
+	ADDQ       $32, DI
+	SUBQ       $32, R9
+	JNZ        u8inner
+
+u8sum:
+	VPADDD       Y1, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPADDD       X1, X0, X0
+	VPHADDD      X0, X0, X0
+	VPHADDD      X0, X0, X0
+	VMOVD        X0, (DX)
+	ADDQ         $4, DX
+	DECQ         BX
+	JNZ          u8row
+
+u8done:
+	VZEROUPPER
+	RET

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/erleah/erleah-agent/search"
 )
 
 func randomMatrix(r *rand.Rand, n int) []float32 {
@@ -60,5 +62,57 @@ func BenchmarkDotRows(b *testing.B) {
 				dotRowsGo(m[:c.dim], m, c.dim, out)
 			}
 		})
+	}
+}
+
+// TestDotRowsU8MatchesReference checks the int8 kernel in use against plain
+// integer arithmetic, at the extremes of the codes' ranges too.
+func TestDotRowsU8MatchesReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 5))
+	for _, dim := range []int{3, 32, 64, 96, 512, 1536} {
+		rows := 29
+		m := make([]uint8, rows*dim)
+		for i := range m {
+			m[i] = uint8(r.IntN(256))
+		}
+		q := make([]int8, dim)
+		for i := range q {
+			q[i] = int8(r.IntN(2*queryLevels+1) - queryLevels)
+		}
+		q[0], m[0] = queryLevels, 255
+		out := make([]int32, rows)
+		dotRowsU8(q, m, dim, out)
+		for row := range rows {
+			var want int32
+			for i := range dim {
+				want += int32(q[i]) * int32(m[row*dim+i])
+			}
+			if out[row] != want {
+				t.Fatalf("dim %d row %d: got %d, want %d", dim, row, out[row], want)
+			}
+		}
+	}
+}
+
+// TestQuantisedSimsAreClose checks that the int8 similarity of unit vectors
+// is within a small error of the float one.
+func TestQuantisedSimsAreClose(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 13))
+	const dim, rows = 512, 200
+	m := randomMatrix(r, rows*dim)
+	for i := 0; i < len(m); i += dim {
+		search.Normalise(m[i : i+dim])
+	}
+	v := m[5*dim : 6*dim]
+	var q qmatrix
+	q.appendRows(m, dim)
+	exact := make([]float32, rows)
+	dotRows(v, m, dim, exact)
+	buf := new([]float32)
+	approx := q.approxSims(buf, v, dim)
+	for i := range rows {
+		if d := math.Abs(float64(approx[i] - exact[i])); d > 0.02 {
+			t.Fatalf("row %d: int8 %v, float %v", i, approx[i], exact[i])
+		}
 	}
 }

@@ -49,3 +49,9 @@ func TestDroppedOwnFacetKeysStopCounting(t *testing.T) {
 		t.Fatalf("score %v after the own key went, %v with it: the denominator still counts it", without, with)
 	}
 }
+
+// Every shard quantised: the int8 scan only picks candidates, so the suite's
+// exact scores, order, thresholds and isolation hold unchanged.
+func TestConformanceQuantised(t *testing.T) {
+	searchtest.Run(t, func(t *testing.T, dim int) search.Index { return memsearch.New(dim, memsearch.QuantiseAbove(0)) })
+}

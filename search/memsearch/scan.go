@@ -15,26 +15,64 @@ var scratch = sync.Pool{New: func() any { return new([]float32) }}
 func (s *shard) search(q search.VectorQuery) []search.Hit {
 	buf := scratch.Get().(*[]float32)
 	defer scratch.Put(buf)
-	top := topK{k: q.Limit}
 	allowed := allowSet(q.IDs)
+	rows, quant := s.facets, s.qfacets
 	if q.Mode == search.Master {
-		sims := rowSims(buf, q.Vector, s.masters, s.dim)
-		for _, e := range s.ents {
-			if e.live && allowed.has(e.id) {
-				top.offer(sims[e.master], e)
-			}
-		}
+		rows, quant = s.masters, s.qmasters
+	}
+	var top topK
+	if quant == nil {
+		sims := rowSims(buf, q.Vector, rows, s.dim)
+		top = s.rank(q, allowed, sims, topK{k: q.Limit})
 	} else {
-		sims := rowSims(buf, q.Vector, s.facets, s.dim)
-		for _, e := range s.ents {
-			if e.live && e.facetN > 0 && allowed.has(e.id) {
-				end := e.facetOff + e.facetN
-				top.offer(search.FacetScore(sims[e.facetOff:end], s.weights[e.facetOff:end], s.total, q.FacetFloor), e)
-			}
-		}
+		top = s.rerank(q, allowed, buf, quant)
 	}
 	return s.hits(q, top.sorted(), *buf)
 }
+
+// rank offers every allowed live entity to top, scored from sims (one per
+// row of the query's matrix).
+func (s *shard) rank(q search.VectorQuery, allowed allow, sims []float32, top topK) topK {
+	for _, e := range s.ents {
+		if e.live && allowed.has(e.id) {
+			top.offer(s.score(q, sims, e), e)
+		}
+	}
+	return top
+}
+
+// score is an entity's score from the similarities of its rows.
+func (s *shard) score(q search.VectorQuery, sims []float32, e entity) float32 {
+	if q.Mode == search.Master {
+		return sims[e.master]
+	}
+	if e.facetN == 0 {
+		return 0
+	}
+	end := e.facetOff + e.facetN
+	return search.FacetScore(sims[e.facetOff:end], s.weights[e.facetOff:end], s.total, q.FacetFloor)
+}
+
+// rerank picks candidates from the int8 scan, then scores them again from
+// the float rows, writing their exact similarities over the approximate ones
+// in buf.
+func (s *shard) rerank(q search.VectorQuery, allowed allow, buf *[]float32, quant *qmatrix) topK {
+	sims := quant.approxSims(buf, q.Vector, s.dim)
+	cands := s.rank(q, allowed, sims, topK{k: candidates(q.Limit), keepAll: true})
+	top := topK{k: q.Limit}
+	for _, c := range cands.sorted() {
+		off, n, rows := c.e.facetOff, c.e.facetN, s.facets
+		if q.Mode == search.Master {
+			off, n, rows = c.e.master, 1, s.masters
+		}
+		dotRows(q.Vector, rows[off*s.dim:(off+n)*s.dim], s.dim, sims[off:off+n])
+		top.offer(s.score(q, sims, c.e), c.e)
+	}
+	return top
+}
+
+// candidates is how many entities the int8 scan hands to the exact scoring.
+func candidates(limit int) int { return max(8*limit, 128) }
 
 // allow is the set of ids a query may return; nil allows every id.
 type allow map[string]bool
@@ -103,8 +141,9 @@ type candidate struct {
 
 // topK keeps the k best candidates, best first; equal scores rank by id.
 type topK struct {
-	k    int
-	best []candidate
+	k       int
+	keepAll bool // keep scores ≤ 0 too (candidates, whose scores are approximate)
+	best    []candidate
 }
 
 func better(a, b candidate) bool {
@@ -115,7 +154,7 @@ func better(a, b candidate) bool {
 }
 
 func (t *topK) offer(score float32, e entity) {
-	if score <= 0 {
+	if score <= 0 && !t.keepAll {
 		return
 	}
 	c := candidate{score: score, e: e}

@@ -23,6 +23,9 @@ type shard struct {
 
 	liveFacets int
 	deadRows   int // master and facet rows no live entity uses
+
+	quantAbove        int      // rows from which a matrix gets an int8 copy
+	qmasters, qfacets *qmatrix // int8 copies of masters and facets, nil below quantAbove
 }
 
 type entity struct {
@@ -33,8 +36,8 @@ type entity struct {
 	live     bool
 }
 
-func newShard(dim int, t search.Table) *shard {
-	return &shard{dim: dim, table: t, total: search.TotalWeight(t), byID: map[string]int{}, nameIdx: map[string]uint16{}}
+func newShard(dim int, t search.Table, quantAbove int) *shard {
+	return &shard{dim: dim, table: t, total: search.TotalWeight(t), byID: map[string]int{}, nameIdx: map[string]uint16{}, quantAbove: quantAbove}
 }
 
 // upsert replaces or appends entities, growing storage once for the batch.
@@ -50,6 +53,22 @@ func (s *shard) upsert(ents []*search.Entity) {
 		s.append(e)
 	}
 	s.maybeCompact()
+	s.qmasters = s.syncQuant(s.qmasters, s.masters)
+	s.qfacets = s.syncQuant(s.qfacets, s.facets)
+}
+
+// syncQuant brings a matrix's int8 copy up to date with its float rows
+// (rows are only ever appended between compactions), or drops it below the
+// size that needs one.
+func (s *shard) syncQuant(q *qmatrix, m []float32) *qmatrix {
+	if len(m)/s.dim < max(s.quantAbove, 1) {
+		return nil
+	}
+	if q == nil {
+		q = &qmatrix{}
+	}
+	q.appendRows(m[len(q.scales)*s.dim:], s.dim)
+	return q
 }
 
 // grow makes room for n more values with a sixteenth of headroom, so bulk
@@ -121,6 +140,7 @@ func (s *shard) maybeCompact() {
 	s.weights = make([]float32, 0, s.liveFacets)
 	s.keys = make([]uint16, 0, s.liveFacets)
 	s.liveFacets, s.deadRows = 0, 0
+	s.qmasters, s.qfacets = nil, nil
 	for _, e := range old.ents {
 		if e.live {
 			s.copyFrom(&old, e)
