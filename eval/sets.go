@@ -43,6 +43,10 @@ var (
 	heldoutBundle []byte
 	//go:embed heldout/cases.jsonl
 	heldoutCases []byte
+	//go:embed heldout2/bundle.json
+	heldout2Bundle []byte
+	//go:embed heldout2/cases.jsonl
+	heldout2Cases []byte
 	//go:embed realconf/cases.jsonl
 	realconfCases []byte
 	//go:embed realconf/dev_cases.jsonl
@@ -60,6 +64,7 @@ var Sets = []Set{
 	{Name: "followup", Role: Tuning, About: "follow-up questions with history on the demo conferences, written apart from the code", cases: followupCases},
 	{Name: "realconf-dev", Role: Tuning, About: "FOSSASIA Summit 2017, development cases", DataFile: realconfData, cases: realconfDevCases},
 	{Name: "heldout", Role: HeldOut, About: "a logistics conference written apart from the code, frozen first", cases: heldoutCases, bundle: heldoutBundle},
+	{Name: "heldout2", Role: HeldOut, About: "an agri-food conference written apart from the code, frozen first", cases: heldout2Cases, bundle: heldout2Bundle},
 	{Name: "realconf", Role: HeldOut, About: "FOSSASIA Summit 2017, frozen cases", DataFile: realconfData, cases: realconfCases},
 }
 
