@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // A burst of change notices, far more than any buffer, loses none of them
@@ -18,12 +21,8 @@ func TestPendingKeepsEveryNotice(t *testing.T) {
 	select {
 	case <-p.wake:
 	default:
-		t.Fatal("no wake-up after the notices")
+		require.Fail(t, "no wake-up after the notices")
 	}
-	if got := p.take(); len(got) != 600 {
-		t.Fatalf("%d conferences pending, want 600", len(got))
-	}
-	if again := p.take(); len(again) != 0 {
-		t.Fatalf("take left %d behind", len(again))
-	}
+	assert.Len(t, p.take(), 600, "conferences pending")
+	assert.Empty(t, p.take(), "take left some behind")
 }

@@ -5,10 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
+
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/rules"
@@ -19,14 +22,14 @@ func TestAcceptAnswersIntoTheAssistantMessage(t *testing.T) {
 	store.addUser("c1", "u1", "Who can help me deploy ML models on-prem?", 0)
 	s := testService(t, store, nil, Options{Evaluate: true}) // evaluation runs beside the delivery
 	acc, err := s.Accept(context.Background(), Delivery{MessageID: "u1", ConversationID: "c1", Role: "user"})
-	if err != nil || acc.Status != "accepted" || len(acc.AssistantID) != 36 {
-		t.Fatalf("Accept = %+v, %v", acc, err)
-	}
+	require.NoError(t, err, "Accept")
+	require.Equal(t, "accepted", acc.Status, "Accept = %+v", acc)
+	require.Len(t, acc.AssistantID, 36, "Accept = %+v", acc)
 	var reply Message
 	waitFor(t, "the reply", func() (ok bool) { reply, ok = finalOf(store, "u1"); return })
-	if reply.ID != acc.AssistantID || reply.Status != StatusCompleted || !strings.Contains(reply.Text, "[exhibitors/") {
-		t.Fatalf("reply %+v", reply)
-	}
+	require.Equal(t, acc.AssistantID, reply.ID, "reply %+v", reply)
+	require.Equal(t, StatusCompleted, reply.Status, "reply %+v", reply)
+	require.Contains(t, reply.Text, "[exhibitors/", "reply %+v", reply)
 	store.mu.Lock()
 	patches := slices.Clone(store.patches[reply.ID])
 	store.mu.Unlock()
@@ -44,12 +47,12 @@ func TestAcceptAnswersIntoTheAssistantMessage(t *testing.T) {
 		}
 	}
 	meta, _ := last["metadata"].(map[string]any)
-	if !seen["thinking"] || !seen["streaming"] || last["status"] != StatusCompleted || meta["trace_id"] == nil || meta["citations"] == nil {
-		t.Fatalf("writes %v; final %v", seen, last)
-	}
-	if meta["reflection"] != "on" {
-		t.Fatalf("metadata does not record the reflection mode: %v", meta)
-	}
+	require.True(t, seen["thinking"], "writes %v; final %v", seen, last)
+	require.True(t, seen["streaming"], "writes %v; final %v", seen, last)
+	require.Equal(t, StatusCompleted, last["status"], "writes %v; final %v", seen, last)
+	require.NotNil(t, meta["trace_id"], "writes %v; final %v", seen, last)
+	require.NotNil(t, meta["citations"], "writes %v; final %v", seen, last)
+	require.Equal(t, "on", meta["reflection"], "metadata does not record the reflection mode: %v", meta)
 	traceID, _ := meta["trace_id"].(string)
 	waitFor(t, "the evaluation in the trace", func() bool {
 		tr, ok := s.Traces().Get(traceID)
@@ -90,14 +93,12 @@ func TestDuplicateDeliveriesGiveOneReply(t *testing.T) {
 		}
 		ids[r.AssistantID] = true
 	}
-	if accepted != 1 || len(ids) != 1 {
-		t.Fatalf("%d accepted, %d distinct ids; want one of each", accepted, len(ids))
-	}
+	require.Equal(t, 1, accepted, "accepted; want one")
+	require.Len(t, ids, 1, "distinct ids; want one")
 	var reply Message
 	waitFor(t, "the reply", func() (ok bool) { reply, ok = finalOf(store, "u1"); return })
-	if acc, _ := s.Accept(context.Background(), Delivery{MessageID: "u1"}); acc.Status != "duplicate" {
-		t.Fatalf("a later delivery: %+v", acc)
-	}
+	later, _ := s.Accept(context.Background(), Delivery{MessageID: "u1"})
+	require.Equal(t, "duplicate", later.Status, "a later delivery: %+v", later)
 	// Another replica delivered it too: the store refuses its second reply,
 	// and that replica writes nothing into the first one.
 	store.mu.Lock()
@@ -106,29 +107,26 @@ func TestDuplicateDeliveriesGiveOneReply(t *testing.T) {
 	other := testService(t, store, nil, Options{})
 	acc, _ := other.Accept(context.Background(), Delivery{MessageID: "u1"})
 	waitFor(t, "the other replica's delivery to end", func() bool { return !other.inflight.has(acc.AssistantID) })
-	if n := len(store.replies("u1")); n != 1 {
-		t.Fatalf("%d replies", n)
-	}
+	require.Len(t, store.replies("u1"), 1, "replies")
 	after, _ := finalOf(store, "u1")
 	store.mu.Lock()
 	defer store.mu.Unlock()
-	if len(store.patches[reply.ID]) != writes || after.ID != reply.ID || after.Status != StatusCompleted || after.Text != reply.Text {
-		t.Fatalf("the other replica touched the reply: %d writes (had %d), now %+v", len(store.patches[reply.ID]), writes, after)
-	}
+	assert.Len(t, store.patches[reply.ID], writes, "the other replica touched the reply: now %+v", after)
+	assert.Equal(t, reply.ID, after.ID, "the other replica touched the reply: now %+v", after)
+	assert.Equal(t, StatusCompleted, after.Status, "the other replica touched the reply: now %+v", after)
+	assert.Equal(t, reply.Text, after.Text, "the other replica touched the reply: now %+v", after)
 }
 
 func TestNonUserMessagesAreIgnored(t *testing.T) {
 	store := newMemStore()
 	s := testService(t, store, nil, Options{})
-	if acc, err := s.Accept(context.Background(), Delivery{MessageID: "a1", Role: "assistant"}); err != nil || acc.Status != "ignored" {
-		t.Fatalf("%+v %v", acc, err)
-	}
-	if _, err := s.Accept(context.Background(), Delivery{}); !errors.Is(err, ErrInvalid) {
-		t.Fatalf("no message id: %v", err)
-	}
-	if _, err := New(nil, nil, Options{}).Accept(context.Background(), Delivery{MessageID: "x"}); !errors.Is(err, ErrNoStore) {
-		t.Fatalf("without a store: %v", err)
-	}
+	acc, err := s.Accept(context.Background(), Delivery{MessageID: "a1", Role: "assistant"})
+	require.NoError(t, err)
+	assert.Equal(t, "ignored", acc.Status, "%+v", acc)
+	_, err = s.Accept(context.Background(), Delivery{})
+	assert.ErrorIs(t, err, ErrInvalid, "no message id")
+	_, err = New(nil, nil, Options{}).Accept(context.Background(), Delivery{MessageID: "x"})
+	assert.ErrorIs(t, err, ErrNoStore, "without a store")
 }
 
 // gate answers only after a turn's message was let through, to observe order.
@@ -166,12 +164,9 @@ func TestConversationIsAnsweredInOrder(t *testing.T) {
 	}
 	waitFor(t, "two turns to start", func() bool { g.mu.Lock(); defer g.mu.Unlock(); return len(g.started) == 2 })
 	g.mu.Lock()
-	for _, m := range g.started {
-		if m == "second: RAG?" {
-			t.Fatal("the second message of c1 started before the first finished")
-		}
-	}
+	started := slices.Clone(g.started)
 	g.mu.Unlock()
+	require.NotContains(t, started, "second: RAG?", "the second message of c1 started before the first finished")
 	close(g.release["first: k8s?"])
 	waitFor(t, "the second message", func() bool { g.mu.Lock(); defer g.mu.Unlock(); return len(g.started) == 3 })
 	close(g.release["second: RAG?"])
@@ -181,9 +176,7 @@ func TestConversationIsAnsweredInOrder(t *testing.T) {
 	}
 	first, _ := finalOf(store, "u1")
 	second, _ := finalOf(store, "u2")
-	if !first.Updated.Before(second.Updated) {
-		t.Fatal("the replies of one conversation completed out of order")
-	}
+	assert.True(t, first.Updated.Before(second.Updated), "the replies of one conversation completed out of order")
 }
 
 // The Flow delivers two messages of a conversation one after the other, and
@@ -203,9 +196,7 @@ func TestSlowReadDoesNotLetALaterMessageOvertake(t *testing.T) {
 	g.mu.Lock()
 	started := slices.Clone(g.started)
 	g.mu.Unlock()
-	if !slices.Equal(started, []string{"first: k8s?"}) {
-		t.Fatalf("turns started: %q; want only the first message's", started)
-	}
+	require.Equal(t, []string{"first: k8s?"}, started, "turns started; want only the first message's")
 	close(g.release["first: k8s?"])
 	close(g.release["second: RAG?"])
 	for _, u := range []string{"u1", "u2"} {
@@ -227,20 +218,16 @@ func TestReconcilerAnswersMissedAndRestartsAbandoned(t *testing.T) {
 
 	s := testService(t, store, nil, Options{})
 	n, err := s.Reconcile(context.Background())
-	if err != nil || n != 2 {
-		t.Fatalf("Reconcile took up %d messages (%v), want the missed one and the abandoned one", n, err)
-	}
+	require.NoError(t, err, "Reconcile")
+	require.Equal(t, 2, n, "Reconcile took up messages, want the missed one and the abandoned one")
 	waitFor(t, "the missed message's reply", func() bool { _, ok := finalOf(store, "missed"); return ok })
 	waitFor(t, "the restarted reply", func() bool { m, ok := finalOf(store, "crashed"); return ok && m.ID == "a-crashed" })
-	if r := store.replies("recent"); len(r) != 0 {
-		t.Fatal("a message within the grace period was taken up")
-	}
-	if m, _ := store.Message(context.Background(), "a-hopeless"); m.Status != StatusFailed || m.Text != agent.Apology {
-		t.Fatalf("a reply abandoned three times: %+v", m)
-	}
-	if n, _ := s.Reconcile(context.Background()); n != 0 {
-		t.Fatalf("a second pass took up %d more", n)
-	}
+	require.Empty(t, store.replies("recent"), "a message within the grace period was taken up")
+	m, _ := store.Message(context.Background(), "a-hopeless")
+	require.Equal(t, StatusFailed, m.Status, "a reply abandoned three times: %+v", m)
+	require.Equal(t, agent.Apology, m.Text, "a reply abandoned three times: %+v", m)
+	n, _ = s.Reconcile(context.Background())
+	assert.Zero(t, n, "a second pass took up more")
 }
 
 func TestShutdownHandsBackUnfinishedTurns(t *testing.T) {
@@ -252,16 +239,13 @@ func TestShutdownHandsBackUnfinishedTurns(t *testing.T) {
 	waitFor(t, "the turn to start", func() bool { g.mu.Lock(); defer g.mu.Unlock(); return len(g.started) == 1 })
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
-	if err := s.Shutdown(ctx); err == nil {
-		t.Fatal("shutdown with a stuck turn reported a clean finish")
-	}
+	require.Error(t, s.Shutdown(ctx), "shutdown with a stuck turn reported a clean finish")
 	r := store.replies("u1")
-	if len(r) != 1 || r[0].Status != StatusPending || r[0].Metadata["handed_back"] != true {
-		t.Fatalf("reply after shutdown: %+v", r)
-	}
-	if _, err := s.Accept(context.Background(), Delivery{MessageID: "u2"}); !errors.Is(err, ErrShuttingDown) {
-		t.Fatalf("accepting after shutdown: %v", err)
-	}
+	require.Len(t, r, 1, "reply after shutdown: %+v", r)
+	require.Equal(t, StatusPending, r[0].Status, "reply after shutdown: %+v", r)
+	require.Equal(t, true, r[0].Metadata["handed_back"], "reply after shutdown: %+v", r)
+	_, err := s.Accept(context.Background(), Delivery{MessageID: "u2"})
+	assert.ErrorIs(t, err, ErrShuttingDown, "accepting after shutdown")
 }
 
 func TestFailedCreateIsLeftForTheReconciler(t *testing.T) {
@@ -271,18 +255,13 @@ func TestFailedCreateIsLeftForTheReconciler(t *testing.T) {
 	s := testService(t, store, nil, Options{})
 	acc, _ := s.Accept(context.Background(), Delivery{MessageID: "u1"})
 	waitFor(t, "the delivery to end", func() bool { return !s.inflight.has(acc.AssistantID) })
-	if len(store.replies("u1")) != 0 {
-		t.Fatal("a reply appeared although creating it failed")
-	}
+	require.Empty(t, store.replies("u1"), "a reply appeared although creating it failed")
 	again, _ := s.Accept(context.Background(), Delivery{MessageID: "u1"})
-	if again.Status != "accepted" {
-		t.Fatalf("a new delivery after the failed one: %+v; want it taken, not a duplicate", again)
-	}
+	require.Equal(t, "accepted", again.Status, "a new delivery after the failed one: %+v; want it taken, not a duplicate", again)
 	waitFor(t, "that delivery to end", func() bool { return !s.inflight.has(again.AssistantID) })
 	delete(store.fail, "create")
-	if n, _ := s.Reconcile(context.Background()); n != 1 {
-		t.Fatalf("the reconciler took up %d, want the message whose reply could not be created", n)
-	}
+	n, _ := s.Reconcile(context.Background())
+	require.Equal(t, 1, n, "the reconciler took up messages, want the message whose reply could not be created")
 	waitFor(t, "the reply", func() bool { _, ok := finalOf(store, "u1"); return ok })
 }
 
@@ -306,20 +285,17 @@ func TestPersistedTurnsWaitAndTheBacklogIsLeftToTheReconciler(t *testing.T) {
 	accepted := 0
 	for i, id := range ids {
 		acc, err := s.Accept(context.Background(), Delivery{MessageID: id, ConversationID: fmt.Sprintf("c%02d", i), Role: "user"})
-		switch {
-		case err == nil && acc.Status == "accepted":
+		if err == nil && acc.Status == "accepted" {
 			accepted++
-		case !errors.Is(err, ErrOverloaded):
-			t.Fatalf("Accept %s = %+v, %v; want accepted or overloaded", id, acc, err)
+		} else {
+			require.ErrorIs(t, err, ErrOverloaded, "Accept %s = %+v; want accepted or overloaded", id, acc)
 		}
 		if i == 0 {
 			waitFor(t, "the first turn to run", func() bool { return len(store.replies(id)) == 1 })
 			time.Sleep(20 * time.Millisecond) // it holds the slot now, its place given back
 		}
 	}
-	if accepted != places+1 {
-		t.Fatalf("%d deliveries accepted; want %d (one running, %d waiting), the rest refused at the door", accepted, places+1, places)
-	}
+	require.Equal(t, places+1, accepted, "deliveries accepted; want %d (one running, %d waiting), the rest refused at the door", places+1, places)
 	claimed := func() (k int) {
 		for _, id := range ids {
 			k += len(store.replies(id))
@@ -337,9 +313,9 @@ func TestPersistedTurnsWaitAndTheBacklogIsLeftToTheReconciler(t *testing.T) {
 		}
 		return done == accepted
 	})
-	if k, err := s.Reconcile(context.Background()); err != nil || k != n-accepted {
-		t.Fatalf("Reconcile took up %d (%v); want the %d refused at the door", k, err, n-accepted)
-	}
+	k, err := s.Reconcile(context.Background())
+	require.NoError(t, err, "Reconcile")
+	require.Equal(t, n-accepted, k, "Reconcile took up; want the %d refused at the door", n-accepted)
 	for _, id := range ids {
 		waitFor(t, "reply to "+id, func() bool { m, ok := finalOf(store, id); return ok && m.Status == StatusCompleted })
 	}
@@ -352,9 +328,8 @@ func TestReconcilerRestartsAReplyWhoseFinalWriteWasLost(t *testing.T) {
 	store := newMemStore()
 	store.addUser("c1", "u1", "Any k8s workshops?", time.Minute)
 	s := testService(t, store, nil, Options{})
-	if _, err := s.Accept(context.Background(), Delivery{MessageID: "u1", ConversationID: "c1", Role: "user"}); err != nil {
-		t.Fatal(err)
-	}
+	_, err := s.Accept(context.Background(), Delivery{MessageID: "u1", ConversationID: "c1", Role: "user"})
+	require.NoError(t, err)
 	var reply Message
 	waitFor(t, "the reply", func() (ok bool) { reply, ok = finalOf(store, "u1"); return })
 	waitFor(t, "the turn to end", func() bool { return !s.inflight.has(reply.ID) })
@@ -362,9 +337,9 @@ func TestReconcilerRestartsAReplyWhoseFinalWriteWasLost(t *testing.T) {
 	lost := store.msgs[reply.ID]
 	lost.Status, lost.Updated = StatusStreaming, time.Now().Add(-10*time.Minute) // as if the final PATCH never landed
 	store.mu.Unlock()
-	if n, err := s.Reconcile(context.Background()); err != nil || n != 1 {
-		t.Fatalf("Reconcile took up %d (%v); want the reply left streaming", n, err)
-	}
+	n, err := s.Reconcile(context.Background())
+	require.NoError(t, err, "Reconcile")
+	require.Equal(t, 1, n, "Reconcile took up; want the reply left streaming")
 	waitFor(t, "the restarted reply", func() bool {
 		m, ok := finalOf(store, "u1")
 		return ok && m.Status == StatusCompleted && m.ID == reply.ID
@@ -379,9 +354,8 @@ func TestStreamQuestionWhoseReplyFailedIsReconciled(t *testing.T) {
 	store.Create(context.Background(), Message{ID: "a-earlier", Conversation: "c1", Role: "assistant", Status: StatusCompleted, ReplyTo: "earlier"})
 	store.fail["create_assistant"] = fmt.Errorf("502 Bad Gateway")
 	s := testService(t, store, nil, Options{ReconcileGrace: time.Millisecond})
-	if _, err := s.Ask(context.Background(), Question{Message: "Any k8s workshops?", ConferenceID: "aidata26", ConversationID: "c1"}, nil); err == nil {
-		t.Fatal("Ask succeeded without its reply")
-	}
+	_, err := s.Ask(context.Background(), Question{Message: "Any k8s workshops?", ConferenceID: "aidata26", ConversationID: "c1"}, nil)
+	require.Error(t, err, "Ask succeeded without its reply")
 	store.mu.Lock()
 	delete(store.fail, "create_assistant")
 	var question string
@@ -391,13 +365,11 @@ func TestStreamQuestionWhoseReplyFailedIsReconciled(t *testing.T) {
 		}
 	}
 	store.mu.Unlock()
-	if question == "" {
-		t.Fatal("the question was not stored")
-	}
+	require.NotEmpty(t, question, "the question was not stored")
 	time.Sleep(5 * time.Millisecond)
-	if n, err := s.Reconcile(context.Background()); err != nil || n != 1 {
-		t.Fatalf("Reconcile took up %d (%v); want the stored question", n, err)
-	}
+	n, err := s.Reconcile(context.Background())
+	require.NoError(t, err, "Reconcile")
+	require.Equal(t, 1, n, "Reconcile took up; want the stored question")
 	waitFor(t, "its reply", func() bool { r, ok := finalOf(store, question); return ok && r.Status == StatusCompleted })
 }
 
@@ -409,14 +381,12 @@ func TestFailedTurnIsFinalisedThroughABriefOutage(t *testing.T) {
 	store.fail["conversation"] = fmt.Errorf("503 Service Unavailable")
 	store.patchOutage = 2
 	s := testService(t, store, nil, Options{})
-	if _, err := s.Accept(context.Background(), Delivery{MessageID: "u1", ConversationID: "c1", Role: "user"}); err != nil {
-		t.Fatal(err)
-	}
+	_, err := s.Accept(context.Background(), Delivery{MessageID: "u1", ConversationID: "c1", Role: "user"})
+	require.NoError(t, err)
 	var reply Message
 	waitFor(t, "the failed reply", func() (ok bool) { reply, ok = finalOf(store, "u1"); return })
-	if reply.Status != StatusFailed || reply.Text != agent.Apology {
-		t.Fatalf("reply %+v; want failed with the apology", reply)
-	}
+	assert.Equal(t, StatusFailed, reply.Status, "reply %+v; want failed with the apology", reply)
+	assert.Equal(t, agent.Apology, reply.Text, "reply %+v; want failed with the apology", reply)
 }
 
 // A reply left streaming by a crash whose question was then deleted
@@ -429,15 +399,14 @@ func TestReplyWhoseQuestionVanishedEndsFailed(t *testing.T) {
 	store.msgs["a1"] = &Message{ID: "a1", Conversation: "c1", Role: "assistant", Status: StatusStreaming, Created: old, Updated: old}
 	store.mu.Unlock()
 	s := testService(t, store, nil, Options{})
-	if _, err := s.Reconcile(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	_, err := s.Reconcile(context.Background())
+	require.NoError(t, err)
 	store.mu.Lock()
 	defer store.mu.Unlock()
 	ps := store.patches["a1"]
-	if len(ps) == 0 || ps[len(ps)-1]["status"] != StatusFailed || !strings.Contains(fmt.Sprint(ps[len(ps)-1]["metadata"]), "question was deleted") {
-		t.Fatalf("patches of the orphaned reply: %v", ps)
-	}
+	require.NotEmpty(t, ps, "patches of the orphaned reply")
+	assert.Equal(t, StatusFailed, ps[len(ps)-1]["status"], "patches of the orphaned reply: %v", ps)
+	assert.Contains(t, fmt.Sprint(ps[len(ps)-1]["metadata"]), "question was deleted", "patches of the orphaned reply: %v", ps)
 }
 
 // A delivery replayed after a restart is told the id of the reply that
@@ -447,18 +416,15 @@ func TestReplayAfterRestartNamesTheExistingReply(t *testing.T) {
 	store.addUser("c1", "u1", "Any k8s workshops?", 0)
 	first := testService(t, store, nil, Options{})
 	acc1, err := first.Accept(context.Background(), Delivery{MessageID: "u1", ConversationID: "c1", Role: "user"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	waitFor(t, "the reply", func() bool { _, ok := finalOf(store, "u1"); return ok })
 	restarted := testService(t, store, nil, Options{})
 	acc2, err := restarted.Accept(context.Background(), Delivery{MessageID: "u1", ConversationID: "c1", Role: "user"})
-	if err != nil || acc2.AssistantID != acc1.AssistantID {
-		t.Fatalf("after a restart the replay got %+v (%v); the reply is %s", acc2, err, acc1.AssistantID)
-	}
-	if rs := store.replies("u1"); len(rs) != 1 || rs[0].ID != acc1.AssistantID {
-		t.Fatalf("replies %+v; want the one reply, %s", rs, acc1.AssistantID)
-	}
+	require.NoError(t, err, "after a restart the replay")
+	require.Equal(t, acc1.AssistantID, acc2.AssistantID, "after a restart the replay got %+v", acc2)
+	rs := store.replies("u1")
+	require.Len(t, rs, 1, "replies %+v; want the one reply, %s", rs, acc1.AssistantID)
+	assert.Equal(t, acc1.AssistantID, rs[0].ID, "replies %+v; want the one reply", rs)
 }
 
 // TestTheReplyKeepsItsClaimAndItsTrace: the completed reply's metadata
@@ -469,13 +435,11 @@ func TestTheReplyKeepsItsClaimAndItsTrace(t *testing.T) {
 	store := newMemStore()
 	store.addUser("c1", "u1", "Any k8s workshops?", time.Minute)
 	s := testService(t, store, nil, Options{Instance: "host-1"})
-	if _, err := s.Accept(context.Background(), Delivery{MessageID: "u1", ConversationID: "c1", Role: "user", TraceID: "hook-trace"}); err != nil {
-		t.Fatal(err)
-	}
+	_, err := s.Accept(context.Background(), Delivery{MessageID: "u1", ConversationID: "c1", Role: "user", TraceID: "hook-trace"})
+	require.NoError(t, err)
 	reply := waitFinal(t, store, "u1")
-	if reply.Metadata["accepted_by"] != "host-1" || reply.Metadata["trace_id"] != "hook-trace" {
-		t.Fatalf("completed metadata %v; want accepted_by host-1 and the delivery's trace id", reply.Metadata)
-	}
+	require.Equal(t, "host-1", reply.Metadata["accepted_by"], "completed metadata %v; want accepted_by host-1 and the delivery's trace id", reply.Metadata)
+	require.Equal(t, "hook-trace", reply.Metadata["trace_id"], "completed metadata %v; want accepted_by host-1 and the delivery's trace id", reply.Metadata)
 	// host-2 restarts it once host-1's lease has expired (its clock a
 	// minute on): a lease live elsewhere would stop it (lease_test.go).
 	restarted := testService(t, store, nil, Options{Instance: "host-2", Now: func() time.Time { return time.Now().Add(time.Minute) }})
@@ -486,9 +450,8 @@ func TestTheReplyKeepsItsClaimAndItsTrace(t *testing.T) {
 		return ok && m.Metadata["restarted_by"] == "host-2"
 	})
 	m, _ := finalOf(store, "u1")
-	if m.Metadata["accepted_by"] != "host-1" || fmt.Sprint(m.Metadata["attempts"]) != "1" {
-		t.Fatalf("after a restart: %v; want the first acceptor kept beside restarted_by and attempts", m.Metadata)
-	}
+	assert.Equal(t, "host-1", m.Metadata["accepted_by"], "after a restart: %v; want the first acceptor kept beside restarted_by and attempts", m.Metadata)
+	assert.Equal(t, "1", fmt.Sprint(m.Metadata["attempts"]), "after a restart: %v; want the first acceptor kept beside restarted_by and attempts", m.Metadata)
 }
 
 func waitFinal(t *testing.T, store *memStore, user string) Message {

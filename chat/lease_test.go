@@ -6,7 +6,11 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/rules"
@@ -53,14 +57,13 @@ func TestOnlyOneOfConcurrentLeasesWins(t *testing.T) {
 			case errors.Is(err, ErrLeaseLost):
 				lost.Add(1)
 			default:
-				t.Errorf("Lease: %v", err)
+				assert.NoError(t, err, "Lease")
 			}
 		}()
 	}
 	wg.Wait()
-	if wins.Load() != 1 || lost.Load() != 7 {
-		t.Fatalf("%d won, %d lost; want exactly one winner", wins.Load(), lost.Load())
-	}
+	assert.Equal(t, int32(1), wins.Load(), "won; want exactly one winner")
+	assert.Equal(t, int32(7), lost.Load(), "lost; want exactly one winner")
 }
 
 // Two replicas (two Services on one store) get the same message at once:
@@ -76,9 +79,8 @@ func TestTwoReplicasClaimingOneMessageWriteOneReply(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if _, err := s.Accept(context.Background(), Delivery{MessageID: "u1", ConversationID: "c1", Role: "user"}); err != nil {
-				t.Error(err)
-			}
+			_, err := s.Accept(context.Background(), Delivery{MessageID: "u1", ConversationID: "c1", Role: "user"})
+			assert.NoError(t, err)
 		}()
 	}
 	wg.Wait()
@@ -86,25 +88,19 @@ func TestTwoReplicasClaimingOneMessageWriteOneReply(t *testing.T) {
 	time.Sleep(50 * time.Millisecond)
 	store.mu.Lock()
 	defer store.mu.Unlock()
-	if len(store.claims) != 1 {
-		t.Fatalf("claims %v; want one generation", store.claims)
-	}
+	require.Len(t, store.claims, 1, "claims %v; want one generation", store.claims)
 	var owner string
 	for _, l := range store.claims {
 		owner = l.Owner
 	}
-	if reply.Metadata["accepted_by"] != owner {
-		t.Fatalf("the reply was written by %v but %s holds it", reply.Metadata["accepted_by"], owner)
-	}
+	require.Equal(t, owner, reply.Metadata["accepted_by"], "the reply was written by someone else than who holds it")
 	finals := 0
 	for _, p := range store.patches[reply.ID] {
 		if p["status"] == StatusCompleted || p["status"] == StatusFailed {
 			finals++
 		}
 	}
-	if finals != 1 {
-		t.Fatalf("%d final writes of the reply; want 1", finals)
-	}
+	assert.Equal(t, 1, finals, "final writes of the reply")
 }
 
 // abandonedReply stores a question and its reply left pending long ago.
@@ -122,18 +118,14 @@ func TestALiveLeaseElsewhereIsNotRestarted(t *testing.T) {
 	abandonedReply(store)
 	store.setClaim(Lease{Reply: "r1", Generation: 1, Owner: "A", Expires: time.Now().Add(20 * time.Second)})
 	b := testService(t, store, nil, Options{Instance: "B", AbandonAfter: time.Minute})
-	if n, err := b.Reconcile(context.Background()); err != nil || n != 0 {
-		t.Fatalf("Reconcile = %d, %v; want nothing restarted", n, err)
-	}
+	n, err := b.Reconcile(context.Background())
+	require.NoError(t, err, "Reconcile")
+	require.Zero(t, n, "Reconcile; want nothing restarted")
 	time.Sleep(50 * time.Millisecond)
 	store.mu.Lock()
 	defer store.mu.Unlock()
-	if ps := store.patches["r1"]; len(ps) != 0 {
-		t.Fatalf("B wrote the reply A holds: %v", ps)
-	}
-	if _, taken := store.claims["r1:2"]; taken {
-		t.Fatal("B took a new generation of a live lease")
-	}
+	assert.Empty(t, store.patches["r1"], "B wrote the reply A holds")
+	assert.NotContains(t, store.claims, "r1:2", "B took a new generation of a live lease")
 }
 
 // Once the holder's lease has expired (the fake clock is past it), the
@@ -144,18 +136,16 @@ func TestAnExpiredLeaseIsTakenOver(t *testing.T) {
 	store.setClaim(Lease{Reply: "r1", Generation: 1, Owner: "A", Expires: time.Now().Add(20 * time.Second)})
 	later := func() time.Time { return time.Now().Add(time.Minute) } // A's lease is over
 	b := testService(t, store, nil, Options{Instance: "B", AbandonAfter: time.Minute, Now: later})
-	if n, err := b.Reconcile(context.Background()); err != nil || n != 1 {
-		t.Fatalf("Reconcile = %d, %v; want the reply restarted", n, err)
-	}
+	n, err := b.Reconcile(context.Background())
+	require.NoError(t, err, "Reconcile")
+	require.Equal(t, 1, n, "Reconcile; want the reply restarted")
 	m := waitFinal(t, store, "u1")
-	if m.Status != StatusCompleted || m.Metadata["restarted_by"] != "B" {
-		t.Fatalf("after the takeover: %+v", m)
-	}
+	require.Equal(t, StatusCompleted, m.Status, "after the takeover: %+v", m)
+	require.Equal(t, "B", m.Metadata["restarted_by"], "after the takeover: %+v", m)
 	store.mu.Lock()
 	defer store.mu.Unlock()
-	if l, ok := store.claims["r1:2"]; !ok || l.Owner != "B" {
-		t.Fatalf("claims %v; want generation 2 held by B", store.claims)
-	}
+	require.Contains(t, store.claims, "r1:2", "claims %v; want generation 2 held by B", store.claims)
+	assert.Equal(t, "B", store.claims["r1:2"].Owner, "claims %v; want generation 2 held by B", store.claims)
 }
 
 // A reply listed as abandoned that is finished by the time the lease is
@@ -170,18 +160,16 @@ func TestACompletedReplyIsNeverReopened(t *testing.T) {
 	store.msgs["r1"].Status, store.msgs["r1"].Text = StatusCompleted, "The answer."
 	store.mu.Unlock()
 	b := testService(t, store, nil, Options{Instance: "B", AbandonAfter: time.Minute})
-	if n, err := b.Reconcile(context.Background()); err != nil || n != 0 {
-		t.Fatalf("Reconcile = %d, %v; want nothing restarted", n, err)
-	}
+	n, err := b.Reconcile(context.Background())
+	require.NoError(t, err, "Reconcile")
+	require.Zero(t, n, "Reconcile; want nothing restarted")
 	time.Sleep(50 * time.Millisecond)
-	if m := store.get("r1"); m.Status != StatusCompleted || m.Text != "The answer." {
-		t.Fatalf("the completed reply became %+v", m)
-	}
+	m := store.get("r1")
+	assert.Equal(t, StatusCompleted, m.Status, "the completed reply became %+v", m)
+	assert.Equal(t, "The answer.", m.Text, "the completed reply became %+v", m)
 	store.mu.Lock()
 	defer store.mu.Unlock()
-	if ps := store.patches["r1"]; len(ps) != 0 {
-		t.Fatalf("the completed reply was written: %v", ps)
-	}
+	assert.Empty(t, store.patches["r1"], "the completed reply was written")
 }
 
 // A replica whose lease is taken over while its turn runs (its renewal
@@ -192,22 +180,17 @@ func TestALostLeaseStopsTheFinalWrite(t *testing.T) {
 	model := newGatedModel()
 	a := testService(t, store, model, Options{Instance: "A", LeaseTTL: 150 * time.Millisecond})
 	acc, err := a.Accept(context.Background(), Delivery{MessageID: "u1", ConversationID: "c1", Role: "user"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	<-model.started
 	store.setClaim(Lease{Reply: acc.AssistantID, Generation: 2, Owner: "B", Expires: time.Now().Add(time.Minute)})
 	waitFor(t, "the turn to stop", func() bool { return !a.inflight.has(acc.AssistantID) })
 	close(model.gate)
 	time.Sleep(100 * time.Millisecond)
-	if m := store.get(acc.AssistantID); m.Status != StatusPending {
-		t.Fatalf("the reply after A lost its lease: %+v; want it left as it was (pending) for B", m)
-	}
+	m := store.get(acc.AssistantID)
+	assert.Equal(t, StatusPending, m.Status, "the reply after A lost its lease: %+v; want it left as it was (pending) for B", m)
 	store.mu.Lock()
 	defer store.mu.Unlock()
-	if ps := store.patches[acc.AssistantID]; len(ps) != 0 {
-		t.Fatalf("A wrote the reply after losing its lease: %v", ps)
-	}
+	assert.Empty(t, store.patches[acc.AssistantID], "A wrote the reply after losing its lease")
 }
 
 // A held lease is renewed while a slow turn runs, past its first TTL, and
@@ -217,15 +200,13 @@ func TestALeaseIsRenewedDuringALongTurn(t *testing.T) {
 	store.addUser("c1", "u1", "Any k8s workshops?", 0)
 	model := newGatedModel()
 	a := testService(t, store, model, Options{Instance: "A", LeaseTTL: 90 * time.Millisecond})
-	if _, err := a.Accept(context.Background(), Delivery{MessageID: "u1", ConversationID: "c1", Role: "user"}); err != nil {
-		t.Fatal(err)
-	}
+	_, err := a.Accept(context.Background(), Delivery{MessageID: "u1", ConversationID: "c1", Role: "user"})
+	require.NoError(t, err)
 	<-model.started
 	time.Sleep(300 * time.Millisecond) // more than three TTLs
 	close(model.gate)
-	if m := waitFinal(t, store, "u1"); m.Status != StatusCompleted {
-		t.Fatalf("the long turn ended %+v", m)
-	}
+	m := waitFinal(t, store, "u1")
+	assert.Equal(t, StatusCompleted, m.Status, "the long turn ended %+v", m)
 }
 
 // A conversation's next question is not started while an earlier one is
@@ -237,27 +218,19 @@ func TestALaterQuestionWaitsForAnOpenEarlierOne(t *testing.T) {
 	store.put(Message{ID: "r1", Conversation: "c1", Role: "assistant", Status: StatusStreaming, ReplyTo: "u1", Author: memAgent}, time.Minute)
 	store.addUser("c1", "u2", "And on Tuesday?", time.Minute)
 	b := testService(t, store, nil, Options{Instance: "B", ReconcileGrace: time.Second, AbandonAfter: time.Hour})
-	if _, err := b.Accept(context.Background(), Delivery{MessageID: "u2", ConversationID: "c1", Role: "user"}); err != nil {
-		t.Fatal(err)
-	}
+	_, err := b.Accept(context.Background(), Delivery{MessageID: "u2", ConversationID: "c1", Role: "user"})
+	require.NoError(t, err)
 	waitFor(t, "the delivery to end", func() bool { return !b.inflight.has(replyID("u2")) })
-	if rs := store.replies("u2"); len(rs) != 0 {
-		t.Fatalf("the later question was answered while the earlier was open: %+v", rs)
-	}
-	if n, _ := b.Reconcile(context.Background()); n != 1 { // taken up, and left again
-		t.Fatalf("Reconcile took up %d; want the later question", n)
-	}
+	require.Empty(t, store.replies("u2"), "the later question was answered while the earlier was open")
+	n, _ := b.Reconcile(context.Background()) // taken up, and left again
+	require.Equal(t, 1, n, "Reconcile took up; want the later question")
 	waitFor(t, "the delivery to end", func() bool { return !b.inflight.has(replyID("u2")) })
-	if rs := store.replies("u2"); len(rs) != 0 {
-		t.Fatalf("the later question was answered while the earlier was open: %+v", rs)
-	}
+	require.Empty(t, store.replies("u2"), "the later question was answered while the earlier was open")
 	store.mu.Lock()
 	store.msgs["r1"].Status = StatusCompleted
 	store.mu.Unlock()
-	if n, _ := b.Reconcile(context.Background()); n != 1 {
-		t.Fatalf("Reconcile took up %d; want the later question", n)
-	}
-	if m := waitFinal(t, store, "u2"); m.Status != StatusCompleted {
-		t.Fatalf("the later question got %+v", m)
-	}
+	n, _ = b.Reconcile(context.Background())
+	require.Equal(t, 1, n, "Reconcile took up; want the later question")
+	m := waitFinal(t, store, "u2")
+	assert.Equal(t, StatusCompleted, m.Status, "the later question got %+v", m)
 }

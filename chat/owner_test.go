@@ -2,11 +2,13 @@ package chat
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"strings"
 	"testing"
+
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // memAgent is the memStore's own user: the author of what it creates.
@@ -73,9 +75,7 @@ func TestMayPost(t *testing.T) {
 		{alices, "bob", false},      // another attendee
 		{forAlice, "bob", false},    // another attendee
 	} {
-		if got := mayPost(c.conv, c.author, self); got != c.want {
-			t.Errorf("mayPost(%+v, %q) = %v, want %v", c.conv, c.author, got, c.want)
-		}
+		assert.Equal(t, c.want, mayPost(c.conv, c.author, self), "mayPost(%+v, %q)", c.conv, c.author)
 	}
 }
 
@@ -89,9 +89,9 @@ func TestAStrangersMessageIsNotAnswered(t *testing.T) {
 	store.put(Message{ID: "alices-q", Conversation: "alices", Role: "user", Text: "Any k8s workshops?", Author: "alice"}, 0)
 	s := testService(t, store, nil, Options{})
 	for _, id := range []string{"bobs-q", "alices-q"} {
-		if acc, err := s.Accept(context.Background(), Delivery{MessageID: id, ConversationID: "alices", Role: "user"}); err != nil || acc.Status != "accepted" {
-			t.Fatalf("Accept %s = %+v, %v", id, acc, err)
-		}
+		acc, err := s.Accept(context.Background(), Delivery{MessageID: id, ConversationID: "alices", Role: "user"})
+		require.NoError(t, err, "Accept %s", id)
+		require.Equal(t, "accepted", acc.Status, "Accept %s = %+v", id, acc)
 	}
 	waitFor(t, "both replies", func() bool {
 		_, a := finalOf(store, "alices-q")
@@ -99,26 +99,23 @@ func TestAStrangersMessageIsNotAnswered(t *testing.T) {
 		return a && b
 	})
 	refused, _ := finalOf(store, "bobs-q")
-	if refused.Status != StatusFailed || refused.Metadata["error"] != reasonNotOwner || refused.Text != refusedText {
-		t.Fatalf("the stranger's message got %+v; want a failed reply saying %q", refused, reasonNotOwner)
-	}
+	require.Equal(t, StatusFailed, refused.Status, "the stranger's message got %+v; want a failed reply saying %q", refused, reasonNotOwner)
+	require.Equal(t, reasonNotOwner, refused.Metadata["error"], "the stranger's message got %+v; want a failed reply saying %q", refused, reasonNotOwner)
+	require.Equal(t, refusedText, refused.Text, "the stranger's message got %+v; want a failed reply saying %q", refused, reasonNotOwner)
 	store.mu.Lock()
 	patched := len(store.patches[refused.ID])
 	store.mu.Unlock()
-	if patched != 0 {
-		t.Fatalf("a turn wrote %d patches into the refused reply", patched)
-	}
-	if answered, _ := finalOf(store, "alices-q"); answered.Status != StatusCompleted {
-		t.Fatalf("the owner's question got %+v", answered)
-	}
+	require.Zero(t, patched, "a turn wrote patches into the refused reply")
+	answered, _ := finalOf(store, "alices-q")
+	require.Equal(t, StatusCompleted, answered.Status, "the owner's question got %+v", answered)
 	// The reconciler finds nothing left to answer (the refused message is
 	// closed) and never answers it later either.
-	if n, err := s.Reconcile(context.Background()); err != nil || n != 0 {
-		t.Fatalf("Reconcile took up %d (%v)", n, err)
-	}
-	if rs := store.replies("bobs-q"); len(rs) != 1 || rs[0].Status != StatusFailed {
-		t.Fatalf("replies to the stranger's message: %+v", rs)
-	}
+	n, err := s.Reconcile(context.Background())
+	require.NoError(t, err, "Reconcile")
+	require.Zero(t, n, "Reconcile took up messages")
+	rs := store.replies("bobs-q")
+	require.Len(t, rs, 1, "replies to the stranger's message: %+v", rs)
+	assert.Equal(t, StatusFailed, rs[0].Status, "replies to the stranger's message: %+v", rs)
 }
 
 // An attendee may post in a conversation made for them (user_id), and
@@ -139,9 +136,8 @@ func TestOwnersAndAuthorlessMessagesAreAnswered(t *testing.T) {
 	}
 	s := testService(t, store, nil, Options{})
 	for _, m := range msgs {
-		if _, err := s.Accept(context.Background(), Delivery{MessageID: m.ID, Role: "user"}); err != nil {
-			t.Fatal(err)
-		}
+		_, err := s.Accept(context.Background(), Delivery{MessageID: m.ID, Role: "user"})
+		require.NoError(t, err)
 		waitFor(t, "the reply to "+m.ID, func() bool { r, ok := finalOf(store, m.ID); return ok && r.Status == StatusCompleted })
 	}
 }
@@ -173,24 +169,23 @@ func TestForeignRepliesAreDetachedAndTheQuestionAnswered(t *testing.T) {
 			store.put(c.reply, 0)
 			s := testService(t, store, nil, Options{})
 			acc, err := s.Accept(context.Background(), Delivery{MessageID: "q", ConversationID: "alices", Role: "user"})
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			if !c.foreign {
 				time.Sleep(100 * time.Millisecond)
-				if rs := store.replies("q"); len(rs) != 1 || rs[0].ID != "r" || store.get(acc.AssistantID).ID != "" {
-					t.Fatalf("the agent's own reply was not taken for a duplicate: replies %+v", rs)
-				}
+				rs := store.replies("q")
+				require.Len(t, rs, 1, "the agent's own reply was not taken for a duplicate: replies %+v", rs)
+				assert.Equal(t, "r", rs[0].ID, "the agent's own reply was not taken for a duplicate: replies %+v", rs)
+				assert.Empty(t, store.get(acc.AssistantID).ID, "the agent's own reply was not taken for a duplicate: replies %+v", rs)
 				return
 			}
 			var reply Message
 			waitFor(t, "the agent's reply", func() (ok bool) { reply, ok = finalOf(store, "q"); return ok && reply.ID == acc.AssistantID })
-			if reply.Status != StatusCompleted || reply.Author != memAgent || reply.Conversation != "alices" {
-				t.Fatalf("reply %+v", reply)
-			}
-			if r := store.get("r"); r.ReplyTo != "" || r.Text != "No, nothing for you." {
-				t.Fatalf("the foreign reply after the turn: %+v; want it detached and otherwise untouched", r)
-			}
+			assert.Equal(t, StatusCompleted, reply.Status, "reply %+v", reply)
+			assert.Equal(t, memAgent, reply.Author, "reply %+v", reply)
+			assert.Equal(t, "alices", reply.Conversation, "reply %+v", reply)
+			r := store.get("r")
+			assert.Empty(t, r.ReplyTo, "the foreign reply after the turn: %+v; want it detached and otherwise untouched", r)
+			assert.Equal(t, "No, nothing for you.", r.Text, "the foreign reply after the turn: %+v; want it detached and otherwise untouched", r)
 		})
 	}
 }
@@ -205,9 +200,9 @@ func TestAForeignMessageHoldingTheReplyIDIsNotADuplicate(t *testing.T) {
 	store.put(Message{ID: "r", Conversation: "bobs", Role: "user", Text: "mine", Author: "bob"}, 0)
 	s := testService(t, store, nil, Options{})
 	_, err := s.claim(context.Background(), context.Background(), Delivery{MessageID: "q", assistantID: "r"}, store.get("q"))
-	if err == nil || errors.Is(err, ErrDuplicate) || !strings.Contains(err.Error(), "taken") {
-		t.Fatalf("claim = %v; want an error saying the id is taken, not a duplicate", err)
-	}
+	require.Error(t, err, "claim; want an error saying the id is taken, not a duplicate")
+	assert.NotErrorIs(t, err, ErrDuplicate, "claim; want an error saying the id is taken, not a duplicate")
+	assert.Contains(t, err.Error(), "taken", "claim; want an error saying the id is taken, not a duplicate")
 }
 
 // The turn's history leaves out what another attendee wrote into the
@@ -227,13 +222,11 @@ func TestHistoryLeavesOutStrangersMessages(t *testing.T) {
 	store.put(Message{ID: "q", Conversation: "alices", Role: "user", Text: "When is it?", Author: "alice"}, 0)
 	s := testService(t, store, nil, Options{})
 	req, err := s.persistedRequest(context.Background(), store.get("q"), "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	got := fmt.Sprint(req.History)
-	if len(req.History) != 2 || !strings.Contains(got, "k8s") || !strings.Contains(got, "hands-on") {
-		t.Fatalf("history %v; want the owner's question and the agent's answer only", req.History)
-	}
+	assert.Len(t, req.History, 2, "history %v; want the owner's question and the agent's answer only", req.History)
+	assert.Contains(t, got, "k8s", "history; want the owner's question and the agent's answer only")
+	assert.Contains(t, got, "hands-on", "history; want the owner's question and the agent's answer only")
 }
 
 // callerStore knows tokens: each is its holder's user id.
@@ -258,8 +251,11 @@ func TestMayWriteOnlyIntoOnesOwnConversation(t *testing.T) {
 		{"alice", "alice-conv", true}, {"bob", "alice-conv", false}, {"carol", "for-carol", true},
 		{"bob", "for-carol", false}, {"bob", "old", true}, {"", "old", false},
 	} {
-		if err := s.MayWrite(context.Background(), tc.token, tc.conv); (err == nil) != tc.ok {
-			t.Errorf("%q into %s: %v", tc.token, tc.conv, err)
+		err := s.MayWrite(context.Background(), tc.token, tc.conv)
+		if tc.ok {
+			assert.NoError(t, err, "%q into %s", tc.token, tc.conv)
+		} else {
+			assert.Error(t, err, "%q into %s", tc.token, tc.conv)
 		}
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/rules"
 	"github.com/erleah/erleah-agent/search/searchtest"
@@ -306,11 +308,7 @@ func testService(t testing.TB, store Store, model agent.Model, opts Options) *Se
 // waitFor polls until cond holds or fails the test after a few seconds.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); !cond(); time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-	}
+	require.Eventually(t, cond, 5*time.Second, 5*time.Millisecond, "timed out waiting for %s", what)
 }
 
 func finalOf(store *memStore, user string) (Message, bool) {

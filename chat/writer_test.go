@@ -7,7 +7,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/erleah/erleah-agent/agent"
 )
@@ -62,34 +66,26 @@ func TestWriterOrdersCoalescesAndFinishesLast(t *testing.T) {
 	}
 	w.finish(context.Background(), map[string]any{"status": StatusCompleted, "messageText": "final answer"})
 	got := rec.all()
-	if len(got) < 3 || len(got) > 8 {
-		t.Fatalf("%d PATCHes for 50 chunks over ~250 ms, want a few (coalesced)", len(got))
-	}
-	if _, ok := got[0].fields["thinking_output"]; !ok {
-		t.Fatalf("the thinking record was not the first write: %v", got[0].fields)
-	}
+	require.GreaterOrEqual(t, len(got), 3, "PATCHes for 50 chunks over ~250 ms, want a few (coalesced)")
+	require.LessOrEqual(t, len(got), 8, "PATCHes for 50 chunks over ~250 ms, want a few (coalesced)")
+	require.Contains(t, got[0].fields, "thinking_output", "the thinking record was not the first write: %v", got[0].fields)
 	last := got[len(got)-1].fields
-	if last["status"] != StatusCompleted || last["messageText"] != "final answer" || last["thinking_output"] == nil {
-		t.Fatalf("the last write is not the final one: %v", last)
-	}
+	require.Equal(t, StatusCompleted, last["status"], "the last write is not the final one: %v", last)
+	require.Equal(t, "final answer", last["messageText"], "the last write is not the final one: %v", last)
+	require.NotNil(t, last["thinking_output"], "the last write is not the final one: %v", last)
 	streaming := 0
 	for i, p := range got[:len(got)-1] {
 		if p.fields["status"] == StatusStreaming {
 			streaming++
 		}
-		if p.fields["status"] == StatusCompleted {
-			t.Fatalf("write %d is final but not last", i)
+		require.NotEqual(t, StatusCompleted, p.fields["status"], "write %d is final but not last", i)
+		if i > 0 && p.fields["thinking_output"] == nil {
+			require.GreaterOrEqual(t, p.at.Sub(got[i-1].at), 80*time.Millisecond, "two text writes too close, want at least the flush interval")
 		}
-		if i > 0 && p.fields["thinking_output"] == nil && p.at.Sub(got[i-1].at) < 80*time.Millisecond {
-			t.Fatalf("two text writes %v apart, want at least the flush interval", p.at.Sub(got[i-1].at))
-		}
-		if text, _ := p.fields["messageText"].(string); strings.Count(text, "word") > 29 {
-			t.Fatalf("text from before the reset survived: %d words", strings.Count(text, "word"))
-		}
+		text, _ := p.fields["messageText"].(string)
+		require.LessOrEqual(t, strings.Count(text, "word"), 29, "text from before the reset survived")
 	}
-	if streaming != 1 {
-		t.Fatalf("status streaming written %d times, want once", streaming)
-	}
+	assert.Equal(t, 1, streaming, "status streaming written, want once")
 }
 
 func TestWriterRetriesTheFinalWrite(t *testing.T) {
@@ -97,10 +93,10 @@ func TestWriterRetriesTheFinalWrite(t *testing.T) {
 	w := newWriter(rec, "m1", 0, nil)
 	w.start(context.Background())
 	w.finish(context.Background(), map[string]any{"status": StatusFailed, "messageText": "sorry"})
-	if got := rec.all(); len(got) != 1 || got[0].fields["status"] != StatusFailed {
-		t.Fatalf("final write after two failures: %v", got)
-	}
-	if sent, failed := w.counts(); sent != 3 || failed != 2 {
-		t.Fatalf("sent %d, failed %d", sent, failed)
-	}
+	got := rec.all()
+	require.Len(t, got, 1, "final write after two failures: %v", got)
+	require.Equal(t, StatusFailed, got[0].fields["status"], "final write after two failures: %v", got)
+	sent, failed := w.counts()
+	assert.Equal(t, 3, sent, "sent")
+	assert.Equal(t, 2, failed, "failed")
 }

@@ -3,21 +3,20 @@ package conference_test
 import (
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/erleah/erleah-agent/conference"
 )
 
 func TestDemoBundleIsValidAndRich(t *testing.T) {
 	b, err := conference.Demo()
-	if err != nil {
-		t.Fatalf("the demo bundle does not validate: %v", err)
-	}
-	if len(b.Conferences) < 2 {
-		t.Fatalf("%d conferences, want at least 2", len(b.Conferences))
-	}
+	require.NoError(t, err, "the demo bundle does not validate")
+	require.GreaterOrEqual(t, len(b.Conferences), 2, "conferences")
 	main := b.Of(b.Conferences[0].ID)
-	if len(main.Sessions) < 80 || len(main.Exhibitors) < 40 || len(main.Speakers) < 50 {
-		t.Fatalf("main conference has %d sessions, %d exhibitors, %d speakers", len(main.Sessions), len(main.Exhibitors), len(main.Speakers))
-	}
+	assert.GreaterOrEqual(t, len(main.Sessions), 80, "main conference sessions")
+	assert.GreaterOrEqual(t, len(main.Exhibitors), 40, "main conference exhibitors")
+	assert.GreaterOrEqual(t, len(main.Speakers), 50, "main conference speakers")
 	formats, sparse, other := map[string]int{}, 0, 0
 	for _, s := range main.Sessions {
 		formats[s.Format]++
@@ -30,7 +29,8 @@ func TestDemoBundleIsValidAndRich(t *testing.T) {
 			other++
 		}
 	}
-	if len(formats) < 5 || sparse < 5 || formats[conference.FormatOther] < 5 || other == 0 {
-		t.Fatalf("formats %v, %d sparse sessions, %d exhibitors without description", formats, sparse, other)
-	}
+	assert.GreaterOrEqual(t, len(formats), 5, "formats %v", formats)
+	assert.GreaterOrEqual(t, sparse, 5, "sparse sessions")
+	assert.GreaterOrEqual(t, formats[conference.FormatOther], 5, "sessions of format other; formats %v", formats)
+	assert.NotZero(t, other, "exhibitors without description")
 }

@@ -1,11 +1,12 @@
 package conference_test
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/erleah/erleah-agent/conference"
 )
@@ -22,18 +23,19 @@ const good = `{
 
 func TestParseAcceptsAValidBundleAndIgnoresUnknownFields(t *testing.T) {
 	b, err := conference.Parse("good.json", []byte(good))
-	if err != nil {
-		t.Fatalf("Parse: %v", err)
-	}
-	if got := b.ConferenceIDs(); len(got) != 2 || got[0] != "c1" {
-		t.Fatalf("conferences = %v", got)
-	}
-	if len(b.Sessions) != 1 || b.Sessions[0].SpeakerIDs[0] != "p1" || b.Sessions[0].Facets["session_topic"] == "" || b.Sessions[0].Facets["talks_about"] == "" {
-		t.Fatalf("session decoded wrongly: %+v", b.Sessions)
-	}
-	if of := b.Of("c2"); len(of.Sessions) != 0 || len(of.Exhibitors) != 1 || len(of.Conferences) != 1 {
-		t.Fatalf("Of(c2) = %+v", of)
-	}
+	require.NoError(t, err, "Parse")
+	got := b.ConferenceIDs()
+	require.Len(t, got, 2, "conferences = %v", got)
+	assert.Equal(t, "c1", got[0], "conferences = %v", got)
+	require.Len(t, b.Sessions, 1, "session decoded wrongly: %+v", b.Sessions)
+	require.NotEmpty(t, b.Sessions[0].SpeakerIDs, "session decoded wrongly: %+v", b.Sessions)
+	assert.Equal(t, "p1", b.Sessions[0].SpeakerIDs[0], "session decoded wrongly: %+v", b.Sessions)
+	assert.NotEmpty(t, b.Sessions[0].Facets["session_topic"], "session decoded wrongly: %+v", b.Sessions)
+	assert.NotEmpty(t, b.Sessions[0].Facets["talks_about"], "session decoded wrongly: %+v", b.Sessions)
+	of := b.Of("c2")
+	assert.Empty(t, of.Sessions, "Of(c2) = %+v", of)
+	assert.Len(t, of.Exhibitors, 1, "Of(c2) = %+v", of)
+	assert.Len(t, of.Conferences, 1, "Of(c2) = %+v", of)
 }
 
 func TestParseReportsEveryProblemWithItsLocation(t *testing.T) {
@@ -56,9 +58,8 @@ func TestParseReportsEveryProblemWithItsLocation(t *testing.T) {
 }`
 	_, err := conference.Parse("bad.json", []byte(bad))
 	var inv *conference.InvalidError
-	if !errors.As(err, &inv) || !errors.Is(err, conference.ErrInvalid) {
-		t.Fatalf("err = %v, want *InvalidError", err)
-	}
+	require.ErrorAs(t, err, &inv, "want *InvalidError")
+	require.ErrorIs(t, err, conference.ErrInvalid)
 	want := []string{
 		`conferences[0].timezone: unknown time zone "Mars/Olympus"`,
 		`conferences[0].ends_on: ends before it starts`,
@@ -84,43 +85,31 @@ func TestParseReportsEveryProblemWithItsLocation(t *testing.T) {
 	}
 	msg := err.Error()
 	for _, w := range want {
-		if !strings.Contains(msg, w) {
-			t.Errorf("error does not mention %q", w)
-		}
+		assert.Contains(t, msg, w, "error does not mention %q", w)
 	}
-	if len(inv.Problems) != len(want) {
-		t.Errorf("%d problems reported, want %d:\n%s", len(inv.Problems), len(want), msg)
-	}
-	if strings.Contains(msg, "sessions[4].id") || strings.Contains(msg, "sessions[5].id") {
-		t.Errorf("undecodable records also reported as missing fields:\n%s", msg)
-	}
+	assert.Len(t, inv.Problems, len(want), "problems reported:\n%s", msg)
+	assert.NotContains(t, msg, "sessions[4].id", "undecodable records also reported as missing fields")
+	assert.NotContains(t, msg, "sessions[5].id", "undecodable records also reported as missing fields")
 }
 
 func TestParseLocatesSyntaxErrors(t *testing.T) {
 	_, err := conference.Parse("broken.json", []byte("{\n \"conferences\": [\n  {\"id\": \"c1\",}\n ]\n}"))
-	if err == nil || !strings.Contains(err.Error(), "line 3, column") {
-		t.Fatalf("err = %v, want a line and column", err)
-	}
+	require.Error(t, err, "want a line and column")
+	assert.Contains(t, err.Error(), "line 3, column", "want a line and column")
 	_, err = conference.Parse("array.json", []byte(`[1,2]`))
-	if err == nil || !strings.Contains(err.Error(), "expected") {
-		t.Fatalf("top-level array: err = %v", err)
-	}
+	require.Error(t, err, "top-level array")
+	assert.Contains(t, err.Error(), "expected", "top-level array")
 	_, err = conference.Parse("empty.json", []byte(`{}`))
-	if err == nil || !strings.Contains(err.Error(), "conferences: at least one conference is required") {
-		t.Fatalf("empty bundle: err = %v", err)
-	}
+	require.Error(t, err, "empty bundle")
+	assert.Contains(t, err.Error(), "conferences: at least one conference is required", "empty bundle")
 }
 
 func TestLoadFile(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "b.json")
-	if err := os.WriteFile(path, []byte(good), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := conference.LoadFile(path); err != nil {
-		t.Fatalf("LoadFile: %v", err)
-	}
-	if _, err := conference.LoadFile(filepath.Join(dir, "missing.json")); !errors.Is(err, os.ErrNotExist) {
-		t.Fatalf("missing file: err = %v, want ErrNotExist", err)
-	}
+	require.NoError(t, os.WriteFile(path, []byte(good), 0o600))
+	_, err := conference.LoadFile(path)
+	assert.NoError(t, err, "LoadFile")
+	_, err = conference.LoadFile(filepath.Join(dir, "missing.json"))
+	assert.ErrorIs(t, err, os.ErrNotExist, "missing file")
 }

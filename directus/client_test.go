@@ -11,7 +11,11 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 const testToken = "tok-S3CRET-1234567890"
@@ -22,9 +26,7 @@ func newTestClient(t *testing.T, h http.HandlerFunc) *Client {
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	c, err := New(Options{BaseURL: srv.URL, Token: testToken, RetryWait: time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return c
 }
 
@@ -56,21 +58,14 @@ func flaky(hits *atomic.Int32, fails int32, status int, data any) http.HandlerFu
 
 func TestNewValidatesBaseURL(t *testing.T) {
 	for _, raw := range []string{"", "127.0.0.1:8055", "ftp://host", "http://", "http://h/?a=1", "http://u:p@h"} {
-		if _, err := New(Options{BaseURL: raw}); err == nil {
-			t.Errorf("New(%q): no error", raw)
-		}
+		_, err := New(Options{BaseURL: raw})
+		assert.Error(t, err, "New(%q): no error", raw)
 	}
 	c, err := New(Options{BaseURL: "https://cms.example.com/api/"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := c.WebSocketURL(), "wss://cms.example.com/api/websocket"; got != want {
-		t.Errorf("WebSocketURL = %q, want %q", got, want)
-	}
+	require.NoError(t, err)
+	assert.Equal(t, "wss://cms.example.com/api/websocket", c.WebSocketURL(), "WebSocketURL")
 	c, _ = New(Options{BaseURL: "http://127.0.0.1:8055"})
-	if got, want := c.WebSocketURL(), "ws://127.0.0.1:8055/websocket"; got != want {
-		t.Errorf("WebSocketURL = %q, want %q", got, want)
-	}
+	assert.Equal(t, "ws://127.0.0.1:8055/websocket", c.WebSocketURL(), "WebSocketURL")
 }
 
 func TestReadItemsBuildsQueryAndSendsBearer(t *testing.T) {
@@ -86,39 +81,30 @@ func TestReadItemsBuildsQueryAndSendsBearer(t *testing.T) {
 		Limit:  10, Offset: 20,
 	}
 	var items []struct{ ID, Role string }
-	if err := c.ReadItems(context.Background(), "messages", q, &items); err != nil {
-		t.Fatal(err)
+	require.NoError(t, c.ReadItems(context.Background(), "messages", q, &items))
+	if assert.Len(t, items, 1, "items = %+v", items) {
+		assert.Equal(t, "m1", items[0].ID, "items = %+v", items)
+		assert.Equal(t, "user", items[0].Role, "items = %+v", items)
 	}
-	if len(items) != 1 || items[0].ID != "m1" || items[0].Role != "user" {
-		t.Errorf("items = %+v", items)
-	}
-	if got.Method != "GET" || got.URL.Path != "/items/messages" {
-		t.Errorf("request = %s %s", got.Method, got.URL.Path)
-	}
+	assert.Equal(t, "GET", got.Method, "request method")
+	assert.Equal(t, "/items/messages", got.URL.Path, "request path")
 	want := url.Values{
 		"fields": {"id,role,conversation.title"},
 		"filter": {`{"conversation":{"_eq":"c 1&x"}}`},
 		"sort":   {"-date_created,id"}, "limit": {"10"}, "offset": {"20"},
 	}
-	if q := got.URL.Query(); q.Encode() != want.Encode() {
-		t.Errorf("query = %v, want %v", q, want)
-	}
-	if h := got.Header.Get("Authorization"); h != "Bearer "+testToken {
-		t.Errorf("Authorization = %q", h)
-	}
+	assert.Equal(t, want.Encode(), got.URL.Query().Encode(), "query")
+	assert.Equal(t, "Bearer "+testToken, got.Header.Get("Authorization"), "Authorization")
 }
 
 func TestQueryLimitAllAndDefaults(t *testing.T) {
 	v, err := Query{Limit: -1}.values()
-	if err != nil || v.Encode() != "limit=-1" {
-		t.Errorf("Limit -1: %q, %v", v.Encode(), err)
-	}
-	if v, _ := (Query{}).values(); len(v) != 0 {
-		t.Errorf("zero Query: %v", v)
-	}
-	if _, err := (Query{Filter: map[string]any{"x": func() {}}}).values(); err == nil {
-		t.Error("unencodable filter: no error")
-	}
+	assert.NoError(t, err, "Limit -1")
+	assert.Equal(t, "limit=-1", v.Encode(), "Limit -1")
+	v, _ = (Query{}).values()
+	assert.Empty(t, v, "zero Query")
+	_, err = (Query{Filter: map[string]any{"x": func() {}}}).values()
+	assert.Error(t, err, "unencodable filter: no error")
 }
 
 func TestWithTokenKeepsServerAndChangesToken(t *testing.T) {
@@ -128,18 +114,13 @@ func TestWithTokenKeepsServerAndChangesToken(t *testing.T) {
 		writeJSON(w, 200, map[string]any{"data": map[string]any{"id": "u1", "email": "a@b", "role": "r1"}})
 	})
 	u, err := c.WithToken("other").Me(context.Background())
-	if err != nil || u != (User{ID: "u1", Email: "a@b", Role: "r1"}) {
-		t.Fatalf("Me = %+v, %v", u, err)
-	}
+	require.NoError(t, err, "Me")
+	require.Equal(t, User{ID: "u1", Email: "a@b", Role: "r1"}, u, "Me")
 	_, _ = c.Me(context.Background())
-	if len(auth) != 2 || auth[0] != "Bearer other" || auth[1] != "Bearer "+testToken {
-		t.Errorf("Authorization headers = %q", auth)
-	}
+	assert.Equal(t, []string{"Bearer other", "Bearer " + testToken}, auth, "Authorization headers")
 	anon := c.WithToken("")
 	_, _ = anon.Me(context.Background())
-	if auth[2] != "" {
-		t.Errorf("anonymous Authorization = %q", auth[2])
-	}
+	assert.Empty(t, auth[2], "anonymous Authorization")
 }
 
 func TestErrorBodyParsed(t *testing.T) {
@@ -148,19 +129,12 @@ func TestErrorBodyParsed(t *testing.T) {
 	})
 	err := c.UpdateItem(context.Background(), "messages", "m1", map[string]any{"status": "x"}, nil)
 	var e *Error
-	if !errors.As(err, &e) {
-		t.Fatalf("err = %v (%T), want *Error", err, err)
-	}
+	require.ErrorAs(t, err, &e, "want *Error")
 	want := Error{Status: 403, Code: "FORBIDDEN", Message: "You don't have permission to access this.", Method: "PATCH", Path: "/items/messages/m1"}
-	if *e != want {
-		t.Errorf("err = %+v, want %+v", *e, want)
-	}
-	if s := e.Error(); s != "directus: PATCH /items/messages/m1: 403 FORBIDDEN: You don't have permission to access this." {
-		t.Errorf("Error() = %q", s)
-	}
-	if !HasCode(err, CodeForbidden) || IsUnique(err) {
-		t.Error("HasCode/IsUnique disagree with the code")
-	}
+	assert.Equal(t, want, *e, "err")
+	assert.Equal(t, "directus: PATCH /items/messages/m1: 403 FORBIDDEN: You don't have permission to access this.", e.Error(), "Error()")
+	assert.True(t, HasCode(err, CodeForbidden), "HasCode disagrees with the code")
+	assert.False(t, IsUnique(err), "IsUnique disagrees with the code")
 }
 
 func TestMissingItemStaysForbidden(t *testing.T) {
@@ -170,12 +144,10 @@ func TestMissingItemStaysForbidden(t *testing.T) {
 	var item map[string]any
 	err := c.ReadItem(context.Background(), "messages", "does-not-exist", []string{"id"}, &item)
 	var e *Error
-	if !errors.As(err, &e) || e.Status != 403 || e.Code != "FORBIDDEN" {
-		t.Fatalf("err = %v, want a 403 FORBIDDEN *Error", err)
-	}
-	if strings.Contains(strings.ToLower(err.Error()), "not found") {
-		t.Errorf("a 403 became not found: %v", err)
-	}
+	require.ErrorAs(t, err, &e, "want a 403 FORBIDDEN *Error")
+	require.Equal(t, 403, e.Status, "err = %v, want a 403 FORBIDDEN *Error", err)
+	require.Equal(t, "FORBIDDEN", e.Code, "err = %v, want a 403 FORBIDDEN *Error", err)
+	assert.NotContains(t, strings.ToLower(err.Error()), "not found", "a 403 became not found: %v", err)
 }
 
 func TestErrorWithoutDirectusBody(t *testing.T) {
@@ -184,12 +156,11 @@ func TestErrorWithoutDirectusBody(t *testing.T) {
 	})
 	err := c.Ping(context.Background())
 	var e *Error
-	if !errors.As(err, &e) || e.Status != 502 || e.Code != "" || e.Message != "Bad Gateway" {
-		t.Fatalf("err = %#v", err)
-	}
-	if s := e.Error(); s != "directus: GET /server/ping: 502: Bad Gateway" {
-		t.Errorf("Error() = %q", s)
-	}
+	require.ErrorAs(t, err, &e)
+	require.Equal(t, 502, e.Status, "err = %#v", err)
+	require.Empty(t, e.Code, "err = %#v", err)
+	require.Equal(t, "Bad Gateway", e.Message, "err = %#v", err)
+	assert.Equal(t, "directus: GET /server/ping: 502: Bad Gateway", e.Error(), "Error()")
 }
 
 func TestIsUnique(t *testing.T) {
@@ -197,12 +168,9 @@ func TestIsUnique(t *testing.T) {
 		writeJSON(w, 400, directusError("RECORD_NOT_UNIQUE", `Value for field "reply_to" in collection "messages" has to be unique.`))
 	})
 	err := c.CreateItem(context.Background(), "messages", map[string]any{"reply_to": "m1"}, nil)
-	if !IsUnique(err) {
-		t.Errorf("IsUnique(%v) = false", err)
-	}
-	if IsUnique(errors.New("RECORD_NOT_UNIQUE")) || HasCode(nil, "") {
-		t.Error("IsUnique or HasCode true for a foreign error")
-	}
+	assert.True(t, IsUnique(err), "IsUnique(%v) = false", err)
+	assert.False(t, IsUnique(errors.New("RECORD_NOT_UNIQUE")), "IsUnique true for a foreign error")
+	assert.False(t, HasCode(nil, ""), "HasCode true for a foreign error")
 }
 
 func TestTokenNeverInErrors(t *testing.T) {
@@ -210,9 +178,7 @@ func TestTokenNeverInErrors(t *testing.T) {
 		writeJSON(w, 401, directusError("INVALID_CREDENTIALS", "bad token "+r.Header.Get("Authorization")))
 	})
 	dead, err := New(Options{BaseURL: "http://127.0.0.1:1", Token: testToken, Retries: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	q := Query{Filter: map[string]any{"secret": map[string]any{"_eq": testToken}}}
 	errs := []error{
 		echo.ReadItems(context.Background(), "messages", q, &[]any{}),
@@ -220,8 +186,9 @@ func TestTokenNeverInErrors(t *testing.T) {
 		echo.Do(context.Background(), "GET", "/users", url.Values{"access_token": {testToken}}, nil, nil),
 	}
 	for i, err := range errs {
-		if err == nil || strings.Contains(err.Error(), testToken) || strings.Contains(err.Error(), "S3CRET") {
-			t.Errorf("error %d = %v: want an error without the token", i, err)
+		if assert.Error(t, err, "error %d: want an error without the token", i) {
+			assert.NotContains(t, err.Error(), testToken, "error %d: want an error without the token", i)
+			assert.NotContains(t, err.Error(), "S3CRET", "error %d: want an error without the token", i)
 		}
 	}
 }
@@ -234,16 +201,13 @@ func TestDoSendsJSONAndRefusesForeignURLs(t *testing.T) {
 		writeJSON(w, 200, map[string]any{"data": map[string]any{"id": "f1"}})
 	})
 	var out struct{ ID string }
-	if err := c.Do(context.Background(), "post", "flows", nil, map[string]string{"name": "n"}, &out); err != nil {
-		t.Fatal(err)
-	}
-	if method != "POST /flows" || body != `{"name":"n"}` || ctype != "application/json" || out.ID != "f1" {
-		t.Errorf("got %s %s (%s) → %+v", method, body, ctype, out)
-	}
+	require.NoError(t, c.Do(context.Background(), "post", "flows", nil, map[string]string{"name": "n"}, &out))
+	assert.Equal(t, "POST /flows", method, "method")
+	assert.Equal(t, `{"name":"n"}`, body, "body")
+	assert.Equal(t, "application/json", ctype, "Content-Type")
+	assert.Equal(t, "f1", out.ID, "decoded %+v", out)
 	for _, p := range []string{"http://evil.example/x", "/flows?x=1"} {
-		if err := c.Do(context.Background(), "GET", p, nil, nil, nil); err == nil {
-			t.Errorf("Do(%q): no error", p)
-		}
+		assert.Error(t, c.Do(context.Background(), "GET", p, nil, nil, nil), "Do(%q): no error", p)
 	}
 }
 
@@ -254,16 +218,11 @@ func TestDeleteItemsSendsArray(t *testing.T) {
 		got = r.Method + " " + r.URL.Path + " " + string(b)
 		w.WriteHeader(http.StatusNoContent)
 	})
-	if err := c.DeleteItems(context.Background(), "messages", []string{"a", "b"}); err != nil {
-		t.Fatal(err)
-	}
-	if got != `DELETE /items/messages ["a","b"]` {
-		t.Errorf("request = %s", got)
-	}
+	require.NoError(t, c.DeleteItems(context.Background(), "messages", []string{"a", "b"}))
+	assert.Equal(t, `DELETE /items/messages ["a","b"]`, got, "request")
 	got = ""
-	if err := c.DeleteItems(context.Background(), "messages", nil); err != nil || got != "" {
-		t.Errorf("no ids: sent %q, err %v", got, err)
-	}
+	assert.NoError(t, c.DeleteItems(context.Background(), "messages", nil), "no ids")
+	assert.Empty(t, got, "no ids: sent a request")
 }
 
 func TestPing(t *testing.T) {
@@ -274,11 +233,7 @@ func TestPing(t *testing.T) {
 		}
 		_, _ = io.WriteString(w, answer)
 	})
-	if err := c.Ping(context.Background()); err != nil {
-		t.Errorf("Ping: %v", err)
-	}
+	assert.NoError(t, c.Ping(context.Background()), "Ping")
 	answer = "ping?"
-	if err := c.Ping(context.Background()); err == nil {
-		t.Error("Ping accepted a wrong answer")
-	}
+	assert.Error(t, c.Ping(context.Background()), "Ping accepted a wrong answer")
 }

@@ -3,10 +3,12 @@ package directus
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"strings"
 	"testing"
+
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // testThinkingUpdate subscribes to one message, patches its
@@ -22,31 +24,28 @@ func testThinkingUpdate(ctx context.Context, t *testing.T, c *Client, id string)
 				"filter": map[string]any{"id": map[string]any{"_eq": id}},
 			}}},
 			OnEvent: func(e Event) { events <- arrival{e, time.Now()} },
-			OnError: func(err error) { t.Errorf("realtime: %v", err) },
+			OnError: func(err error) { assert.NoError(t, err, "realtime") },
 		})
 	}()
 	defer func() {
 		cancel()
-		if err := <-done; !errors.Is(err, context.Canceled) {
-			t.Errorf("Realtime = %v", err)
-		}
+		assert.ErrorIs(t, <-done, context.Canceled, "Realtime")
 	}()
-	if e := waitEvent(t, events, "init"); !strings.Contains(string(e.Data), id) {
-		t.Errorf("init data = %s", e.Data)
-	}
+	e := waitEvent(t, events, "init")
+	assert.Contains(t, string(e.Data), id, "init data")
 
 	thinking := []map[string]any{{"message": "Looking for sessions about keynotes.", "strategy": "relax", "retry_count": 1, "ts": 1738000000.123}}
 	sent := time.Now()
-	if err := c.UpdateItem(ctx, "messages", id, map[string]any{"thinking_output": thinking, "status": "streaming"}, nil); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, c.UpdateItem(ctx, "messages", id, map[string]any{"thinking_output": thinking, "status": "streaming"}, nil))
 	returned := time.Now()
-	e := waitEvent(t, events, "update")
+	e = waitEvent(t, events, "update")
 	t.Logf("PATCH → realtime update: %v after sending the PATCH, %v after it returned (PATCH took %v)",
 		e.at.Sub(sent).Round(time.Microsecond), e.at.Sub(returned).Round(time.Microsecond), returned.Sub(sent).Round(time.Microsecond))
 	var items []message
-	if err := json.Unmarshal(e.Data, &items); err != nil || len(items) != 1 || len(items[0].ThinkingOutput) != 1 || items[0].Status != "streaming" {
-		t.Errorf("update data = %s (%v)", e.Data, err)
+	if assert.NoError(t, json.Unmarshal(e.Data, &items), "update data = %s", e.Data) &&
+		assert.Len(t, items, 1, "update data = %s", e.Data) {
+		assert.Len(t, items[0].ThinkingOutput, 1, "update data = %s", e.Data)
+		assert.Equal(t, "streaming", items[0].Status, "update data = %s", e.Data)
 	}
 }
 
@@ -78,9 +77,10 @@ func testRealtimeBadToken(ctx context.Context, t *testing.T, c *Client) {
 	defer cancel()
 	err := c.WithToken("not-a-token").Realtime(rctx, RealtimeOptions{})
 	var e *Error
-	if !errors.As(err, &e) || e.Code == "" || errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("Realtime with a bad token = %v, want a coded *Error", err)
+	if assert.ErrorAs(t, err, &e, "Realtime with a bad token: want a coded *Error") {
+		assert.NotEmpty(t, e.Code, "Realtime with a bad token = %v, want a coded *Error", err)
 	}
+	assert.NotErrorIs(t, err, context.DeadlineExceeded, "Realtime with a bad token: want a coded *Error")
 	t.Logf("realtime with a bad token: %v", err)
 }
 
@@ -101,14 +101,13 @@ func testRealtimeConfirmations(ctx context.Context, t *testing.T, c *Client) {
 		OnError:   func(err error) { refused = append(refused, err) },
 		OnConnect: cancel,
 	})
-	if !errors.Is(err, context.Canceled) {
-		t.Fatalf("Realtime = %v, want Canceled by OnConnect", err)
+	require.ErrorIs(t, err, context.Canceled, "Realtime: want Canceled by OnConnect")
+	if assert.Len(t, events, 1, "events before OnConnect = %+v, want the init of updates", events) {
+		assert.Equal(t, "updates", events[0].UID, "events before OnConnect = %+v, want the init of updates", events)
+		assert.Equal(t, "init", events[0].Type, "events before OnConnect = %+v, want the init of updates", events)
 	}
-	if len(events) != 1 || events[0].UID != "updates" || events[0].Type != "init" {
-		t.Errorf("events before OnConnect = %+v, want the init of updates", events)
-	}
-	if len(refused) != 1 || !HasCode(refused[0], CodeForbidden) {
-		t.Errorf("errors before OnConnect = %v, want FORBIDDEN for missing", refused)
+	if assert.Len(t, refused, 1, "errors before OnConnect = %v, want FORBIDDEN for missing", refused) {
+		assert.True(t, HasCode(refused[0], CodeForbidden), "errors before OnConnect = %v, want FORBIDDEN for missing", refused)
 	}
 	t.Logf("refused subscription: %v", refused)
 }

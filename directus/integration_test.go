@@ -3,7 +3,6 @@ package directus
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -11,7 +10,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // The tests in this file run against a real Directus with the project's
@@ -26,9 +29,7 @@ func integrationClient(t *testing.T) *Client {
 		t.Skip("set DIRECTUS_URL and DIRECTUS_ADMIN_TOKEN to run against a real Directus (scripts/directus/start.sh)")
 	}
 	c, err := New(Options{BaseURL: base, Token: token})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return c
 }
 
@@ -38,9 +39,7 @@ func integrationClient(t *testing.T) *Client {
 func applySchema(ctx context.Context, t *testing.T, c *Client) {
 	t.Helper()
 	snapshot, err := os.ReadFile(filepath.Join("..", "migrations", "directus-schema.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	force := false
 	for range 3 {
 		diff, changed, err := c.SchemaDiff(ctx, snapshot, force)
@@ -49,9 +48,7 @@ func applySchema(ctx context.Context, t *testing.T, c *Client) {
 			force = true
 			continue
 		}
-		if err != nil {
-			t.Fatalf("schema diff: %v", err)
-		}
+		require.NoError(t, err, "schema diff")
 		if !changed {
 			t.Logf("schema already applied (diff: 204)")
 			return
@@ -62,20 +59,19 @@ func applySchema(ctx context.Context, t *testing.T, c *Client) {
 		}
 		t.Logf("schema apply: %v; diffing again", err)
 	}
-	t.Fatal("could not apply the schema")
+	require.FailNow(t, "could not apply the schema")
 }
 
 // checkSchema asserts what the tests rely on, whatever the diff said.
 func checkSchema(ctx context.Context, t *testing.T, c *Client) {
 	t.Helper()
 	fields, err := c.Fields(ctx, "messages")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	i := slices.IndexFunc(fields, func(f Field) bool { return f.Field == "reply_to" })
-	if i < 0 || fields[i].Schema == nil || !fields[i].Schema.IsUnique || fields[i].Schema.ForeignKeyTable != "messages" {
-		t.Fatalf("messages.reply_to is not a unique m2o to messages: %+v", fields)
-	}
+	require.GreaterOrEqual(t, i, 0, "messages.reply_to is missing: %+v", fields)
+	require.NotNil(t, fields[i].Schema, "messages.reply_to is not a unique m2o to messages: %+v", fields[i])
+	require.True(t, fields[i].Schema.IsUnique, "messages.reply_to is not a unique m2o to messages: %+v", fields[i])
+	require.Equal(t, "messages", fields[i].Schema.ForeignKeyTable, "messages.reply_to is not a unique m2o to messages: %+v", fields[i])
 }
 
 // fixture is one run's conference and conversation.
@@ -100,9 +96,7 @@ func newFixture(ctx context.Context, t *testing.T, c *Client) fixture {
 	f := fixture{run: fmt.Sprintf("%d-%04x", time.Now().UnixNano(), rand.N(1<<16))}
 	f.conference = "itest-" + f.run
 	conf := map[string]any{"id": f.conference, "name": "Integration " + f.run, "timezone": "UTC"}
-	if err := c.CreateItem(ctx, "conferences", conf, nil); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, c.CreateItem(ctx, "conferences", conf, nil))
 	t.Cleanup(func() { cleanup(t, c, f) })
 	f.conversation = createConversation(ctx, t, c, f)
 	return f
@@ -112,9 +106,8 @@ func createConversation(ctx context.Context, t *testing.T, c *Client, f fixture)
 	t.Helper()
 	var conv struct{ ID string }
 	item := map[string]any{"conference": f.conference, "user_id": "itest-user-" + f.run, "title": "run " + f.run}
-	if err := c.CreateItem(ctx, "conversations", item, &conv); err != nil || conv.ID == "" {
-		t.Fatalf("create conversation: %v (id %q)", err, conv.ID)
-	}
+	require.NoError(t, c.CreateItem(ctx, "conversations", item, &conv), "create conversation")
+	require.NotEmpty(t, conv.ID, "create conversation: id")
 	return conv.ID
 }
 
@@ -124,22 +117,18 @@ func cleanup(t *testing.T, c *Client, f fixture) {
 	defer cancel()
 	var convs, msgs []struct{ ID string }
 	byConference := map[string]any{"conference": map[string]any{"_eq": f.conference}}
-	if err := c.ReadAll(ctx, "conversations", Query{Fields: []string{"id"}, Filter: byConference}, &convs); err != nil {
-		t.Errorf("cleanup: %v", err)
+	if err := c.ReadAll(ctx, "conversations", Query{Fields: []string{"id"}, Filter: byConference}, &convs); !assert.NoError(t, err, "cleanup") {
 		return
 	}
 	byConversation := map[string]any{"conversation": map[string]any{"conference": map[string]any{"_eq": f.conference}}}
-	if err := c.ReadAll(ctx, "messages", Query{Fields: []string{"id"}, Filter: byConversation}, &msgs); err != nil {
-		t.Errorf("cleanup: %v", err)
+	if err := c.ReadAll(ctx, "messages", Query{Fields: []string{"id"}, Filter: byConversation}, &msgs); !assert.NoError(t, err, "cleanup") {
 		return
 	}
 	for _, step := range []struct {
 		collection string
 		ids        []string
 	}{{"messages", ids(msgs)}, {"conversations", ids(convs)}, {"conferences", []string{f.conference}}} {
-		if err := c.DeleteItems(ctx, step.collection, step.ids); err != nil {
-			t.Errorf("cleanup %s: %v", step.collection, err)
-		}
+		assert.NoError(t, c.DeleteItems(ctx, step.collection, step.ids), "cleanup %s", step.collection)
 	}
 }
 
@@ -155,9 +144,7 @@ func TestIntegration(t *testing.T) {
 	c := integrationClient(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	if err := c.Ping(ctx); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, c.Ping(ctx))
 	applySchema(ctx, t, c)
 	checkSchema(ctx, t, c)
 	f := newFixture(ctx, t, c)
@@ -172,59 +159,44 @@ func TestIntegration(t *testing.T) {
 
 func testServer(ctx context.Context, t *testing.T, c *Client) {
 	info, err := c.ServerInfo(ctx)
-	if err != nil || info.Version == "" {
-		t.Errorf("ServerInfo = %+v, %v", info, err)
-	}
+	assert.NoError(t, err, "ServerInfo")
+	assert.NotEmpty(t, info.Version, "ServerInfo = %+v", info)
 	t.Logf("Directus %s", info.Version)
-	if me, err := c.Me(ctx); err != nil || me.ID == "" {
-		t.Errorf("Me = %+v, %v", me, err)
-	}
-	if _, err := c.WithToken("not-a-token").Me(ctx); !HasCode(err, CodeInvalidCredentials) {
-		t.Errorf("Me with a bad token = %v, want INVALID_CREDENTIALS", err)
-	}
+	me, err := c.Me(ctx)
+	assert.NoError(t, err, "Me")
+	assert.NotEmpty(t, me.ID, "Me = %+v", me)
+	_, err = c.WithToken("not-a-token").Me(ctx)
+	assert.True(t, HasCode(err, CodeInvalidCredentials), "Me with a bad token = %v, want INVALID_CREDENTIALS", err)
 	snap, err := c.SchemaSnapshot(ctx, []string{"messages"})
-	if err != nil || !strings.Contains(string(snap), `"messageText"`) {
-		t.Errorf("SchemaSnapshot = %.200s, %v", snap, err)
-	}
+	assert.NoError(t, err, "SchemaSnapshot")
+	assert.Contains(t, string(snap), `"messageText"`, "SchemaSnapshot")
 	cs, err := c.Collections(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, want := range []string{"conferences", "conversations", "messages", "sessions", "exhibitors", "speakers"} {
-		if !slices.ContainsFunc(cs, func(c Collection) bool { return c.Collection == want && c.Schema != nil }) {
-			t.Errorf("collection %s missing", want)
-		}
+		assert.True(t, slices.ContainsFunc(cs, func(c Collection) bool { return c.Collection == want && c.Schema != nil }), "collection %s missing", want)
 	}
 }
 
 func testMessages(ctx context.Context, t *testing.T, c *Client, f fixture) {
 	var user message
 	item := map[string]any{"conversation": f.conversation, "role": "user", "messageText": "Where is the keynote? " + f.run}
-	if err := c.CreateItem(ctx, "messages", item, &user); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, c.CreateItem(ctx, "messages", item, &user))
 	var found []message
 	q := Query{
 		Fields: []string{"id", "conversation", "role", "messageText"},
 		Filter: map[string]any{"conversation": map[string]any{"_eq": f.conversation}, "role": map[string]any{"_eq": "user"}},
 	}
-	if err := c.ReadItems(ctx, "messages", q, &found); err != nil {
-		t.Fatal(err)
-	}
-	if len(found) != 1 || found[0].ID != user.ID || found[0].MessageText != item["messageText"] {
-		t.Fatalf("read back %+v, want the message %s", found, user.ID)
-	}
+	require.NoError(t, c.ReadItems(ctx, "messages", q, &found))
+	require.Len(t, found, 1, "read back %+v, want the message %s", found, user.ID)
+	require.Equal(t, user.ID, found[0].ID, "read back %+v, want the message %s", found, user.ID)
+	require.Equal(t, item["messageText"], found[0].MessageText, "read back %+v, want the message %s", found, user.ID)
 	var reply message
 	replyItem := map[string]any{"conversation": f.conversation, "role": "assistant", "status": "pending", "reply_to": user.ID}
-	if err := c.CreateItem(ctx, "messages", replyItem, &reply); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, c.CreateItem(ctx, "messages", replyItem, &reply))
 	testThinkingUpdate(ctx, t, c, reply.ID)
 
 	err := c.CreateItem(ctx, "messages", replyItem, nil)
-	if !IsUnique(err) {
-		t.Errorf("second reply to %s: %v, want RECORD_NOT_UNIQUE", user.ID, err)
-	}
+	assert.True(t, IsUnique(err), "second reply to %s: %v, want RECORD_NOT_UNIQUE", user.ID, err)
 	t.Logf("second reply: %v", err)
 	testMissingItemIsForbidden(ctx, t, c)
 }
@@ -233,8 +205,9 @@ func testMissingItemIsForbidden(ctx context.Context, t *testing.T, c *Client) {
 	var m message
 	err := c.ReadItem(ctx, "messages", "00000000-0000-4000-8000-000000000000", nil, &m)
 	var e *Error
-	if !errors.As(err, &e) || e.Status != 403 || e.Code != CodeForbidden {
-		t.Errorf("reading a missing message: %v, want 403 FORBIDDEN", err)
+	if assert.ErrorAs(t, err, &e, "reading a missing message: want 403 FORBIDDEN") {
+		assert.Equal(t, 403, e.Status, "reading a missing message: %v, want 403 FORBIDDEN", err)
+		assert.Equal(t, CodeForbidden, e.Code, "reading a missing message: %v, want 403 FORBIDDEN", err)
 	}
 }
 
@@ -248,49 +221,38 @@ func testReadAll(ctx context.Context, t *testing.T, c *Client, f fixture) {
 	for i := range items {
 		items[i] = map[string]any{"conversation": conv, "role": "assistant", "status": "completed", "messageText": fmt.Sprint("bulk ", i)}
 	}
-	if err := c.CreateItems(ctx, "messages", items); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, c.CreateItems(ctx, "messages", items))
 	byConv := map[string]any{"conversation": map[string]any{"_eq": conv}}
 	var got []struct{ ID string }
-	if err := c.ReadAll(ctx, "messages", Query{Fields: []string{"id"}, Filter: byConv}, &got); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, c.ReadAll(ctx, "messages", Query{Fields: []string{"id"}, Filter: byConv}, &got))
 	unique := map[string]bool{}
 	for _, m := range got {
 		unique[m.ID] = true
 	}
-	if len(got) != n || len(unique) != n {
-		t.Errorf("ReadAll: %d items, %d distinct, want %d", len(got), len(unique), n)
-	}
-	if count, err := c.Count(ctx, "messages", byConv); err != nil || count != n {
-		t.Errorf("Count = %d, %v; want %d", count, err, n)
-	}
-	if err := c.DeleteItems(ctx, "messages", ids(got)); err != nil {
-		t.Fatal(err)
-	}
-	if count, err := c.Count(ctx, "messages", byConv); err != nil || count != 0 {
-		t.Errorf("Count after delete = %d, %v; want 0", count, err)
-	}
+	assert.Len(t, got, n, "ReadAll: items")
+	assert.Len(t, unique, n, "ReadAll: distinct items")
+	count, err := c.Count(ctx, "messages", byConv)
+	assert.NoError(t, err, "Count")
+	assert.Equal(t, n, count, "Count")
+	require.NoError(t, c.DeleteItems(ctx, "messages", ids(got)))
+	count, err = c.Count(ctx, "messages", byConv)
+	assert.NoError(t, err, "Count after delete")
+	assert.Zero(t, count, "Count after delete")
 }
 
 // testSchemaVersionCheck checks the error applySchema relies on to add force.
 func testSchemaVersionCheck(ctx context.Context, t *testing.T, c *Client) {
 	snap, err := c.SchemaSnapshot(ctx, []string{"conferences"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var m map[string]any
-	if err := json.Unmarshal(snap, &m); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, json.Unmarshal(snap, &m))
 	m["directus"] = "1.0.0"
 	old, _ := json.Marshal(m)
 	_, _, err = c.SchemaDiff(ctx, old, false)
-	if !HasCode(err, CodeInvalidPayload) || !strings.Contains(err.Error(), "force") {
-		t.Errorf("diff of a 1.0.0 snapshot = %v, want INVALID_PAYLOAD mentioning force", err)
+	if assert.True(t, HasCode(err, CodeInvalidPayload), "diff of a 1.0.0 snapshot = %v, want INVALID_PAYLOAD mentioning force", err) {
+		assert.Contains(t, err.Error(), "force", "diff of a 1.0.0 snapshot: want INVALID_PAYLOAD mentioning force")
 	}
-	if _, changed, err := c.SchemaDiff(ctx, old, true); err != nil || changed {
-		t.Errorf("forced diff of the instance's own snapshot = changed %v, %v; want no change", changed, err)
-	}
+	_, changed, err := c.SchemaDiff(ctx, old, true)
+	assert.NoError(t, err, "forced diff of the instance's own snapshot; want no change")
+	assert.False(t, changed, "forced diff of the instance's own snapshot; want no change")
 }

@@ -8,8 +8,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
-	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestReadAllPages(t *testing.T) {
@@ -29,26 +31,20 @@ func TestReadAllPages(t *testing.T) {
 	type item struct{ ID string }
 	got := []item{{ID: "already there"}}
 	q := Query{Fields: []string{"id"}, Filter: map[string]any{"role": map[string]any{"_eq": "user"}}, Limit: 3}
-	if err := c.ReadAll(context.Background(), "messages", q, &got); err != nil {
-		t.Fatal(err)
-	}
-	if len(got) != total+1 || got[1].ID != "m0000" || got[total].ID != "m1202" {
-		t.Fatalf("got %d items, first %v, last %v", len(got), got[1], got[len(got)-1])
-	}
+	require.NoError(t, c.ReadAll(context.Background(), "messages", q, &got))
+	require.Len(t, got, total+1, "items")
+	require.Equal(t, "m0000", got[1].ID, "first item")
+	require.Equal(t, "m1202", got[total].ID, "last item")
 	filter := `{"role":{"_eq":"user"}}`
 	want := []string{"id 500  " + filter, "id 500 500 " + filter, "id 500 1000 " + filter}
-	if strings.Join(pages, "|") != strings.Join(want, "|") {
-		t.Errorf("pages = %q, want %q", pages, want)
-	}
+	assert.Equal(t, want, pages, "pages")
 }
 
 func TestReadAllKeepsCallerSortAndStopsOnExactPage(t *testing.T) {
 	var requests int
 	c := newTestClient(t, func(w http.ResponseWriter, r *http.Request) {
 		requests++
-		if s := r.URL.Query().Get("sort"); s != "-date_created" {
-			t.Errorf("sort = %q", s)
-		}
+		assert.Equal(t, "-date_created", r.URL.Query().Get("sort"), "sort")
 		n := 500
 		if r.URL.Query().Get("offset") == "500" {
 			n = 0
@@ -56,15 +52,10 @@ func TestReadAllKeepsCallerSortAndStopsOnExactPage(t *testing.T) {
 		writeJSON(w, 200, map[string]any{"data": make([]map[string]any, n)})
 	})
 	var got []map[string]any
-	if err := c.ReadAll(context.Background(), "messages", Query{Sort: []string{"-date_created"}}, &got); err != nil {
-		t.Fatal(err)
-	}
-	if len(got) != 500 || requests != 2 {
-		t.Errorf("got %d items in %d requests", len(got), requests)
-	}
-	if err := c.ReadAll(context.Background(), "messages", Query{}, got); err == nil {
-		t.Error("ReadAll accepted a slice that is not a pointer")
-	}
+	require.NoError(t, c.ReadAll(context.Background(), "messages", Query{Sort: []string{"-date_created"}}, &got))
+	assert.Len(t, got, 500, "items")
+	assert.Equal(t, 2, requests, "requests")
+	assert.Error(t, c.ReadAll(context.Background(), "messages", Query{}, got), "ReadAll accepted a slice that is not a pointer")
 }
 
 func TestCountNumberAndString(t *testing.T) {
@@ -75,19 +66,15 @@ func TestCountNumberAndString(t *testing.T) {
 			writeJSON(w, 200, map[string]any{"data": []any{map[string]any{"count": count}}})
 		})
 		n, err := c.Count(context.Background(), "messages", map[string]any{"status": map[string]any{"_eq": "pending"}})
-		if err != nil || n != 42 {
-			t.Errorf("Count with %#v = %d, %v", count, n, err)
-		}
-		if want := `* {"status":{"_eq":"pending"}}`; query != want {
-			t.Errorf("query = %q, want %q", query, want)
-		}
+		assert.NoError(t, err, "Count with %#v", count)
+		assert.Equal(t, 42, n, "Count with %#v", count)
+		assert.Equal(t, `* {"status":{"_eq":"pending"}}`, query, "query")
 	}
 	c := newTestClient(t, func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, 200, map[string]any{"data": []any{map[string]any{"count": map[string]any{"id": 1}}}})
 	})
-	if _, err := c.Count(context.Background(), "messages", nil); err == nil {
-		t.Error("Count accepted an object")
-	}
+	_, err := c.Count(context.Background(), "messages", nil)
+	assert.Error(t, err, "Count accepted an object")
 }
 
 func TestCreateItemDecodesCreated(t *testing.T) {
@@ -98,15 +85,10 @@ func TestCreateItemDecodesCreated(t *testing.T) {
 		writeJSON(w, 200, map[string]any{"data": map[string]any{"id": "new-id", "role": "user"}})
 	})
 	var created struct{ ID, Role string }
-	if err := c.CreateItem(context.Background(), "messages", map[string]string{"role": "user"}, &created); err != nil {
-		t.Fatal(err)
-	}
-	if created.ID != "new-id" || body != `POST /items/messages {"role":"user"}` {
-		t.Errorf("created %+v with %s", created, body)
-	}
-	if err := c.CreateItem(context.Background(), "messages", map[string]string{}, nil); err != nil {
-		t.Errorf("nil dst: %v", err)
-	}
+	require.NoError(t, c.CreateItem(context.Background(), "messages", map[string]string{"role": "user"}, &created))
+	assert.Equal(t, "new-id", created.ID, "created %+v", created)
+	assert.Equal(t, `POST /items/messages {"role":"user"}`, body, "request")
+	assert.NoError(t, c.CreateItem(context.Background(), "messages", map[string]string{}, nil), "nil dst")
 }
 
 func TestItemPathsAreEscaped(t *testing.T) {
@@ -115,12 +97,8 @@ func TestItemPathsAreEscaped(t *testing.T) {
 		path = r.URL.EscapedPath()
 		writeJSON(w, 200, map[string]any{"data": map[string]any{}})
 	})
-	if err := c.ReadItem(context.Background(), "messages", "a/b c", nil, &map[string]any{}); err != nil {
-		t.Fatal(err)
-	}
-	if path != "/items/messages/a%2Fb%20c" {
-		t.Errorf("path = %q", path)
-	}
+	require.NoError(t, c.ReadItem(context.Background(), "messages", "a/b c", nil, &map[string]any{}))
+	assert.Equal(t, "/items/messages/a%2Fb%20c", path, "path")
 }
 
 func TestBaseURLPathPrefixIsKept(t *testing.T) {
@@ -131,15 +109,9 @@ func TestBaseURLPathPrefixIsKept(t *testing.T) {
 	}))
 	defer srv.Close()
 	c, err := New(Options{BaseURL: srv.URL + "/cms/"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.ReadItems(context.Background(), "messages", Query{}, &[]any{}); err != nil {
-		t.Fatal(err)
-	}
-	if path != "/cms/items/messages" {
-		t.Errorf("path = %q, want /cms/items/messages", path)
-	}
+	require.NoError(t, err)
+	require.NoError(t, c.ReadItems(context.Background(), "messages", Query{}, &[]any{}))
+	assert.Equal(t, "/cms/items/messages", path, "path")
 }
 
 func TestSchemaDiff(t *testing.T) {
@@ -156,9 +128,8 @@ func TestSchemaDiff(t *testing.T) {
 		c := newTestClient(t, func(w http.ResponseWriter, r *http.Request) {
 			b, _ := io.ReadAll(r.Body)
 			query, body = r.URL.RawQuery, string(b)
-			if r.Method != "POST" || r.URL.Path != "/schema/diff" {
-				t.Errorf("request = %s %s", r.Method, r.URL.Path)
-			}
+			assert.Equal(t, "POST", r.Method, "request method")
+			assert.Equal(t, "/schema/diff", r.URL.Path, "request path")
 			if tc.status == 204 {
 				w.WriteHeader(204)
 				return
@@ -166,17 +137,14 @@ func TestSchemaDiff(t *testing.T) {
 			writeJSON(w, 200, map[string]any{"data": map[string]any{"hash": "h", "diff": map[string]any{"collections": []any{}}}})
 		})
 		diff, changed, err := c.SchemaDiff(context.Background(), []byte(`{"version":2}`), tc.force)
-		if err != nil || changed != tc.wantChanged {
-			t.Fatalf("status %d: changed = %v, err = %v", tc.status, changed, err)
-		}
-		if query != tc.wantQuery || body != `{"version":2}` {
-			t.Errorf("status %d: sent %q %q", tc.status, query, body)
-		}
-		if want := `{"diff":{"collections":[]},"hash":"h"}`; changed && string(diff) != want {
-			t.Errorf("diff = %s, want %s", diff, want)
-		}
-		if !changed && diff != nil {
-			t.Errorf("diff = %s, want nil", diff)
+		require.NoError(t, err, "status %d", tc.status)
+		require.Equal(t, tc.wantChanged, changed, "status %d: changed", tc.status)
+		assert.Equal(t, tc.wantQuery, query, "status %d: sent query", tc.status)
+		assert.Equal(t, `{"version":2}`, body, "status %d: sent body", tc.status)
+		if changed {
+			assert.Equal(t, `{"diff":{"collections":[]},"hash":"h"}`, string(diff), "diff")
+		} else {
+			assert.Nil(t, diff, "diff")
 		}
 	}
 }
@@ -192,20 +160,15 @@ func TestSchemaApplyAndSnapshot(t *testing.T) {
 		}
 		writeJSON(w, 200, map[string]any{"data": map[string]any{"version": 2}})
 	})
-	if err := c.SchemaApply(context.Background(), json.RawMessage(`{"hash":"h"}`), true); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, c.SchemaApply(context.Background(), json.RawMessage(`{"hash":"h"}`), true))
 	snap, err := c.SchemaSnapshot(context.Background(), []string{"messages", "conversations"})
-	if err != nil || string(snap) != `{"version":2}` {
-		t.Fatalf("snapshot = %s, %v", snap, err)
-	}
+	require.NoError(t, err, "snapshot")
+	require.Equal(t, `{"version":2}`, string(snap), "snapshot")
 	want := []string{
 		`POST /schema/apply?force=true {"hash":"h"}`,
 		`GET /schema/snapshot?includeCollections=messages&includeCollections=conversations `,
 	}
-	if strings.Join(got, "|") != strings.Join(want, "|") {
-		t.Errorf("requests = %q, want %q", got, want)
-	}
+	assert.Equal(t, want, got, "requests")
 }
 
 func TestCollectionsAndFields(t *testing.T) {
@@ -227,15 +190,19 @@ func TestCollectionsAndFields(t *testing.T) {
 		}
 	})
 	cs, err := c.Collections(context.Background())
-	if err != nil || len(cs) != 2 || cs[0].Meta != nil || cs[0].Schema == nil || cs[1].Schema != nil {
-		t.Fatalf("collections = %+v, %v", cs, err)
-	}
+	require.NoError(t, err, "collections")
+	require.Len(t, cs, 2, "collections = %+v", cs)
+	require.Nil(t, cs[0].Meta, "collections = %+v", cs)
+	require.NotNil(t, cs[0].Schema, "collections = %+v", cs)
+	require.Nil(t, cs[1].Schema, "collections = %+v", cs)
 	fs, err := c.Fields(context.Background(), "messages")
-	if err != nil || len(fs) != 2 {
-		t.Fatalf("fields = %+v, %v", fs, err)
-	}
+	require.NoError(t, err, "fields")
+	require.Len(t, fs, 2, "fields = %+v", fs)
 	want := FieldSchema{IsUnique: true, IsNullable: true, ForeignKeyTable: "messages"}
-	if fs[0].Schema == nil || *fs[0].Schema != want || fs[0].Meta != nil || fs[1].Schema != nil || fs[1].Meta == nil {
-		t.Errorf("fields = %+v / %+v", fs[0], fs[1])
+	if assert.NotNil(t, fs[0].Schema, "fields = %+v / %+v", fs[0], fs[1]) {
+		assert.Equal(t, want, *fs[0].Schema, "fields = %+v / %+v", fs[0], fs[1])
 	}
+	assert.Nil(t, fs[0].Meta, "fields = %+v / %+v", fs[0], fs[1])
+	assert.Nil(t, fs[1].Schema, "fields = %+v / %+v", fs[0], fs[1])
+	assert.NotNil(t, fs[1].Meta, "fields = %+v / %+v", fs[0], fs[1])
 }

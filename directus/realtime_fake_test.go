@@ -6,12 +6,13 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
-	"reflect"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // fakeRealtime is a Directus realtime endpoint: it checks the auth message
@@ -80,9 +81,7 @@ func newFakeRealtime(t *testing.T, token string) (*fakeRealtime, *Client) {
 		}
 	})
 	c, err := New(Options{BaseURL: srv.URL + "/prefix", Token: testToken, Timeout: 2 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return f, c
 }
 
@@ -158,9 +157,7 @@ func jsonMap(t *testing.T, v any) map[string]any {
 	t.Helper()
 	b, _ := json.Marshal(v)
 	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, json.Unmarshal(b, &m))
 	return m
 }
 
@@ -177,9 +174,7 @@ func expectSubscribes(t *testing.T, fc *fakeConn) {
 		jsonMap(t, map[string]any{"type": "subscribe", "collection": "conversations", "uid": "conv", "event": "update"}),
 	}
 	for _, w := range want {
-		if got := receive(t, fc.in, "subscribe frame"); !reflect.DeepEqual(got, w) {
-			t.Errorf("subscribe frame = %v, want %v", got, w)
-		}
+		assert.Equal(t, w, receive(t, fc.in, "subscribe frame"), "subscribe frame")
 	}
 }
 

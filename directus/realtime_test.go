@@ -3,27 +3,24 @@ package directus
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"net"
 	"net/http"
-	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestRealtimeConfirmsSubscriptionsBeforeOnConnect(t *testing.T) {
 	f, c := newFakeRealtime(t, testToken)
 	s := startSession(t, f, c)
-	if len(s.events) != 2 {
-		t.Fatalf("%d events before OnConnect, want the 2 inits", len(s.events))
-	}
+	require.Len(t, s.events, 2, "events before OnConnect, want the 2 inits")
 	for _, want := range []string{`msg init []`, `conv init `} {
-		if e := <-s.events; e.UID+" "+e.Type+" "+string(e.Data) != want {
-			t.Errorf("init event = %+v (data %s), want %s", e, e.Data, want)
-		}
+		e := <-s.events
+		assert.Equal(t, want, e.UID+" "+e.Type+" "+string(e.Data), "init event = %+v (data %s)", e, e.Data)
 	}
 }
 
@@ -39,16 +36,14 @@ func TestRealtimeDeliversEventsInOrder(t *testing.T) {
 		{"type": "subscription", "event": "delete", "uid": "msg", "data": []any{"m1"}},
 	}
 	for _, m := range sent {
-		if err := s.fc.write(m); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, s.fc.write(m))
 	}
 	for _, m := range sent {
 		e := receive(t, s.events, "event")
 		data, _ := json.Marshal(m["data"])
-		if e.UID != m["uid"] || e.Type != m["event"] || string(e.Data) != string(data) {
-			t.Errorf("event = %+v (data %s), want %v", e, e.Data, m)
-		}
+		assert.Equal(t, m["uid"], e.UID, "event = %+v (data %s), want %v", e, e.Data, m)
+		assert.Equal(t, m["event"], e.Type, "event = %+v (data %s), want %v", e, e.Data, m)
+		assert.Equal(t, string(data), string(e.Data), "event = %+v, want %v", e, m)
 	}
 }
 
@@ -56,9 +51,7 @@ func TestRealtimeAnswersPing(t *testing.T) {
 	f, c := newFakeRealtime(t, testToken)
 	s := startSession(t, f, c)
 	_ = s.fc.write(map[string]any{"type": "ping"})
-	if got := receive(t, s.fc.in, "pong"); !reflect.DeepEqual(got, map[string]any{"type": "pong"}) {
-		t.Errorf("answer to ping = %v", got)
-	}
+	assert.Equal(t, map[string]any{"type": "pong"}, receive(t, s.fc.in, "pong"), "answer to ping")
 }
 
 func TestRealtimeCancelStopsPromptlyWithNormalClose(t *testing.T) {
@@ -66,17 +59,11 @@ func TestRealtimeCancelStopsPromptlyWithNormalClose(t *testing.T) {
 	s := startSession(t, f, c)
 	start := time.Now()
 	s.cancel()
-	if err := receive(t, s.done, "Realtime to return"); !errors.Is(err, context.Canceled) {
-		t.Errorf("Realtime = %v, want context.Canceled", err)
-	}
-	if d := time.Since(start); d > time.Second {
-		t.Errorf("Realtime took %v to stop", d)
-	}
+	assert.ErrorIs(t, receive(t, s.done, "Realtime to return"), context.Canceled, "Realtime")
+	assert.LessOrEqual(t, time.Since(start), time.Second, "Realtime took too long to stop")
 	for range s.fc.in {
 	}
-	if s.fc.closeCode != websocket.CloseNormalClosure {
-		t.Errorf("close code = %d, want a normal closure", s.fc.closeCode)
-	}
+	assert.Equal(t, websocket.CloseNormalClosure, s.fc.closeCode, "close code, want a normal closure")
 }
 
 func TestRealtimeAuthErrorIsReturned(t *testing.T) {
@@ -89,12 +76,11 @@ func TestRealtimeAuthErrorIsReturned(t *testing.T) {
 	defer cancel()
 	err := receive(t, done, "Realtime to return")
 	var e *Error
-	if !errors.As(err, &e) || e.Code != CodeAuthFailed || e.Path != "/prefix/websocket" {
-		t.Fatalf("Realtime = %v, want an AUTH_FAILED *Error", err)
-	}
-	if connected || len(f.conns) != 0 {
-		t.Error("connected despite bad credentials")
-	}
+	require.ErrorAs(t, err, &e, "want an AUTH_FAILED *Error")
+	require.Equal(t, CodeAuthFailed, e.Code, "Realtime = %v, want an AUTH_FAILED *Error", err)
+	require.Equal(t, "/prefix/websocket", e.Path, "Realtime = %v, want an AUTH_FAILED *Error", err)
+	assert.False(t, connected, "connected despite bad credentials")
+	assert.Empty(t, f.conns, "connected despite bad credentials")
 }
 
 func TestRealtimeRefusedUpgrade(t *testing.T) {
@@ -103,9 +89,10 @@ func TestRealtimeRefusedUpgrade(t *testing.T) {
 	done, cancel := run(c, RealtimeOptions{})
 	defer cancel()
 	var e *Error
-	if err := receive(t, done, "Realtime to return"); !errors.As(err, &e) || e.Status != 404 || e.Code != "ROUTE_NOT_FOUND" {
-		t.Fatalf("Realtime = %v, want the 404", err)
-	}
+	err := receive(t, done, "Realtime to return")
+	require.ErrorAs(t, err, &e, "want the 404")
+	require.Equal(t, 404, e.Status, "Realtime = %v, want the 404", err)
+	require.Equal(t, "ROUTE_NOT_FOUND", e.Code, "Realtime = %v, want the 404", err)
 }
 
 func TestRealtimeRetriesUnavailableServerUntilCancelled(t *testing.T) {
@@ -119,14 +106,13 @@ func TestRealtimeRetriesUnavailableServerUntilCancelled(t *testing.T) {
 	})
 	var e *Error
 	for range 3 {
-		if err := receive(t, failures, "a failed attempt"); !errors.As(err, &e) || e.Status != 503 {
-			t.Errorf("OnDisconnect(%v), want the 503", err)
+		err := receive(t, failures, "a failed attempt")
+		if assert.ErrorAs(t, err, &e, "OnDisconnect: want the 503") {
+			assert.Equal(t, 503, e.Status, "OnDisconnect(%v), want the 503", err)
 		}
 	}
 	cancel()
-	if err := receive(t, done, "Realtime to return"); !errors.Is(err, context.Canceled) {
-		t.Errorf("Realtime = %v", err)
-	}
+	assert.ErrorIs(t, receive(t, done, "Realtime to return"), context.Canceled, "Realtime")
 }
 
 func TestRealtimeReconnectsAndResubscribes(t *testing.T) {
@@ -148,9 +134,7 @@ func TestRealtimeReconnectsAndResubscribes(t *testing.T) {
 	_ = first.writeMessage(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseGoingAway, "restart"))
 	_ = first.conn.Close()
 
-	if err := receive(t, disconnects, "OnDisconnect"); err == nil {
-		t.Error("OnDisconnect(nil)")
-	}
+	assert.Error(t, receive(t, disconnects, "OnDisconnect"), "OnDisconnect(nil)")
 	second := receive(t, f.conns, "second connection")
 	expectSubscribes(t, second)
 	receive(t, connects, "second OnConnect")
@@ -159,13 +143,9 @@ func TestRealtimeReconnectsAndResubscribes(t *testing.T) {
 	for len(types) < 5 {
 		types = append(types, receive(t, events, "event").Type)
 	}
-	if got := strings.Join(types, " "); got != "init init init init create" {
-		t.Errorf("events = %s, want the inits of both connections, then create", got)
-	}
+	assert.Equal(t, "init init init init create", strings.Join(types, " "), "events, want the inits of both connections, then create")
 	cancel()
-	if err := receive(t, done, "Realtime to return"); !errors.Is(err, context.Canceled) {
-		t.Errorf("Realtime = %v", err)
-	}
+	assert.ErrorIs(t, receive(t, done, "Realtime to return"), context.Canceled, "Realtime")
 }
 
 func TestRealtimeServerErrorsKeepConnection(t *testing.T) {
@@ -184,15 +164,10 @@ func TestRealtimeServerErrorsKeepConnection(t *testing.T) {
 	_ = fc.write(map[string]any{"type": "subscription", "event": "init", "uid": "after"})
 
 	err := receive(t, serverErrs, "server error")
-	if !HasCode(err, CodeForbidden) {
-		t.Errorf("OnError(%v), want FORBIDDEN", err)
-	}
-	if err := receive(t, serverErrs, "malformed message error"); !errors.Is(err, errMalformed) {
-		t.Errorf("OnError(%v), want a malformed message", err)
-	}
-	if e := receive(t, events, "event after the errors"); e.UID != "after" {
-		t.Errorf("event = %+v", e)
-	}
+	assert.True(t, HasCode(err, CodeForbidden), "OnError(%v), want FORBIDDEN", err)
+	assert.ErrorIs(t, receive(t, serverErrs, "malformed message error"), errMalformed, "OnError: want a malformed message")
+	e := receive(t, events, "event after the errors")
+	assert.Equal(t, "after", e.UID, "event = %+v", e)
 }
 
 func TestRealtimeKeepAlive(t *testing.T) {
@@ -200,9 +175,8 @@ func TestRealtimeKeepAlive(t *testing.T) {
 	done, cancel := run(c, RealtimeOptions{PingInterval: 50 * time.Millisecond, MinBackoff: time.Millisecond})
 	defer cancel()
 	fc := receive(t, f.conns, "connection")
-	if got := receive(t, fc.in, "client ping"); got["type"] != "ping" {
-		t.Errorf("client sent %v, want a ping", got)
-	}
+	got := receive(t, fc.in, "client ping")
+	assert.Equal(t, "ping", got["type"], "client sent %v, want a ping", got)
 	// No pong: after 2×PingInterval of silence the client gives up and reconnects.
 	receive(t, f.conns, "reconnection after a silent server")
 	cancel()
@@ -221,9 +195,7 @@ func TestRealtimeCancelDuringBackoff(t *testing.T) {
 	start := time.Now()
 	cancel()
 	receive(t, done, "Realtime to return")
-	if d := time.Since(start); d > 500*time.Millisecond {
-		t.Errorf("stopping took %v", d)
-	}
+	assert.LessOrEqual(t, time.Since(start), 500*time.Millisecond, "stopping took too long")
 }
 
 func TestRealtimeRefusedSubscriptionStillConnects(t *testing.T) {
@@ -240,8 +212,9 @@ func TestRealtimeRefusedSubscriptionStillConnects(t *testing.T) {
 	receive(t, connects, "OnConnect")
 	err := receive(t, serverErrs, "refusal")
 	var e *Error
-	if !errors.As(err, &e) || e.Code != CodeForbidden || !strings.Contains(e.Message, "uid conv") {
-		t.Errorf("OnError(%v), want FORBIDDEN for uid conv", err)
+	if assert.ErrorAs(t, err, &e, "OnError: want FORBIDDEN for uid conv") {
+		assert.Equal(t, CodeForbidden, e.Code, "OnError(%v), want FORBIDDEN for uid conv", err)
+		assert.Contains(t, e.Message, "uid conv", "OnError(%v), want FORBIDDEN for uid conv", err)
 	}
 }
 
@@ -252,9 +225,7 @@ func TestRealtimeValidatesSubscriptions(t *testing.T) {
 		{{UID: "a"}},
 		{{UID: "a", Collection: "messages"}, {UID: "a", Collection: "conversations"}},
 	} {
-		if err := c.Realtime(context.Background(), RealtimeOptions{Subscriptions: subs}); err == nil {
-			t.Errorf("Realtime accepted %+v", subs)
-		}
+		assert.Error(t, c.Realtime(context.Background(), RealtimeOptions{Subscriptions: subs}), "Realtime accepted %+v", subs)
 	}
 }
 
@@ -272,10 +243,9 @@ func TestRealtimeUnconfirmedSubscriptionTimesOut(t *testing.T) {
 	})
 	defer cancel()
 	var ne net.Error
-	if err := receive(t, disconnects, "OnDisconnect"); !errors.As(err, &ne) || !ne.Timeout() {
-		t.Errorf("OnDisconnect(%v), want a read timeout", err)
+	err := receive(t, disconnects, "OnDisconnect")
+	if assert.ErrorAs(t, err, &ne, "OnDisconnect: want a read timeout") {
+		assert.True(t, ne.Timeout(), "OnDisconnect(%v), want a read timeout", err)
 	}
-	if len(connected) != 0 {
-		t.Error("OnConnect without confirmations")
-	}
+	assert.Empty(t, connected, "OnConnect without confirmations")
 }

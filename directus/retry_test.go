@@ -2,13 +2,16 @@ package directus
 
 import (
 	"context"
-	"errors"
 	"net"
 	"net/http"
 	"strings"
 	"sync/atomic"
 	"testing"
+
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestRetryOn503ThenSuccess(t *testing.T) {
@@ -29,12 +32,8 @@ func TestRetryOn503ThenSuccess(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			var hits atomic.Int32
 			c := newTestClient(t, flaky(&hits, 2, http.StatusServiceUnavailable, []any{}))
-			if err := call(c); err != nil {
-				t.Fatalf("err = %v", err)
-			}
-			if n := hits.Load(); n != 3 {
-				t.Errorf("hits = %d, want 3", n)
-			}
+			require.NoError(t, call(c))
+			assert.Equal(t, int32(3), hits.Load(), "hits")
 		})
 	}
 }
@@ -44,12 +43,9 @@ func TestRetriesGiveUpAfterAttempts(t *testing.T) {
 	c := newTestClient(t, flaky(&hits, 100, http.StatusTooManyRequests, nil))
 	err := c.ReadItems(context.Background(), "messages", Query{}, &[]any{})
 	var e *Error
-	if !errors.As(err, &e) || e.Status != 429 {
-		t.Fatalf("err = %v, want the 429", err)
-	}
-	if n := hits.Load(); n != 3 {
-		t.Errorf("hits = %d, want the default 3 attempts", n)
-	}
+	require.ErrorAs(t, err, &e, "want the 429")
+	require.Equal(t, 429, e.Status, "err = %v, want the 429", err)
+	assert.Equal(t, int32(3), hits.Load(), "hits, want the default 3 attempts")
 }
 
 func TestNoRetry(t *testing.T) {
@@ -82,12 +78,10 @@ func TestNoRetry(t *testing.T) {
 			var hits atomic.Int32
 			c := newTestClient(t, flaky(&hits, 100, tc.status, nil))
 			var e *Error
-			if err := tc.call(c); !errors.As(err, &e) || e.Status != tc.status {
-				t.Fatalf("err = %v, want a %d *Error", err, tc.status)
-			}
-			if n := hits.Load(); n != 1 {
-				t.Errorf("hits = %d, want 1", n)
-			}
+			err := tc.call(c)
+			require.ErrorAs(t, err, &e, "want a %d *Error", tc.status)
+			require.Equal(t, tc.status, e.Status, "err = %v, want a %d *Error", err, tc.status)
+			assert.Equal(t, int32(1), hits.Load(), "hits")
 		})
 	}
 }
@@ -96,12 +90,8 @@ func TestNegativeRetriesDisableRetry(t *testing.T) {
 	var hits atomic.Int32
 	c := newTestClient(t, flaky(&hits, 1, 503, []any{}))
 	c.attempts = attempts(-1)
-	if err := c.ReadItems(context.Background(), "messages", Query{}, &[]any{}); err == nil {
-		t.Fatal("no error")
-	}
-	if hits.Load() != 1 {
-		t.Errorf("hits = %d, want 1", hits.Load())
-	}
+	require.Error(t, c.ReadItems(context.Background(), "messages", Query{}, &[]any{}), "no error")
+	assert.Equal(t, int32(1), hits.Load(), "hits")
 }
 
 func TestRetryOnTransportError(t *testing.T) {
@@ -115,12 +105,9 @@ func TestRetryOnTransportError(t *testing.T) {
 		writeJSON(w, 200, map[string]any{"data": map[string]any{"version": "12.4.0"}})
 	})
 	info, err := c.ServerInfo(context.Background())
-	if err != nil || info.Version != "12.4.0" {
-		t.Fatalf("ServerInfo = %+v, %v", info, err)
-	}
-	if hits.Load() < 2 {
-		t.Errorf("hits = %d, want a retry", hits.Load())
-	}
+	require.NoError(t, err, "ServerInfo")
+	require.Equal(t, "12.4.0", info.Version, "ServerInfo = %+v", info)
+	assert.GreaterOrEqual(t, hits.Load(), int32(2), "hits, want a retry")
 }
 
 func TestRetryAfterHonoured(t *testing.T) {
@@ -137,12 +124,8 @@ func TestRetryAfterHonoured(t *testing.T) {
 		gap = time.Since(first)
 		writeJSON(w, 200, map[string]any{"data": []any{}})
 	})
-	if err := c.ReadItems(context.Background(), "messages", Query{}, &[]any{}); err != nil {
-		t.Fatal(err)
-	}
-	if gap < 900*time.Millisecond {
-		t.Errorf("retried after %v, want ≥ 1 s (Retry-After)", gap)
-	}
+	require.NoError(t, c.ReadItems(context.Background(), "messages", Query{}, &[]any{}))
+	assert.GreaterOrEqual(t, gap, 900*time.Millisecond, "retried too early, want ≥ 1 s (Retry-After)")
 }
 
 func TestRetryAfterBeyondDeadlineGivesUpAtOnce(t *testing.T) {
@@ -156,12 +139,9 @@ func TestRetryAfterBeyondDeadlineGivesUpAtOnce(t *testing.T) {
 	defer cancel()
 	start := time.Now()
 	err := c.ReadItems(ctx, "messages", Query{}, &[]any{})
-	if !HasCode(err, "SERVICE_UNAVAILABLE") || hits.Load() != 1 {
-		t.Errorf("err = %v after %d hits, want the 503 after 1", err, hits.Load())
-	}
-	if d := time.Since(start); d > time.Second {
-		t.Errorf("took %v: slept towards the deadline", d)
-	}
+	assert.True(t, HasCode(err, "SERVICE_UNAVAILABLE"), "err = %v, want the 503", err)
+	assert.Equal(t, int32(1), hits.Load(), "hits, want the 503 after 1")
+	assert.LessOrEqual(t, time.Since(start), time.Second, "slept towards the deadline")
 }
 
 func TestContextDeadlineRespected(t *testing.T) {
@@ -173,9 +153,9 @@ func TestContextDeadlineRespected(t *testing.T) {
 		defer cancel()
 		start := time.Now()
 		err := c.ReadItems(ctx, "messages", Query{}, &[]any{})
-		if err == nil || time.Since(start) > 250*time.Millisecond {
-			t.Errorf("err = %v after %v: want the 503 at once", err, time.Since(start))
-		}
+		took := time.Since(start)
+		assert.Error(t, err, "want the 503 at once")
+		assert.LessOrEqual(t, took, 250*time.Millisecond, "err = %v: want the 503 at once", err)
 	})
 	t.Run("slow server", func(t *testing.T) {
 		release := make(chan struct{})
@@ -185,9 +165,9 @@ func TestContextDeadlineRespected(t *testing.T) {
 		defer cancel()
 		start := time.Now()
 		err := c.ReadItems(ctx, "messages", Query{}, &[]any{})
-		if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > time.Second {
-			t.Errorf("err = %v after %v, want DeadlineExceeded soon", err, time.Since(start))
-		}
+		took := time.Since(start)
+		assert.ErrorIs(t, err, context.DeadlineExceeded, "want DeadlineExceeded soon")
+		assert.LessOrEqual(t, took, time.Second, "want DeadlineExceeded soon")
 	})
 	t.Run("cancel during backoff", func(t *testing.T) {
 		var hits atomic.Int32
@@ -196,9 +176,7 @@ func TestContextDeadlineRespected(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		time.AfterFunc(100*time.Millisecond, cancel)
 		err := c.ReadItems(ctx, "messages", Query{}, &[]any{})
-		if !errors.Is(err, context.Canceled) {
-			t.Errorf("err = %v, want Canceled", err)
-		}
+		assert.ErrorIs(t, err, context.Canceled)
 	})
 }
 
@@ -214,21 +192,17 @@ func TestPerAttemptTimeoutIsRetried(t *testing.T) {
 		writeJSON(w, 200, map[string]any{"data": []any{}})
 	})
 	c.timeout = 100 * time.Millisecond
-	if err := c.ReadItems(context.Background(), "messages", Query{}, &[]any{}); err != nil {
-		t.Fatal(err)
-	}
-	if hits.Load() != 2 {
-		t.Errorf("hits = %d, want 2", hits.Load())
-	}
+	require.NoError(t, c.ReadItems(context.Background(), "messages", Query{}, &[]any{}))
+	assert.Equal(t, int32(2), hits.Load(), "hits")
 }
 
 func TestBackoffBounds(t *testing.T) {
 	for attempt := range 10 {
 		want := min(100*time.Millisecond<<attempt, time.Second)
 		for range 50 {
-			if d := backoff(100*time.Millisecond, time.Second, attempt); d < want/2 || d > want {
-				t.Fatalf("backoff(attempt %d) = %v, want in [%v, %v]", attempt, d, want/2, want)
-			}
+			d := backoff(100*time.Millisecond, time.Second, attempt)
+			require.GreaterOrEqual(t, d, want/2, "backoff(attempt %d), want in [%v, %v]", attempt, want/2, want)
+			require.LessOrEqual(t, d, want, "backoff(attempt %d), want in [%v, %v]", attempt, want/2, want)
 		}
 	}
 }
@@ -241,22 +215,18 @@ func TestRetryAfterParsing(t *testing.T) {
 		now.Add(-time.Hour).Format(http.TimeFormat):      0,
 	} {
 		got, ok := retryAfterValue(value, now)
-		if !ok || got != want {
-			t.Errorf("Retry-After %q = %v, %v; want %v", value, got, ok, want)
-		}
+		assert.True(t, ok, "Retry-After %q not accepted", value)
+		assert.Equal(t, want, got, "Retry-After %q", value)
 	}
-	if _, ok := retryAfterValue("soon", now); ok {
-		t.Error(`Retry-After "soon" accepted`)
-	}
+	_, ok := retryAfterValue("soon", now)
+	assert.False(t, ok, `Retry-After "soon" accepted`)
 }
 
 // unusedPort returns a loopback address nobody listens on.
 func unusedPort(t *testing.T) string {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	addr := l.Addr().String()
 	_ = l.Close()
 	return addr
@@ -264,15 +234,11 @@ func unusedPort(t *testing.T) string {
 
 func TestTransportErrorIsWrappedWithCall(t *testing.T) {
 	c, err := New(Options{BaseURL: "http://" + unusedPort(t), Retries: 2, RetryWait: time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	err = c.ReadItem(context.Background(), "messages", "m1", nil, &map[string]any{})
 	var e *Error
-	if err == nil || errors.As(err, &e) {
-		t.Fatalf("err = %v, want a transport error", err)
-	}
-	if want := "directus: GET /items/messages/m1: "; !strings.HasPrefix(err.Error(), want) {
-		t.Errorf("err = %q, want prefix %q", err, want)
-	}
+	require.Error(t, err, "want a transport error")
+	require.NotErrorAs(t, err, &e, "want a transport error")
+	want := "directus: GET /items/messages/m1: "
+	assert.True(t, strings.HasPrefix(err.Error(), want), "err = %q, want prefix %q", err, want)
 }

@@ -3,11 +3,14 @@ package llm_test
 import (
 	"context"
 	"net/http"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
+
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/llm"
@@ -77,9 +80,7 @@ var unavailable = llmtest.Reply{Status: http.StatusServiceUnavailable, Text: `{"
 func onlyBreaker(t *testing.T, h *harness) llm.BreakerState {
 	t.Helper()
 	bs := h.router.Breakers()
-	if len(bs) != 1 {
-		t.Fatalf("breakers = %+v, want one", bs)
-	}
+	require.Len(t, bs, 1, "breakers = %+v, want one", bs)
 	return bs[0]
 }
 
@@ -90,12 +91,9 @@ func refused(t *testing.T, srv *llmtest.Server, h *harness, want string) {
 	before := len(srv.Requests())
 	_, err := h.router.Complete(context.Background(), planCall)
 	e := llmError(t, err, llm.Cooldown)
-	if !e.Permanent() || !strings.Contains(e.Error(), want) {
-		t.Fatalf("%v: want a permanent error saying %q", e, want)
-	}
-	if n := len(srv.Requests()); n != before {
-		t.Fatalf("the provider got %d requests while the breaker was open", n-before)
-	}
+	require.True(t, e.Permanent(), "%v: want a permanent error saying %q", e, want)
+	require.Contains(t, e.Error(), want, "want a permanent error saying %q", want)
+	require.Len(t, srv.Requests(), before, "the provider got requests while the breaker was open")
 }
 
 func TestRetryAfterOpensBreakerUntilAProbeSucceeds(t *testing.T) {
@@ -103,33 +101,29 @@ func TestRetryAfterOpensBreakerUntilAProbeSucceeds(t *testing.T) {
 	eachWire(t, breakerConfig(clk, tr), func(t *testing.T, srv *llmtest.Server, h *harness) {
 		srv.Script(agent.StepPlan, rateLimited("30"))
 		_, err := h.router.Complete(context.Background(), planCall)
-		if e := llmError(t, err, llm.Transient); e.Status != 429 || e.RetryAfter != 30*time.Second {
-			t.Fatalf("%v: want the 429 and its Retry-After", e)
-		}
+		e := llmError(t, err, llm.Transient)
+		require.Equal(t, 429, e.Status, "%v: want the 429 and its Retry-After", e)
+		require.Equal(t, 30*time.Second, e.RetryAfter, "%v: want the 429 and its Retry-After", e)
 		until := clk.Now().Add(30 * time.Second)
-		if b := onlyBreaker(t, h); b.State != llm.BreakerOpen || !b.OpenUntil.Equal(until) {
-			t.Fatalf("breaker %+v, want open until %v", b, until)
-		}
+		b := onlyBreaker(t, h)
+		require.Equal(t, llm.BreakerOpen, b.State, "breaker %+v, want open until %v", b, until)
+		require.True(t, b.OpenUntil.Equal(until), "breaker %+v, want open until %v", b, until)
 		refused(t, srv, h, "open until "+until.Format(time.RFC3339))
 		clk.Advance(29 * time.Second)
 		refused(t, srv, h, "Retry-After 30s")
 		clk.Advance(2 * time.Second)
-		if b := onlyBreaker(t, h); b.State != llm.BreakerHalfOpen {
-			t.Fatalf("breaker %+v after the cooldown, want half-open", b)
-		}
+		b = onlyBreaker(t, h)
+		require.Equal(t, llm.BreakerHalfOpen, b.State, "breaker %+v after the cooldown, want half-open", b)
 		probeAlone(t, srv, h)
-		if b := onlyBreaker(t, h); b.State != llm.BreakerClosed || b.Failures != 0 {
-			t.Fatalf("breaker %+v after a good probe, want closed", b)
-		}
+		b = onlyBreaker(t, h)
+		require.Equal(t, llm.BreakerClosed, b.State, "breaker %+v after a good probe, want closed", b)
+		require.Zero(t, b.Failures, "breaker %+v after a good probe, want closed", b)
 		srv.Script(agent.StepPlan, llmtest.Reply{Text: planK8s})
-		if _, err := h.router.Complete(context.Background(), planCall); err != nil {
-			t.Fatalf("closed again, a call failed: %v", err)
-		}
+		_, err = h.router.Complete(context.Background(), planCall)
+		require.NoError(t, err, "closed again, a call failed")
 	})
 	want := []string{"closed", "open", "half_open", "closed"}
-	if got := tr.states(); !slices.Equal(got, append(want, want...)) {
-		t.Fatalf("the hook heard %v, want %v for each provider", got, want)
-	}
+	assert.Equal(t, append(want, want...), tr.states(), "the hook heard, want %v for each provider", want)
 }
 
 // probeAlone lets a slow probe through and checks that a call made while it
@@ -140,18 +134,11 @@ func probeAlone(t *testing.T, srv *llmtest.Server, h *harness) {
 	before := len(srv.Requests())
 	probe := make(chan error, 1)
 	go func() { _, err := h.router.Complete(context.Background(), planCall); probe <- err }()
-	for deadline := time.Now().Add(5 * time.Second); len(srv.Requests()) == before; time.Sleep(time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the probe never reached the provider")
-		}
-	}
+	require.Eventually(t, func() bool { return len(srv.Requests()) != before }, 5*time.Second, time.Millisecond,
+		"the probe never reached the provider")
 	refused(t, srv, h, "waiting for the probe")
-	if err := <-probe; err != nil {
-		t.Fatalf("probe: %v", err)
-	}
-	if n := len(srv.Requests()) - before; n != 1 {
-		t.Fatalf("%d requests while half-open, want the probe alone", n)
-	}
+	require.NoError(t, <-probe, "probe")
+	require.Equal(t, 1, len(srv.Requests())-before, "requests while half-open, want the probe alone")
 }
 
 func TestFailedProbeReopensBreaker(t *testing.T) {
@@ -164,15 +151,13 @@ func TestFailedProbeReopensBreaker(t *testing.T) {
 		_, err := h.router.Complete(context.Background(), planCall)
 		llmError(t, err, llm.Transient)
 		until := clk.Now().Add(10 * time.Second) // the policy's cooldown
-		if b := onlyBreaker(t, h); b.State != llm.BreakerOpen || !b.OpenUntil.Equal(until) {
-			t.Fatalf("breaker %+v after a failed probe, want open until %v", b, until)
-		}
+		b := onlyBreaker(t, h)
+		require.Equal(t, llm.BreakerOpen, b.State, "breaker %+v after a failed probe, want open until %v", b, until)
+		require.True(t, b.OpenUntil.Equal(until), "breaker %+v after a failed probe, want open until %v", b, until)
 		refused(t, srv, h, "HTTP 503")
 	})
 	want := []string{"closed", "open", "half_open", "open"}
-	if got := tr.states(); !slices.Equal(got, append(want, want...)) {
-		t.Fatalf("the hook heard %v, want %v for each provider", got, want)
-	}
+	assert.Equal(t, append(want, want...), tr.states(), "the hook heard, want %v for each provider", want)
 }
 
 func TestConsecutiveServerErrorsOpenBreaker(t *testing.T) {
@@ -182,13 +167,12 @@ func TestConsecutiveServerErrorsOpenBreaker(t *testing.T) {
 		for i := 1; i <= 3; i++ {
 			_, err := h.router.Complete(context.Background(), planCall)
 			llmError(t, err, llm.Transient)
-			if b := onlyBreaker(t, h); b.Failures != i || (b.State == llm.BreakerOpen) != (i == 3) {
-				t.Fatalf("after %d failed calls: %+v", i, b)
-			}
+			b := onlyBreaker(t, h)
+			require.Equal(t, i, b.Failures, "after %d failed calls: %+v", i, b)
+			require.Equal(t, i == 3, b.State == llm.BreakerOpen, "after %d failed calls: %+v", i, b)
 		}
-		if b := onlyBreaker(t, h); !b.OpenUntil.Equal(clk.Now().Add(10 * time.Second)) {
-			t.Fatalf("breaker %+v: want open for the policy's cooldown", b)
-		}
+		b := onlyBreaker(t, h)
+		require.True(t, b.OpenUntil.Equal(clk.Now().Add(10*time.Second)), "breaker %+v: want open for the policy's cooldown", b)
 		refused(t, srv, h, "3 consecutive failed calls")
 	})
 }
@@ -203,9 +187,10 @@ func TestBreakerCountsOnlyConsecutiveFailures(t *testing.T) {
 		for range 5 {
 			h.router.Complete(context.Background(), planCall)
 		}
-		if b := onlyBreaker(t, h); b.State != llm.BreakerClosed || b.Failures != 2 || len(srv.Requests()) != 13 {
-			t.Fatalf("after fail, fail, succeed, fail, fail: %+v, %d requests", b, len(srv.Requests()))
-		}
+		b := onlyBreaker(t, h)
+		assert.Equal(t, llm.BreakerClosed, b.State, "after fail, fail, succeed, fail, fail: %+v", b)
+		assert.Equal(t, 2, b.Failures, "after fail, fail, succeed, fail, fail: %+v", b)
+		assert.Len(t, srv.Requests(), 13, "after fail, fail, succeed, fail, fail: requests")
 	})
 }
 
@@ -222,15 +207,14 @@ func TestOnlyTheCallsOwnTimeoutsOpenBreaker(t *testing.T) {
 			cancel()
 			llmError(t, err, llm.Timeout)
 		}
-		if b := onlyBreaker(t, h); b.State != llm.BreakerClosed || b.Failures != 0 {
-			t.Fatalf("after three calls cut by the caller: %+v", b)
-		}
+		b := onlyBreaker(t, h)
+		require.Equal(t, llm.BreakerClosed, b.State, "after three calls cut by the caller: %+v", b)
+		require.Zero(t, b.Failures, "after three calls cut by the caller: %+v", b)
 		for range 3 {
 			timed(t, h, planCall)
 		}
-		if b := onlyBreaker(t, h); b.State != llm.BreakerOpen {
-			t.Fatalf("after three hung calls: %+v", b)
-		}
+		b = onlyBreaker(t, h)
+		require.Equal(t, llm.BreakerOpen, b.State, "after three hung calls: %+v", b)
 		refused(t, srv, h, "call timeout")
 	})
 }
@@ -243,9 +227,9 @@ func TestBreakerCountsABareRateLimitAsAFailure(t *testing.T) {
 		bare.Header = nil
 		srv.Script(agent.StepPlan, bare, bare, bare)
 		h.router.Complete(context.Background(), planCall)
-		if b := onlyBreaker(t, h); b.State != llm.BreakerClosed || b.Failures != 1 {
-			t.Fatalf("after a bare 429: %+v", b)
-		}
+		b := onlyBreaker(t, h)
+		assert.Equal(t, llm.BreakerClosed, b.State, "after a bare 429: %+v", b)
+		assert.Equal(t, 1, b.Failures, "after a bare 429: %+v", b)
 	})
 }
 
@@ -256,28 +240,25 @@ func TestRouterReportsEachModelsBreaker(t *testing.T) {
 	cfg := llm.Config{AnthropicKey: "k", AnthropicBaseURL: anth.URL + "/v1", OpenAIKey: "k", OpenAIBaseURL: oai.URL + "/v1",
 		Now: newClock().Now, CallTimeout: 5 * time.Second}
 	h := newHarness(t, "anthropic:claude-test-1", cfg, "")
-	if bs := h.router.Breakers(); len(bs) != 0 {
-		t.Fatalf("breakers before any call: %+v", bs)
-	}
+	require.Empty(t, h.router.Breakers(), "breakers before any call")
 	oai.Script(agent.StepRespond, rateLimited("30"))
 	anth.Script(agent.StepPlan, llmtest.Reply{Text: planK8s})
-	if _, err := h.router.SetModel(agent.StepRespond, "openai:gpt-answer"); err != nil {
-		t.Fatal(err)
-	}
+	_, err := h.router.SetModel(agent.StepRespond, "openai:gpt-answer")
+	require.NoError(t, err)
 	call, _ := respondCall()
 	h.router.Complete(context.Background(), planCall)
 	h.router.Complete(context.Background(), call)
-	if _, err := h.router.SetModel(agent.StepPlan, "builtin"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := h.router.Complete(context.Background(), planCall); err != nil {
-		t.Fatalf("builtin plan: %v", err)
-	}
+	_, err = h.router.SetModel(agent.StepPlan, "builtin")
+	require.NoError(t, err)
+	_, err = h.router.Complete(context.Background(), planCall)
+	require.NoError(t, err, "builtin plan")
 	bs := h.router.Breakers()
-	if len(bs) != 2 || bs[0].Model != "anthropic:claude-test-1" || bs[0].State != llm.BreakerClosed ||
-		bs[1].Model != "openai:gpt-answer" || bs[1].State != llm.BreakerOpen || bs[1].Failures != 1 {
-		t.Fatalf("breakers = %+v", bs)
-	}
+	require.Len(t, bs, 2, "breakers = %+v", bs)
+	assert.Equal(t, "anthropic:claude-test-1", bs[0].Model, "breakers = %+v", bs)
+	assert.Equal(t, llm.BreakerClosed, bs[0].State, "breakers = %+v", bs)
+	assert.Equal(t, "openai:gpt-answer", bs[1].Model, "breakers = %+v", bs)
+	assert.Equal(t, llm.BreakerOpen, bs[1].State, "breakers = %+v", bs)
+	assert.Equal(t, 1, bs[1].Failures, "breakers = %+v", bs)
 }
 
 // A call waiting to retry gives up once another call opened the breaker:
@@ -289,17 +270,12 @@ func TestRetriesStopOnceTheBreakerOpens(t *testing.T) {
 		srv.Script(agent.StepPlan, slow, rateLimited("30"))
 		first := make(chan error, 1)
 		go func() { _, err := h.router.Complete(context.Background(), planCall); first <- err }()
-		for deadline := time.Now().Add(5 * time.Second); len(srv.Requests()) == 0; time.Sleep(time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Fatal("the first call never reached the provider")
-			}
-		}
+		require.Eventually(t, func() bool { return len(srv.Requests()) != 0 }, 5*time.Second, time.Millisecond,
+			"the first call never reached the provider")
 		h.router.Complete(context.Background(), planCall) // the 429 opens the breaker
-		if e := llmError(t, <-first, llm.Transient); e.Attempts != 1 || e.Status != 503 {
-			t.Fatalf("%v: want the 503 alone, not retried", e)
-		}
-		if n := len(srv.Requests()); n != 2 {
-			t.Fatalf("%d requests: want the 503 and the 429", n)
-		}
+		e := llmError(t, <-first, llm.Transient)
+		require.Equal(t, 1, e.Attempts, "%v: want the 503 alone, not retried", e)
+		require.Equal(t, 503, e.Status, "%v: want the 503 alone, not retried", e)
+		assert.Len(t, srv.Requests(), 2, "requests: want the 503 and the 429")
 	})
 }

@@ -2,11 +2,14 @@ package llm_test
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"sync"
 	"testing"
+
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/llm"
@@ -57,9 +60,8 @@ func respondCall() (agent.Call, func() string) {
 func llmError(t *testing.T, err error, c llm.Class) *llm.Error {
 	t.Helper()
 	var e *llm.Error
-	if !errors.As(err, &e) || e.Class != c {
-		t.Fatalf("err = %v, want an *llm.Error of class %s", err, c)
-	}
+	require.ErrorAs(t, err, &e, "want an *llm.Error of class %s", c)
+	require.Equal(t, c, e.Class, "err = %v, want an *llm.Error of class %s", err, c)
 	return e
 }
 
@@ -76,15 +78,10 @@ func TestHungCallTimesOutWithinCallTimeout(t *testing.T) {
 		srv.Script(agent.StepPlan, llmtest.Reply{Hang: true})
 		took, err := timed(t, h, planCall)
 		e := llmError(t, err, llm.Timeout)
-		if took > 10*timeout {
-			t.Fatalf("the call took %v with a call timeout of %v", took, timeout)
-		}
-		if !e.Permanent() || !strings.Contains(e.Error(), "call timeout") {
-			t.Fatalf("%v: want a permanent error naming the call timeout", e)
-		}
-		if n := len(srv.Requests()); n != 1 {
-			t.Fatalf("%d requests: a call out of time is not retried", n)
-		}
+		require.LessOrEqual(t, took, 10*timeout, "the call took too long with a call timeout of %v", timeout)
+		require.True(t, e.Permanent(), "%v: want a permanent error naming the call timeout", e)
+		require.Contains(t, e.Error(), "call timeout", "want a permanent error naming the call timeout")
+		assert.Len(t, srv.Requests(), 1, "requests: a call out of time is not retried")
 	})
 }
 
@@ -96,9 +93,8 @@ func TestCallTimeoutCoversRetries(t *testing.T) {
 	srv.Script(agent.StepPlan, llmtest.Reply{Text: planK8s, Delay: 100 * time.Millisecond, Status: 503}, llmtest.Reply{Hang: true})
 	took, err := timed(t, h, planCall)
 	llmError(t, err, llm.Timeout)
-	if n := len(srv.Requests()); n != 2 || took > 10*timeout {
-		t.Fatalf("%d requests in %v: want the 503, one retry cut by the call timeout", n, took)
-	}
+	assert.Len(t, srv.Requests(), 2, "requests in %v: want the 503, one retry cut by the call timeout", took)
+	assert.LessOrEqual(t, took, 10*timeout, "want the 503, one retry cut by the call timeout")
 }
 
 func TestIdleStreamTimesOutAfterItsFirstChunk(t *testing.T) {
@@ -108,15 +104,14 @@ func TestIdleStreamTimesOutAfterItsFirstChunk(t *testing.T) {
 		call, streamed := respondCall()
 		took, err := timed(t, h, call)
 		e := llmError(t, err, llm.Timeout)
-		if !strings.Contains(e.Error(), "stream went idle") || !e.Permanent() {
-			t.Fatalf("%v: want a permanent error saying the stream went idle", e)
-		}
-		if got := streamed(); got == "" || !strings.HasPrefix(answerK8s, got) || len(got) >= len(answerK8s) {
-			t.Fatalf("streamed %q: want the first chunk of the answer only", got)
-		}
-		if took < idle || took > 10*idle {
-			t.Fatalf("the call took %v with an idle timeout of %v", took, idle)
-		}
+		require.Contains(t, e.Error(), "stream went idle", "want a permanent error saying the stream went idle")
+		require.True(t, e.Permanent(), "%v: want a permanent error saying the stream went idle", e)
+		got := streamed()
+		require.NotEmpty(t, got, "streamed nothing: want the first chunk of the answer only")
+		require.True(t, strings.HasPrefix(answerK8s, got), "streamed %q: want the first chunk of the answer only", got)
+		require.Less(t, len(got), len(answerK8s), "streamed %q: want the first chunk of the answer only", got)
+		assert.GreaterOrEqual(t, took, idle, "the call took too little with an idle timeout of %v", idle)
+		assert.LessOrEqual(t, took, 10*idle, "the call took too long with an idle timeout of %v", idle)
 	})
 }
 
@@ -128,12 +123,9 @@ func TestFlowingStreamOutlivesCallAndIdleTimeouts(t *testing.T) {
 		srv.Script(agent.StepRespond, llmtest.Reply{Text: answerK8s, ChunkDelay: 25 * time.Millisecond}) // 19 chunks
 		call, streamed := respondCall()
 		took, err := timed(t, h, call)
-		if err != nil || streamed() != answerK8s {
-			t.Fatalf("err = %v, streamed %q", err, streamed())
-		}
-		if took < idle {
-			t.Fatalf("the stream took %v: too short to show anything", took)
-		}
+		require.NoError(t, err)
+		require.Equal(t, answerK8s, streamed(), "streamed")
+		assert.GreaterOrEqual(t, took, idle, "the stream took too short to show anything")
 	})
 }
 
@@ -146,9 +138,9 @@ func TestSilentStreamTimesOutAtCallTimeout(t *testing.T) {
 		call, streamed := respondCall()
 		took, err := timed(t, h, call)
 		e := llmError(t, err, llm.Timeout)
-		if !strings.Contains(e.Error(), "first chunk") || streamed() != "" || took > 10*timeout {
-			t.Fatalf("%v after %v, streamed %q", e, took, streamed())
-		}
+		assert.Contains(t, e.Error(), "first chunk", "after %v", took)
+		assert.Empty(t, streamed(), "streamed")
+		assert.LessOrEqual(t, took, 10*timeout, "%v after too long", e)
 	})
 }
 
@@ -159,12 +151,10 @@ func TestHungModelFallsBackWithinCallTimeout(t *testing.T) {
 	h := newHarness(t, "anthropic:claude-test-1", llm.Config{AnthropicKey: "k", AnthropicBaseURL: srv.URL + "/v1", CallTimeout: 100 * time.Millisecond}, "")
 	srv.Default = func(agent.Step) llmtest.Reply { return llmtest.Reply{Hang: true} }
 	res := h.ask(t, "Any k8s workshops?", agent.Options{MaxRetries: 1}, 20*time.Second)
-	if n := len(srv.Requests()); n != 1 || res.took > 5*time.Second {
-		t.Fatalf("%d requests, turn took %v: want one hung call, then the fallback", n, res.took)
-	}
-	if res.st.PlanSource != agent.FromFallbackModel || res.st.ResponseSource != agent.FromFallbackModel {
-		t.Fatalf("plan from %s, answer from %s", res.st.PlanSource, res.st.ResponseSource)
-	}
+	require.Len(t, srv.Requests(), 1, "turn took %v: want one hung call, then the fallback", res.took)
+	require.LessOrEqual(t, res.took, 5*time.Second, "turn took too long: want one hung call, then the fallback")
+	assert.Equal(t, agent.FromFallbackModel, res.st.PlanSource, "plan source")
+	assert.Equal(t, agent.FromFallbackModel, res.st.ResponseSource, "answer source")
 }
 
 // A stalled answer ends at the idle timeout: observers are told to drop
@@ -176,11 +166,10 @@ func TestStalledAnswerFallsBackWithAReset(t *testing.T) {
 		srv.Default = func(agent.Step) llmtest.Reply { return llmtest.Reply{Text: "Looking into it."} }
 		res := h.ask(t, "Any k8s workshops?", agent.Options{MaxRetries: -1}, 20*time.Second)
 		text, answer, resets := res.streamed()
-		if resets != 1 || res.st.ResponseSource != agent.FromFallbackModel || answer.Text != text || strings.Contains(text, "never ends") {
-			t.Fatalf("resets %d, answer from %s: %q", resets, res.st.ResponseSource, text)
-		}
-		if res.took > 5*time.Second {
-			t.Fatalf("the turn took %v with a 150ms idle timeout", res.took)
-		}
+		require.Equal(t, 1, resets, "resets; answer from %s: %q", res.st.ResponseSource, text)
+		require.Equal(t, agent.FromFallbackModel, res.st.ResponseSource, "answer source: %q", text)
+		require.Equal(t, text, answer.Text, "answer text vs streamed")
+		require.NotContains(t, text, "never ends", "streamed text")
+		assert.LessOrEqual(t, res.took, 5*time.Second, "the turn took too long with a 150ms idle timeout")
 	})
 }

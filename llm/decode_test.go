@@ -2,9 +2,12 @@ package llm_test
 
 import (
 	"fmt"
-	"strings"
 	"testing"
+
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/llm"
@@ -19,12 +22,10 @@ func TestRepliesWithExtraKeysAreUsedAndRefusalsRecorded(t *testing.T) {
 		srv.Script(agent.StepPlan, llmtest.Reply{Text: `{"intent":"x","query_mode":"hybrid","queries":[{"table":"sessions","search_mode":"faceted","query_text":"kubernetes workshops","limit":10,"relaxation":null}]}`})
 		srv.Default = func(agent.Step) llmtest.Reply { return llmtest.Reply{Text: "See [sessions/s012]."} }
 		res := h.ask(t, "Any k8s workshops?", agent.Options{MaxRetries: -1}, 10*time.Second)
-		if res.st.PlanSource != agent.FromModel || len(srv.Of(agent.StepPlan)) != 1 || len(res.st.Rejections) != 0 {
-			t.Fatalf("plan from %s after %d calls, rejections %+v", res.st.PlanSource, len(srv.Of(agent.StepPlan)), res.st.Rejections)
-		}
-		if got := fmt.Sprint(res.st.IgnoredKeys); got != "[{plan_queries [queries[0].relaxation query_mode]}]" {
-			t.Fatalf("ignored keys %s", got)
-		}
+		require.Equal(t, agent.FromModel, res.st.PlanSource, "plan source")
+		require.Len(t, srv.Of(agent.StepPlan), 1, "plan calls")
+		require.Empty(t, res.st.Rejections, "rejections")
+		assert.Equal(t, "[{plan_queries [queries[0].relaxation query_mode]}]", fmt.Sprint(res.st.IgnoredKeys), "ignored keys")
 	})
 	eachWire(t, func(*llm.Config) {}, func(t *testing.T, srv *llmtest.Server, h *harness) {
 		srv.Script(agent.StepPlan, llmtest.Reply{Text: `{"intent":"x","queries":[{"table":"workshops","query_text":"kubernetes"}]}`},
@@ -32,9 +33,11 @@ func TestRepliesWithExtraKeysAreUsedAndRefusalsRecorded(t *testing.T) {
 		srv.Default = func(agent.Step) llmtest.Reply { return llmtest.Reply{Text: "See [sessions/s012]."} }
 		res := h.ask(t, "Any k8s workshops?", agent.Options{MaxRetries: -1}, 10*time.Second)
 		r := res.st.Rejections
-		if res.st.PlanSource != agent.FromRepair || len(r) != 1 || r[0].Step != agent.StepPlan || r[0].Check != agent.CheckTables || r[0].Model == "" {
-			t.Fatalf("plan from %s, rejections %+v; want one tables_and_modes refusal, then the repair", res.st.PlanSource, r)
-		}
+		require.Equal(t, agent.FromRepair, res.st.PlanSource, "plan source; rejections %+v", r)
+		require.Len(t, r, 1, "rejections %+v; want one tables_and_modes refusal, then the repair", r)
+		assert.Equal(t, agent.StepPlan, r[0].Step, "rejections %+v; want one tables_and_modes refusal, then the repair", r)
+		assert.Equal(t, agent.CheckTables, r[0].Check, "rejections %+v; want one tables_and_modes refusal, then the repair", r)
+		assert.NotEmpty(t, r[0].Model, "rejections %+v; want one tables_and_modes refusal, then the repair", r)
 	})
 }
 
@@ -49,12 +52,11 @@ func TestSteeredAnswerIsSanitisedInTheStream(t *testing.T) {
 		res := h.ask(t, "Any sessions on RAG?", agent.Options{MaxRetries: -1}, 10*time.Second)
 		text, answer, _ := res.streamed()
 		for _, bad := range []string{"phish", "p999", "［", "Sessions/"} {
-			if strings.Contains(text, bad) || strings.Contains(answer.Text, bad) {
-				t.Fatalf("%q reached the attendee: stream %q, answer %q", bad, text, answer.Text)
-			}
+			require.NotContains(t, text, bad, "%q reached the attendee through the stream", bad)
+			require.NotContains(t, answer.Text, bad, "%q reached the attendee through the answer", bad)
 		}
-		if !strings.Contains(answer.Text, "[sessions/s006]") || len(res.st.RemovedURLs) != 1 || len(res.st.DroppedCitations) != 1 {
-			t.Fatalf("answer %q, removed %v, dropped %v", answer.Text, res.st.RemovedURLs, res.st.DroppedCitations)
-		}
+		assert.Contains(t, answer.Text, "[sessions/s006]", "answer")
+		assert.Len(t, res.st.RemovedURLs, 1, "removed URLs")
+		assert.Len(t, res.st.DroppedCitations, 1, "dropped citations")
 	})
 }

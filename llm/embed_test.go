@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/erleah/erleah-agent/conference"
 	"github.com/erleah/erleah-agent/llm"
 	"github.com/erleah/erleah-agent/llm/llmtest"
@@ -18,9 +21,7 @@ import (
 func smallBundle(t *testing.T) *conference.Bundle {
 	t.Helper()
 	b, err := conference.Demo()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	small := b.Of("climate26")
 	return small
 }
@@ -32,24 +33,15 @@ func loadThroughCache(t *testing.T, srv *llmtest.Server, dir string, b *conferen
 	before := len(srv.Of("embeddings"))
 	spec, _ := llm.ParseSpec("openai:embed-test")
 	cache, err := embedcache.Open(dir, spec.String())
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	inner, err := llm.NewEmbedder(context.Background(), spec, llm.Config{OpenAIKey: "k", OpenAIBaseURL: srv.URL + "/v1", Retry: fastRetry}, cache.Dim(), 16, search.Calibration{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	emb, err := cache.Wrap(inner)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	eng, err := search.NewEngine(emb, memsearch.New(emb.Dim()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := eng.Load(context.Background(), b); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
+	_, err = eng.Load(context.Background(), b)
+	require.NoError(t, err)
 	return len(srv.Of("embeddings")) - before, eng
 }
 
@@ -68,9 +60,8 @@ func TestOpenAIEmbeddingsAreBatchedAndCachedAcrossRestarts(t *testing.T) {
 	sent := map[string]int{}
 	for i, r := range srv.Of("embeddings") {
 		inputs, _ := r.Body["input"].([]any)
-		if r.Model != "embed-test" || len(inputs) > 16 {
-			t.Fatalf("embedding request for model %q with %d inputs", r.Model, len(inputs))
-		}
+		require.Equal(t, "embed-test", r.Model, "embedding request model")
+		require.LessOrEqual(t, len(inputs), 16, "embedding request for model %q: inputs", r.Model)
 		for _, in := range inputs {
 			if i > 0 { // the first request probes the dimension
 				sent[in.(string)]++
@@ -78,44 +69,32 @@ func TestOpenAIEmbeddingsAreBatchedAndCachedAcrossRestarts(t *testing.T) {
 		}
 	}
 	for text := range distinct {
-		if sent[text] != 1 {
-			t.Fatalf("text embedded %d times, want once: %q", sent[text], text)
-		}
+		require.Equal(t, 1, sent[text], "times text embedded, want once: %q", text)
 	}
-	if full := len(sent)/16 + 1; n > 1+full+2 { // whole batches: documents, then the calibration questions
-		t.Fatalf("%d embedding requests for %d texts", n, len(sent))
-	}
+	full := len(sent)/16 + 1
+	require.LessOrEqual(t, n, 1+full+2, "embedding requests for %d texts", len(sent)) // whole batches: documents, then the calibration questions
 	rs, err := eng.Search(context.Background(), "climate26", search.Query{Table: search.Sessions, Mode: search.Master, Text: b.Sessions[3].Title, Limit: 3})
-	if err != nil || len(rs) == 0 {
-		t.Fatalf("search through provider embeddings: %v", err)
-	}
+	require.NoError(t, err, "search through provider embeddings")
+	require.NotEmpty(t, rs, "search through provider embeddings")
 	n, _ = loadThroughCache(t, srv, dir, b)
-	if n != 0 {
-		t.Fatalf("a restart made %d embedding requests; the cache should answer everything", n)
-	}
+	require.Zero(t, n, "a restart made embedding requests; the cache should answer everything")
 	entries, _ := os.ReadDir(dir)
-	if len(entries) != 1 || filepath.Ext(entries[0].Name()) != ".vec" {
-		t.Fatalf("cache directory holds %v", entries)
-	}
+	require.Len(t, entries, 1, "cache directory holds %v", entries)
+	assert.Equal(t, ".vec", filepath.Ext(entries[0].Name()), "cache directory holds %v", entries)
 }
 
 func TestOllamaEmbeddings(t *testing.T) {
 	srv := llmtest.NewOllama(t)
 	spec, _ := llm.ParseSpec("ollama:embed-test")
 	e, err := llm.NewEmbedder(context.Background(), spec, llm.Config{OllamaURL: srv.URL}, 0, 0, search.Calibration{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	vs, err := e.Embed(context.Background(), []string{"a", "", "b"})
-	if err != nil || len(vs) != 3 || len(vs[1]) != llmtest.Dim || vs[1][0] != 0 {
-		t.Fatalf("Embed: %v %v", err, vs)
-	}
-	if got, want := fmt.Sprint(vs[0][:3]), fmt.Sprint(llmtest.Vector("a")[:3]); got != want {
-		t.Fatalf("vector %s, want %s", got, want)
-	}
-	if n := len(srv.Of("embeddings")); n != 3 { // probe + one request per non-empty text
-		t.Fatalf("%d requests", n)
-	}
+	require.NoError(t, err, "Embed")
+	require.Len(t, vs, 3, "Embed: %v", vs)
+	require.Len(t, vs[1], llmtest.Dim, "Embed: %v", vs)
+	require.Zero(t, vs[1][0], "Embed: %v", vs)
+	require.Equal(t, fmt.Sprint(llmtest.Vector("a")[:3]), fmt.Sprint(vs[0][:3]), "vector")
+	assert.Len(t, srv.Of("embeddings"), 3, "requests") // probe + one request per non-empty text
 }
 
 func TestCacheRefusesAnotherEmbedder(t *testing.T) {
@@ -123,7 +102,6 @@ func TestCacheRefusesAnotherEmbedder(t *testing.T) {
 	srv := llmtest.NewOllama(t)
 	spec, _ := llm.ParseSpec("ollama:b")
 	e, _ := llm.NewEmbedder(context.Background(), spec, llm.Config{OllamaURL: srv.URL}, 0, 0, search.Calibration{})
-	if _, err := c.Wrap(e); err == nil {
-		t.Fatal("a cache of one model wrapped another")
-	}
+	_, err := c.Wrap(e)
+	assert.Error(t, err, "a cache of one model wrapped another")
 }

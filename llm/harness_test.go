@@ -5,7 +5,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
 	"time"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/llm"
@@ -42,21 +45,17 @@ func newHarness(t *testing.T, model string, cfg llm.Config, dir string) *harness
 		cfg.Retry = fastRetry
 	}
 	p, warn, err := prompts.Open(dir + "/prompts.json")
-	if err != nil || len(warn) > 0 {
-		t.Fatal(err, warn)
-	}
+	require.NoError(t, err)
+	require.Empty(t, warn)
 	spec, err := llm.ParseSpec(model)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defaults := map[agent.Step]llm.Spec{}
 	for _, s := range agent.ModelSteps {
 		defaults[s] = spec
 	}
 	r, warn, err := llm.OpenRouter(dir+"/models.json", defaults, cfg, p, rules.New())
-	if err != nil || len(warn) > 0 {
-		t.Fatal(err, warn)
-	}
+	require.NoError(t, err)
+	require.Empty(t, warn)
 	return &harness{prompts: p, router: r, dir: dir}
 }
 
@@ -82,9 +81,7 @@ func (h *harness) ask(t *testing.T, msg string, opts agent.Options, timeout time
 		mu.Unlock()
 	})
 	res.took = time.Since(start)
-	if res.err != nil {
-		t.Fatalf("Run: %v", res.err)
-	}
+	require.NoError(t, res.err, "Run")
 	return res
 }
 

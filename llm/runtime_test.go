@@ -3,7 +3,11 @@ package llm_test
 import (
 	"strings"
 	"testing"
+
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/llm"
@@ -20,26 +24,20 @@ func TestPoorAnswerIsRegeneratedOnce(t *testing.T) {
 	res := h.ask(t, "Any k8s workshops?", agent.Options{MaxRetries: 1, EvaluateFeedback: true}, 10*time.Second)
 	st := res.st
 	resp := srv.Of(agent.StepRespond)
-	if len(resp) != 2 || !strings.Contains(resp[1].System, "Recommend the Kubernetes workshop") || !strings.Contains(resp[1].User, "I could not find anything.") {
-		t.Fatalf("second answer request lacks the hint or the previous answer: %d requests", len(resp))
-	}
-	if n := len(srv.Of(agent.StepEval)); n != 1 {
-		t.Fatalf("%d evaluations: the regenerated answer is not evaluated again and never regenerated twice", n)
-	}
+	require.Len(t, resp, 2, "answer requests")
+	require.Contains(t, resp[1].System, "Recommend the Kubernetes workshop", "second answer request lacks the hint")
+	require.Contains(t, resp[1].User, "I could not find anything.", "second answer request lacks the previous answer")
+	require.Len(t, srv.Of(agent.StepEval), 1, "evaluations: the regenerated answer is not evaluated again and never regenerated twice")
 	th := res.thinking()
-	if len(th) != 2 || th[1].Strategy != agent.Regenerate {
-		t.Fatalf("thinking = %+v, want a regenerate record", th)
-	}
+	require.Len(t, th, 2, "thinking = %+v, want a regenerate record", th)
+	require.Equal(t, agent.Regenerate, th[1].Strategy, "thinking = %+v, want a regenerate record", th)
 	text, ans, resets := res.streamed()
-	if resets != 1 {
-		t.Fatalf("%d resets, want one before the regenerated answer", resets)
-	}
-	if text != st.ResponseText || ans.Text != st.ResponseText || strings.Contains(text, "could not find") || !st.Regenerated {
-		t.Fatalf("final %q, streamed %q: answers mixed or not regenerated", st.ResponseText, text)
-	}
-	if st.Evaluation.QualityScore != 0.2 {
-		t.Fatalf("evaluation recorded: %+v", st.Evaluation)
-	}
+	require.Equal(t, 1, resets, "resets, want one before the regenerated answer")
+	require.Equal(t, st.ResponseText, text, "streamed vs final: answers mixed")
+	require.Equal(t, st.ResponseText, ans.Text, "answer event vs final: answers mixed")
+	require.NotContains(t, text, "could not find", "answers mixed")
+	require.True(t, st.Regenerated, "not regenerated")
+	assert.Equal(t, 0.2, st.Evaluation.QualityScore, "evaluation recorded: %+v", st.Evaluation)
 }
 
 // TestCallBudgetIsEnforced makes every structured reply invalid, so each
@@ -59,12 +57,9 @@ func TestCallBudgetIsEnforced(t *testing.T) {
 			calls++
 		}
 	}
-	if n := len(srv.Requests()); n > agent.DefaultBudget || calls > agent.DefaultBudget {
-		t.Fatalf("%d requests, %d model calls: over the budget of %d", n, calls, agent.DefaultBudget)
-	}
-	if res.st.ResponseSource != agent.FromModel {
-		t.Fatalf("the answer lost its reserved call: from %s", res.st.ResponseSource)
-	}
+	require.LessOrEqual(t, len(srv.Requests()), agent.DefaultBudget, "requests over the budget")
+	require.LessOrEqual(t, calls, agent.DefaultBudget, "model calls over the budget")
+	assert.Equal(t, agent.FromModel, res.st.ResponseSource, "the answer lost its reserved call")
 }
 
 // TestRuntimeChangesApplyNextTurnAndSurviveRestart replaces the plan prompt
@@ -84,30 +79,26 @@ func TestRuntimeChangesApplyNextTurnAndSurviveRestart(t *testing.T) {
 	}
 	h := newHarness(t, "anthropic:claude-test-1", cfg, "")
 	newPlan := strings.Replace(mustPrompt(t, h, agent.StepPlan), "You plan searches for a conference assistant.", "You plan searches for a conference assistant. Prefer workshops.", 1)
-	if _, err := h.prompts.Set(agent.StepPlan, newPlan); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := h.router.SetModel(agent.StepRespond, "openai:gpt-answer"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := h.router.SetModel(agent.StepRespond, "anthropic"); err == nil {
-		t.Fatal("a model without a name was accepted")
-	}
+	_, err := h.prompts.Set(agent.StepPlan, newPlan)
+	require.NoError(t, err)
+	_, err = h.router.SetModel(agent.StepRespond, "openai:gpt-answer")
+	require.NoError(t, err)
+	_, err = h.router.SetModel(agent.StepRespond, "anthropic")
+	require.Error(t, err, "a model without a name was accepted")
 	check := func(h *harness) {
 		t.Helper()
 		res := h.ask(t, "Any k8s workshops?", agent.Options{MaxRetries: -1}, 10*time.Second)
 		plans := anth.Of(agent.StepPlan)
-		if last := plans[len(plans)-1]; !strings.Contains(last.System, "Prefer workshops.") {
-			t.Fatal("the plan request does not use the new prompt")
-		}
+		last := plans[len(plans)-1]
+		require.Contains(t, last.System, "Prefer workshops.", "the plan request does not use the new prompt")
 		answers := oai.Of(agent.StepRespond)
-		if len(answers) == 0 || answers[len(answers)-1].Model != "gpt-answer" {
-			t.Fatal("the answer did not go to the new model")
-		}
+		require.NotEmpty(t, answers, "the answer did not go to the new model")
+		require.Equal(t, "gpt-answer", answers[len(answers)-1].Model, "the answer did not go to the new model")
 		for _, c := range res.st.ModelCalls {
 			want := map[agent.Step]string{agent.StepPlan: "anthropic:claude-test-1", agent.StepRespond: "openai:gpt-answer"}[c.Step]
-			if c.Model != want || (c.Step == agent.StepPlan && c.PromptVersion != 2) {
-				t.Fatalf("trace: %+v", c)
+			require.Equal(t, want, c.Model, "trace: %+v", c)
+			if c.Step == agent.StepPlan {
+				require.Equal(t, 2, c.PromptVersion, "trace: %+v", c)
 			}
 		}
 	}
@@ -118,21 +109,18 @@ func TestRuntimeChangesApplyNextTurnAndSurviveRestart(t *testing.T) {
 func mustPrompt(t *testing.T, h *harness, s agent.Step) string {
 	t.Helper()
 	p, err := h.prompts.Get(s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return p.Value
 }
 
 func TestRouterRejectsModelsWithoutCredentials(t *testing.T) {
 	h := newHarness(t, "builtin", llm.Config{}, "")
-	if _, err := h.router.SetModel(agent.StepPlan, "anthropic:claude-x"); err == nil || !strings.Contains(err.Error(), "ANTHROPIC_API_KEY") {
-		t.Fatalf("err = %v", err)
-	}
-	if _, err := h.router.SetModel(agent.StepPlan, "mystery:model"); err == nil {
-		t.Fatal("unknown provider accepted")
-	}
-	if e, _ := h.router.Model(agent.StepPlan); e.Value != "builtin" || e.Version != 1 {
-		t.Fatalf("a rejected change changed the model: %+v", e)
-	}
+	_, err := h.router.SetModel(agent.StepPlan, "anthropic:claude-x")
+	require.Error(t, err)
+	require.Contains(t, err.Error(), "ANTHROPIC_API_KEY")
+	_, err = h.router.SetModel(agent.StepPlan, "mystery:model")
+	require.Error(t, err, "unknown provider accepted")
+	e, _ := h.router.Model(agent.StepPlan)
+	assert.Equal(t, "builtin", e.Value, "a rejected change changed the model: %+v", e)
+	assert.Equal(t, 1, e.Version, "a rejected change changed the model: %+v", e)
 }

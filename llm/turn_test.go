@@ -1,9 +1,12 @@
 package llm_test
 
 import (
-	"strings"
 	"testing"
+
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/llm"
@@ -27,43 +30,48 @@ func TestAnthropicTurnWithRewrite(t *testing.T) {
 	st := res.st
 
 	for _, r := range srv.Requests() {
-		if r.Model != "claude-test-1" || r.Header.Get("X-Api-Key") != "sk-test" || r.Header.Get("Anthropic-Version") != "2023-06-01" {
-			t.Fatalf("%s request: model %q, key %q, version %q", r.Step, r.Model, r.Header.Get("X-Api-Key"), r.Header.Get("Anthropic-Version"))
-		}
+		require.Equal(t, "claude-test-1", r.Model, "%s request: model", r.Step)
+		require.Equal(t, "sk-test", r.Header.Get("X-Api-Key"), "%s request: key", r.Step)
+		require.Equal(t, "2023-06-01", r.Header.Get("Anthropic-Version"), "%s request: version", r.Step)
 	}
 	plan := srv.Of(agent.StepPlan)
-	if len(plan) != 1 || !strings.Contains(plan[0].System, "Reply with one JSON object") || !strings.Contains(plan[0].User, `"Any k8s workshops?"`) {
-		t.Fatalf("plan request: %+v", plan)
-	}
+	require.Len(t, plan, 1, "plan request: %+v", plan)
+	require.Contains(t, plan[0].System, "Reply with one JSON object", "plan request")
+	require.Contains(t, plan[0].User, `"Any k8s workshops?"`, "plan request")
 	refl := srv.Of(agent.StepReflect)
-	if len(refl) != 1 || !strings.Contains(refl[0].User, `"term":"k8s"`) || !strings.Contains(refl[0].User, "already_tried") {
-		t.Fatalf("reflect request lacks its evidence: %+v", refl)
-	}
-	if resp := srv.Of(agent.StepRespond); len(resp) != 1 || !resp[0].Stream {
-		t.Fatalf("the answer was not streamed: %+v", resp)
-	}
+	require.Len(t, refl, 1, "reflect request lacks its evidence: %+v", refl)
+	require.Contains(t, refl[0].User, `"term":"k8s"`, "reflect request lacks its evidence")
+	require.Contains(t, refl[0].User, "already_tried", "reflect request lacks its evidence")
+	resp := srv.Of(agent.StepRespond)
+	require.Len(t, resp, 1, "the answer was not streamed: %+v", resp)
+	require.True(t, resp[0].Stream, "the answer was not streamed: %+v", resp)
 
-	if st.PlanSource != agent.FromModel || len(st.Reflections) != 1 || st.Reflections[0].Source != agent.FromModel {
-		t.Fatalf("plan from %s, reflections %+v", st.PlanSource, st.Reflections)
-	}
+	require.Equal(t, agent.FromModel, st.PlanSource, "plan source; reflections %+v", st.Reflections)
+	require.Len(t, st.Reflections, 1, "reflections %+v", st.Reflections)
+	require.Equal(t, agent.FromModel, st.Reflections[0].Source, "reflections %+v", st.Reflections)
 	th := res.thinking() // the acknowledgment is the first thinking record
-	if len(th) != 2 || th[0].Strategy != agent.Acknowledge || th[1].Strategy != agent.Rewrite || !strings.Contains(th[1].Message, "Kubernetes") || th[1].RetryCount != 1 {
-		t.Fatalf("thinking = %+v", th)
-	}
+	require.Len(t, th, 2, "thinking = %+v", th)
+	require.Equal(t, agent.Acknowledge, th[0].Strategy, "thinking = %+v", th)
+	require.Equal(t, agent.Rewrite, th[1].Strategy, "thinking = %+v", th)
+	require.Contains(t, th[1].Message, "Kubernetes", "thinking = %+v", th)
+	require.Equal(t, 1, th[1].RetryCount, "thinking = %+v", th)
 	text, ans, _ := res.streamed()
-	if text != st.ResponseText || ans.Text != text || !strings.Contains(text, "[sessions/s010]") || strings.Contains(text, "s999") {
-		t.Fatalf("streamed %q, final %q", text, st.ResponseText)
-	}
-	if len(st.Citations) != 1 || st.Citations[0].Key() != "sessions/s010" {
-		t.Fatalf("citations %+v", st.Citations)
-	}
-	if st.Evaluation == nil || st.Evaluation.QualityScore != 0.9 || st.Regenerated || st.Acknowledgment == "" {
-		t.Fatalf("evaluation %+v, ack %q", st.Evaluation, st.Acknowledgment)
-	}
+	require.Equal(t, st.ResponseText, text, "streamed vs final")
+	require.Equal(t, text, ans.Text, "answer event vs streamed")
+	require.Contains(t, text, "[sessions/s010]", "streamed")
+	require.NotContains(t, text, "s999", "streamed")
+	require.Len(t, st.Citations, 1, "citations %+v", st.Citations)
+	require.Equal(t, "sessions/s010", st.Citations[0].Key(), "citations %+v", st.Citations)
+	require.NotNil(t, st.Evaluation, "evaluation; ack %q", st.Acknowledgment)
+	require.Equal(t, 0.9, st.Evaluation.QualityScore, "evaluation %+v", st.Evaluation)
+	require.False(t, st.Regenerated, "regenerated")
+	require.NotEmpty(t, st.Acknowledgment, "ack")
 	for _, c := range st.ModelCalls {
-		if c.Model != "anthropic:claude-test-1" || c.PromptVersion != 1 || c.Usage.InputTokens == 0 || c.Usage.OutputTokens == 0 || c.Failed != "" {
-			t.Fatalf("model call %+v lacks model, prompt version or tokens", c)
-		}
+		assert.Equal(t, "anthropic:claude-test-1", c.Model, "model call %+v lacks model, prompt version or tokens", c)
+		assert.Equal(t, 1, c.PromptVersion, "model call %+v lacks model, prompt version or tokens", c)
+		assert.NotZero(t, c.Usage.InputTokens, "model call %+v lacks model, prompt version or tokens", c)
+		assert.NotZero(t, c.Usage.OutputTokens, "model call %+v lacks model, prompt version or tokens", c)
+		assert.Empty(t, c.Failed, "model call %+v lacks model, prompt version or tokens", c)
 	}
 }
 
@@ -79,28 +87,27 @@ func TestOpenAITurnWithPivot(t *testing.T) {
 	res := h.ask(t, "Who can help me deploy ML models on-prem?", agent.Options{MaxRetries: 1}, 10*time.Second)
 
 	for _, r := range srv.Requests() {
-		if r.Model != "gpt-test" || r.Header.Get("Authorization") != "Bearer sk-openai" {
-			t.Fatalf("%s request: model %q auth %q", r.Step, r.Model, r.Header.Get("Authorization"))
-		}
+		require.Equal(t, "gpt-test", r.Model, "%s request: model", r.Step)
+		require.Equal(t, "Bearer sk-openai", r.Header.Get("Authorization"), "%s request: auth", r.Step)
 		wantJSON := r.Step == agent.StepPlan || r.Step == agent.StepReflect
-		if r.JSONMode != wantJSON {
-			t.Fatalf("%s request: JSON mode %v", r.Step, r.JSONMode)
-		}
+		require.Equal(t, wantJSON, r.JSONMode, "%s request: JSON mode", r.Step)
 	}
-	if resp := srv.Of(agent.StepRespond); len(resp) != 1 || !resp[0].Stream {
-		t.Fatal("the answer was not streamed")
-	}
+	resp := srv.Of(agent.StepRespond)
+	require.Len(t, resp, 1, "the answer was not streamed")
+	require.True(t, resp[0].Stream, "the answer was not streamed")
 	st := res.st
 	th := res.thinking()
-	if len(th) != 1 || th[0].Strategy != agent.Pivot || th[0].Source != agent.FromModel || !strings.Contains(th[0].Message, "exhibitors") {
-		t.Fatalf("thinking = %+v", th)
-	}
-	if q := st.PlannedQueries; len(q) != 1 || q[0].Table != "exhibitors" {
-		t.Fatalf("plan after pivot: %+v", q)
-	}
+	require.Len(t, th, 1, "thinking = %+v", th)
+	require.Equal(t, agent.Pivot, th[0].Strategy, "thinking = %+v", th)
+	require.Equal(t, agent.FromModel, th[0].Source, "thinking = %+v", th)
+	require.Contains(t, th[0].Message, "exhibitors", "thinking = %+v", th)
+	q := st.PlannedQueries
+	require.Len(t, q, 1, "plan after pivot: %+v", q)
+	require.EqualValues(t, "exhibitors", q[0].Table, "plan after pivot: %+v", q)
 	text, _, _ := res.streamed()
-	if text != st.ResponseText || len(st.Citations) != 1 || st.Citations[0].Key() != "exhibitors/e001" {
-		t.Fatalf("answer %q (streamed %q), citations %+v", st.ResponseText, text, st.Citations)
+	assert.Equal(t, st.ResponseText, text, "answer vs streamed")
+	if assert.Len(t, st.Citations, 1, "citations %+v", st.Citations) {
+		assert.Equal(t, "exhibitors/e001", st.Citations[0].Key(), "citations %+v", st.Citations)
 	}
 }
 
@@ -112,14 +119,14 @@ func TestOllamaTurn(t *testing.T) {
 	h := newHarness(t, "ollama:llama-test", llm.Config{OllamaURL: srv.URL}, "")
 	res := h.ask(t, "Sessions on RAG?", agent.Options{MaxRetries: -1}, 10*time.Second)
 	plan := srv.Of(agent.StepPlan)
-	if len(plan) != 1 || plan[0].Model != "llama-test" || !plan[0].JSONMode {
-		t.Fatalf("plan request: %+v", plan)
-	}
-	if resp := srv.Of(agent.StepRespond); len(resp) != 1 || !resp[0].Stream {
-		t.Fatal("the answer was not streamed")
-	}
+	require.Len(t, plan, 1, "plan request: %+v", plan)
+	require.Equal(t, "llama-test", plan[0].Model, "plan request: %+v", plan)
+	require.True(t, plan[0].JSONMode, "plan request: %+v", plan)
+	resp := srv.Of(agent.StepRespond)
+	require.Len(t, resp, 1, "the answer was not streamed")
+	require.True(t, resp[0].Stream, "the answer was not streamed")
 	text, _, _ := res.streamed()
-	if res.st.PlanSource != agent.FromModel || text != res.st.ResponseText || len(res.st.Citations) != 1 {
-		t.Fatalf("plan from %s, answer %q, citations %+v", res.st.PlanSource, res.st.ResponseText, res.st.Citations)
-	}
+	assert.Equal(t, agent.FromModel, res.st.PlanSource, "plan source")
+	assert.Equal(t, res.st.ResponseText, text, "answer vs streamed")
+	assert.Len(t, res.st.Citations, 1, "citations %+v", res.st.Citations)
 }

@@ -2,10 +2,12 @@ package mcpserver_test
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"net/http/httptest"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/erleah/erleah-agent/directus"
 	"github.com/erleah/erleah-agent/mcpserver"
@@ -32,20 +34,18 @@ func TestDirectusAccess(t *testing.T) {
 	}))
 	defer fake.Close()
 	c, err := directus.New(directus.Options{BaseURL: fake.URL, Token: "agent"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	a := mcpserver.DirectusAccess{Client: c}
 	ctx := context.Background()
-	if id, err := a.User(ctx, "alice"); err != nil || id != "u-alice" {
-		t.Fatalf("User(alice) = %q, %v", id, err)
-	}
-	if _, err := a.User(ctx, "mallory"); !errors.Is(err, mcpserver.ErrBadToken) {
-		t.Fatalf("User(mallory) error %v, want ErrBadToken", err)
-	}
+	id, err := a.User(ctx, "alice")
+	require.NoError(t, err, "User(alice)")
+	require.Equal(t, "u-alice", id, "User(alice)")
+	_, err = a.User(ctx, "mallory")
+	require.ErrorIs(t, err, mcpserver.ErrBadToken, "User(mallory)")
 	for conf, want := range map[string]bool{"aidata26": true, "climate26": false} {
-		if ok, err := a.CanRead(ctx, "alice", conf); err != nil || ok != want {
-			t.Errorf("CanRead(alice, %s) = %v, %v; want %v", conf, ok, err, want)
+		ok, err := a.CanRead(ctx, "alice", conf)
+		if assert.NoError(t, err, "CanRead(alice, %s)", conf) {
+			assert.Equal(t, want, ok, "CanRead(alice, %s)", conf)
 		}
 	}
 }

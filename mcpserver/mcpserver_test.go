@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/chat"
@@ -84,9 +86,7 @@ func connect(t *testing.T, url, token string) (*mcp.ClientSession, error) {
 func session(t *testing.T, url, token string) *mcp.ClientSession {
 	t.Helper()
 	cs, err := connect(t, url, token)
-	if err != nil {
-		t.Fatalf("connect: %v", err)
-	}
+	require.NoError(t, err, "connect")
 	return cs
 }
 
@@ -97,14 +97,10 @@ func call(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any,
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
+	require.NoError(t, err, name)
 	if !res.IsError && out != nil {
 		raw, _ := json.Marshal(res.StructuredContent)
-		if err := json.Unmarshal(raw, out); err != nil {
-			t.Fatalf("%s: decode %s: %v", name, raw, err)
-		}
+		require.NoError(t, json.Unmarshal(raw, out), "%s: decode %s", name, raw)
 	}
 	return res
 }
@@ -122,73 +118,62 @@ func text(res *mcp.CallToolResult) string {
 func TestListsTheFourTools(t *testing.T) {
 	cs := session(t, serve(t), operatorToken)
 	res, err := cs.ListTools(context.Background(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var names []string
 	for _, tool := range res.Tools {
 		names = append(names, tool.Name)
 	}
 	slices.Sort(names)
-	if want := []string{"ask", "list_conferences", "search", "whats_on"}; !slices.Equal(names, want) {
-		t.Fatalf("tools = %v, want %v", names, want)
-	}
+	assert.Equal(t, []string{"ask", "list_conferences", "search", "whats_on"}, names, "tools")
 }
 
 func TestOperatorListsEveryConference(t *testing.T) {
 	cs := session(t, serve(t), operatorToken)
 	var out mcpserver.ConferenceList
-	if res := call(t, cs, "list_conferences", nil, &out); res.IsError {
-		t.Fatal(text(res))
-	}
+	res := call(t, cs, "list_conferences", nil, &out)
+	require.False(t, res.IsError, text(res))
 	var ids []string
 	for _, c := range out.Conferences {
 		ids = append(ids, c.ID)
-		if c.Name == "" || c.StartsOn == "" || c.EndsOn == "" || c.Venue == "" {
-			t.Errorf("conference %+v lacks name, dates or venue", c)
-		}
+		assert.NotEmpty(t, c.Name, "conference %+v lacks a name", c)
+		assert.NotEmpty(t, c.StartsOn, "conference %+v lacks a start date", c)
+		assert.NotEmpty(t, c.EndsOn, "conference %+v lacks an end date", c)
+		assert.NotEmpty(t, c.Venue, "conference %+v lacks a venue", c)
 	}
-	if !slices.Equal(ids, []string{"aidata26", "climate26"}) {
-		t.Fatalf("conferences = %v", ids)
-	}
+	assert.Equal(t, []string{"aidata26", "climate26"}, ids, "conferences")
 }
 
 func TestAskAnswersWithCitations(t *testing.T) {
 	cs := session(t, serve(t), operatorToken)
 	var out mcpserver.Answer
 	res := call(t, cs, "ask", map[string]any{"question": "Who can help me deploy ML models on-prem?", "conference_id": "aidata26"}, &out)
-	if res.IsError {
-		t.Fatal(text(res))
-	}
-	if out.Answer == "" || len(out.Citations) == 0 {
-		t.Fatalf("answer %q with %d citations", out.Answer, len(out.Citations))
-	}
+	require.False(t, res.IsError, text(res))
+	require.NotEmpty(t, out.Answer, "answer %q with %d citations", out.Answer, len(out.Citations))
+	require.NotEmpty(t, out.Citations, "answer %q with %d citations", out.Answer, len(out.Citations))
 	for _, c := range out.Citations {
-		if c.Collection == "" || c.ID == "" || c.Title == "" {
-			t.Errorf("citation %+v is incomplete", c)
-		}
+		assert.NotEmpty(t, c.Collection, "citation %+v is incomplete", c)
+		assert.NotEmpty(t, c.ID, "citation %+v is incomplete", c)
+		assert.NotEmpty(t, c.Title, "citation %+v is incomplete", c)
 	}
-	if out.TraceID == "" || out.Outcome == "" {
-		t.Errorf("trace %q, outcome %q", out.TraceID, out.Outcome)
-	}
+	assert.NotEmpty(t, out.TraceID, "trace %q, outcome %q", out.TraceID, out.Outcome)
+	assert.NotEmpty(t, out.Outcome, "trace %q, outcome %q", out.TraceID, out.Outcome)
 }
 
 func TestSearchFindsSessions(t *testing.T) {
 	cs := session(t, serve(t), operatorToken)
 	var out mcpserver.Items
 	res := call(t, cs, "search", map[string]any{"table": "sessions", "query": "retrieval-augmented generation", "conference_id": "aidata26", "limit": 5}, &out)
-	if res.IsError {
-		t.Fatal(text(res))
-	}
-	if len(out.Items) == 0 || len(out.Items) > 5 {
-		t.Fatalf("%d items", len(out.Items))
-	}
+	require.False(t, res.IsError, text(res))
+	require.NotEmpty(t, out.Items, "items")
+	require.LessOrEqual(t, len(out.Items), 5, "items")
 	for i, it := range out.Items {
-		if it.Table != "sessions" || it.Title == "" || it.StartsAt == "" || it.Room == "" || it.Score <= 0 {
-			t.Errorf("item %+v is incomplete", it)
-		}
-		if i > 0 && it.Score > out.Items[i-1].Score {
-			t.Errorf("items are not best first: %v after %v", it.Score, out.Items[i-1].Score)
+		assert.Equal(t, "sessions", it.Table, "item %+v is incomplete", it)
+		assert.NotEmpty(t, it.Title, "item %+v is incomplete", it)
+		assert.NotEmpty(t, it.StartsAt, "item %+v is incomplete", it)
+		assert.NotEmpty(t, it.Room, "item %+v is incomplete", it)
+		assert.Positive(t, it.Score, "item %+v is incomplete", it)
+		if i > 0 {
+			assert.LessOrEqual(t, it.Score, out.Items[i-1].Score, "items are not best first")
 		}
 	}
 }
@@ -198,16 +183,12 @@ func TestSearchFilters(t *testing.T) {
 	var out mcpserver.Items
 	args := map[string]any{"table": "sessions", "query": "machine learning", "conference_id": "aidata26",
 		"from": "2026-06-09T00:00:00+02:00", "to": "2026-06-10T00:00:00+02:00", "format": "workshop"}
-	if res := call(t, cs, "search", args, &out); res.IsError {
-		t.Fatal(text(res))
-	}
-	if len(out.Items) == 0 {
-		t.Fatal("no workshop on the first day")
-	}
+	res := call(t, cs, "search", args, &out)
+	require.False(t, res.IsError, text(res))
+	require.NotEmpty(t, out.Items, "no workshop on the first day")
 	for _, it := range out.Items {
-		if it.Format != "workshop" || !strings.HasPrefix(it.StartsAt, "2026-06-09") {
-			t.Errorf("item %s (%s, %s) escapes the filter", it.ID, it.Format, it.StartsAt)
-		}
+		assert.Equal(t, "workshop", it.Format, "item %s (%s, %s) escapes the filter", it.ID, it.Format, it.StartsAt)
+		assert.True(t, strings.HasPrefix(it.StartsAt, "2026-06-09"), "item %s (%s, %s) escapes the filter", it.ID, it.Format, it.StartsAt)
 	}
 }
 
@@ -215,25 +196,16 @@ func TestWhatsOnListsTheWindowInTimeOrder(t *testing.T) {
 	cs := session(t, serve(t), operatorToken)
 	var out mcpserver.Schedule
 	res := call(t, cs, "whats_on", map[string]any{"conference_id": "aidata26", "from": "2026-06-09T08:00:00+02:00", "to": "2026-06-09T20:00:00+02:00"}, &out)
-	if res.IsError {
-		t.Fatal(text(res))
-	}
-	if len(out.Sessions) < 2 {
-		t.Fatalf("%d sessions on the first day", len(out.Sessions))
-	}
+	require.False(t, res.IsError, text(res))
+	require.GreaterOrEqual(t, len(out.Sessions), 2, "sessions on the first day")
 	from, to := time.Date(2026, 6, 9, 6, 0, 0, 0, time.UTC), time.Date(2026, 6, 9, 18, 0, 0, 0, time.UTC)
 	var last time.Time
 	for _, s := range out.Sessions {
 		at, err := time.Parse(time.RFC3339, s.StartsAt)
-		if err != nil {
-			t.Fatalf("session %s starts at %q: %v", s.ID, s.StartsAt, err)
-		}
-		if at.Before(from) || !at.Before(to) {
-			t.Errorf("session %s starts at %s, outside the window", s.ID, at)
-		}
-		if at.Before(last) {
-			t.Errorf("session %s at %s comes after one at %s", s.ID, at, last)
-		}
+		require.NoError(t, err, "session %s starts at %q", s.ID, s.StartsAt)
+		assert.False(t, at.Before(from), "session %s starts at %s, outside the window", s.ID, at)
+		assert.True(t, at.Before(to), "session %s starts at %s, outside the window", s.ID, at)
+		assert.False(t, at.Before(last), "session %s at %s comes after one at %s", s.ID, at, last)
 		last = at
 	}
 }
@@ -241,12 +213,10 @@ func TestWhatsOnListsTheWindowInTimeOrder(t *testing.T) {
 func TestWhatsOnDefaultsToTheNextTwoHours(t *testing.T) {
 	cs := session(t, serve(t), operatorToken)
 	var out mcpserver.Schedule
-	if res := call(t, cs, "whats_on", map[string]any{"conference_id": "aidata26"}, &out); res.IsError {
-		t.Fatal(text(res))
-	}
-	if out.From != "2026-06-09T09:00:00Z" || out.To != "2026-06-09T11:00:00Z" {
-		t.Fatalf("window %s – %s", out.From, out.To)
-	}
+	res := call(t, cs, "whats_on", map[string]any{"conference_id": "aidata26"}, &out)
+	require.False(t, res.IsError, text(res))
+	assert.Equal(t, "2026-06-09T09:00:00Z", out.From, "window start")
+	assert.Equal(t, "2026-06-09T11:00:00Z", out.To, "window end")
 }
 
 func TestBadInputIsAToolError(t *testing.T) {
@@ -269,55 +239,45 @@ func TestBadInputIsAToolError(t *testing.T) {
 	}
 	for _, c := range cases {
 		res := call(t, cs, c.tool, c.args, nil)
-		if !res.IsError || !strings.Contains(text(res), c.want) {
-			t.Errorf("%s %v: error %v, %q; want an error saying %q", c.tool, c.args, res.IsError, text(res), c.want)
-		}
+		assert.True(t, res.IsError, "%s %v: want an error saying %q", c.tool, c.args, c.want)
+		assert.Contains(t, text(res), c.want, "%s %v: want an error saying %q", c.tool, c.args, c.want)
 	}
 }
 
 func TestNoTokenIsRefused(t *testing.T) {
 	url := serve(t)
 	for _, token := range []string{"", "wrong"} {
-		if _, err := connect(t, url, token); err == nil {
-			t.Errorf("token %q: connected", token)
-		}
+		_, err := connect(t, url, token)
+		assert.Error(t, err, "token %q: connected", token)
 	}
 	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusUnauthorized {
-		t.Fatalf("status %d, want 401", resp.StatusCode)
-	}
+	assert.Equal(t, http.StatusUnauthorized, resp.StatusCode, "status")
 }
 
 func TestDirectusUserSeesOnlyWhatTheyCanRead(t *testing.T) {
 	cs := session(t, serve(t), "alice")
 	var list mcpserver.ConferenceList
-	if res := call(t, cs, "list_conferences", nil, &list); res.IsError {
-		t.Fatal(text(res))
-	}
-	if len(list.Conferences) != 1 || list.Conferences[0].ID != "aidata26" {
-		t.Fatalf("alice sees %+v", list.Conferences)
-	}
-	res := call(t, cs, "ask", map[string]any{"question": "Which sessions cover carbon accounting?", "conference_id": "climate26"}, nil)
-	if !res.IsError || !strings.Contains(text(res), "may not read") {
-		t.Fatalf("ask on climate26: error %v, %q", res.IsError, text(res))
-	}
+	res := call(t, cs, "list_conferences", nil, &list)
+	require.False(t, res.IsError, text(res))
+	require.Len(t, list.Conferences, 1, "alice sees %+v", list.Conferences)
+	assert.Equal(t, "aidata26", list.Conferences[0].ID, "alice sees %+v", list.Conferences)
+	res = call(t, cs, "ask", map[string]any{"question": "Which sessions cover carbon accounting?", "conference_id": "climate26"}, nil)
+	assert.True(t, res.IsError, "ask on climate26: %q", text(res))
+	assert.Contains(t, text(res), "may not read", "ask on climate26")
 	for tool, args := range map[string]map[string]any{
 		"search":   {"table": "sessions", "query": "carbon", "conference_id": "climate26"},
 		"whats_on": {"conference_id": "climate26"},
 	} {
-		if res := call(t, cs, tool, args, nil); !res.IsError || !strings.Contains(text(res), "may not read") {
-			t.Errorf("%s on climate26: error %v, %q", tool, res.IsError, text(res))
-		}
+		res := call(t, cs, tool, args, nil)
+		assert.True(t, res.IsError, "%s on climate26: %q", tool, text(res))
+		assert.Contains(t, text(res), "may not read", "%s on climate26", tool)
 	}
 	var out mcpserver.Items
-	if res := call(t, cs, "search", map[string]any{"table": "speakers", "query": "MLOps", "conference_id": "aidata26"}, &out); res.IsError {
-		t.Fatalf("search on aidata26: %s", text(res))
-	}
+	res = call(t, cs, "search", map[string]any{"table": "speakers", "query": "MLOps", "conference_id": "aidata26"}, &out)
+	assert.False(t, res.IsError, "search on aidata26: %s", text(res))
 }

@@ -2,7 +2,6 @@ package memory_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net/url"
@@ -10,7 +9,11 @@ import (
 	"slices"
 	"sync"
 	"testing"
+
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/erleah/erleah-agent/directus"
 	"github.com/erleah/erleah-agent/memory"
@@ -46,9 +49,7 @@ func needDirectus(t *testing.T) realDirectus {
 		t.Skip("set DIRECTUS_URL and DIRECTUS_ADMIN_TOKEN to run against a real Directus (scripts/directus/start.sh; scripts/test.sh does it)")
 	}
 	prepOnce.Do(func() { prepared, prepErr = prepare(base, token) })
-	if prepErr != nil {
-		t.Fatal(prepErr)
-	}
+	require.NoError(t, prepErr)
 	return prepared
 }
 
@@ -93,9 +94,7 @@ func conferenceLessons(ctx context.Context, t *testing.T, c *directus.Client, co
 		ID string `json:"id"`
 	}
 	q := directus.Query{Fields: []string{"id"}, Filter: map[string]any{"conference": map[string]any{"_eq": conf}}}
-	if err := c.ReadAll(ctx, memory.Collection, q, &items); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, c.ReadAll(ctx, memory.Collection, q, &items))
 	var ids []string
 	for _, it := range items {
 		ids = append(ids, it.ID)
@@ -108,9 +107,7 @@ func cleanupConference(t *testing.T, c *directus.Client, conf string) {
 	t.Cleanup(func() {
 		ctx := context.Background()
 		if ids := conferenceLessons(ctx, t, c, conf); len(ids) > 0 {
-			if err := c.DeleteItems(ctx, memory.Collection, ids); err != nil {
-				t.Errorf("cleanup: %v", err)
-			}
+			assert.NoError(t, c.DeleteItems(ctx, memory.Collection, ids), "cleanup")
 		}
 	})
 }
@@ -125,21 +122,15 @@ func TestDirectusBankRoundTrip(t *testing.T) {
 	cleanupConference(t, d.admin, conf)
 
 	bank, err := memory.Open(ctx, memory.NewDirectus(d.agent), memory.Options{PerConference: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	mlops := lesson(conf, "mlops talks", map[string]float64{"mlop": 3, "talk": 0.5}, 1)
 	gpu := lesson(conf, "gpu sharing", map[string]float64{"gpu": 2, "share": 1}, 2)
 	hit := true
 	gpu.Hit = &hit
 	gpu.Insight = &memory.Insight{Strengths: []string{"cited the workshop"}, Confidence: 0.7}
-	if err := bank.Remember(ctx, []memory.Lesson{mlops, gpu}); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, bank.Remember(ctx, []memory.Lesson{mlops, gpu}))
 	stored := bank.List(conf)
-	if len(stored) != 2 {
-		t.Fatalf("bank lists %d lessons, want 2", len(stored))
-	}
+	require.Len(t, stored, 2, "bank lists lessons")
 	// Used rewrites stored lessons: an update, not a second item.
 	var mlopsID string
 	for _, l := range stored {
@@ -147,64 +138,53 @@ func TestDirectusBankRoundTrip(t *testing.T) {
 			mlopsID = l.ID
 		}
 	}
-	if err := bank.Used(ctx, []string{mlopsID}, true); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, bank.Used(ctx, []string{mlopsID}, true))
 	// Beyond the cap of 3 the least valuable lesson is evicted (deleted).
 	weak := lesson(conf, "sauna", map[string]float64{"sauna": 1}, 0.1)
 	weaker := lesson(conf, "yoga", map[string]float64{"yoga": 1}, 0.05)
-	if err := bank.Remember(ctx, []memory.Lesson{weak, weaker}); err != nil {
-		t.Fatal(err)
-	}
-	if ids := conferenceLessons(ctx, t, d.admin, conf); len(ids) != 3 {
-		t.Fatalf("%d items in %s for the conference, want 3 (cap)", len(ids), memory.Collection)
-	}
+	require.NoError(t, bank.Remember(ctx, []memory.Lesson{weak, weaker}))
+	require.Len(t, conferenceLessons(ctx, t, d.admin, conf), 3, "items in %s for the conference, want 3 (cap)", memory.Collection)
 
 	backend := memory.NewDirectus(d.agent)
 	again, err := memory.Open(ctx, backend, memory.Options{PerConference: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	got := again.List(conf)
 	texts := make([]string, len(got))
 	for i, l := range got {
 		texts[i] = l.Text
 	}
 	slices.Sort(texts)
-	if !slices.Equal(texts, []string{"gpu sharing", "mlops talks", "sauna"}) {
-		t.Fatalf("reopened bank has %q, want gpu sharing, mlops talks, sauna", texts)
-	}
+	require.Equal(t, []string{"gpu sharing", "mlops talks", "sauna"}, texts, "reopened bank")
 	for _, l := range got {
 		switch l.Text {
 		case "mlops talks":
-			if l.ID != mlopsID || l.Uses != 1 || l.Helped != 1 || l.Terms["mlop"] != 3 || !l.Recovered || l.At.IsZero() {
-				t.Errorf("mlops lesson came back as %+v", l)
-			}
+			assert.Equal(t, mlopsID, l.ID, "mlops lesson came back as %+v", l)
+			assert.Equal(t, 1, l.Uses, "mlops lesson came back as %+v", l)
+			assert.Equal(t, 1, l.Helped, "mlops lesson came back as %+v", l)
+			assert.Equal(t, 3.0, l.Terms["mlop"], "mlops lesson came back as %+v", l)
+			assert.True(t, l.Recovered, "mlops lesson came back as %+v", l)
+			assert.False(t, l.At.IsZero(), "mlops lesson came back as %+v", l)
 		case "gpu sharing":
-			if l.Hit == nil || !*l.Hit || l.Insight == nil || l.Insight.Strengths[0] != "cited the workshop" || l.Importance != 2 {
-				t.Errorf("gpu lesson came back as %+v", l)
+			if assert.NotNil(t, l.Hit, "gpu lesson came back as %+v", l) {
+				assert.True(t, *l.Hit, "gpu lesson came back as %+v", l)
 			}
+			if assert.NotNil(t, l.Insight, "gpu lesson came back as %+v", l) && assert.NotEmpty(t, l.Insight.Strengths, "gpu lesson came back as %+v", l) {
+				assert.Equal(t, "cited the workshop", l.Insight.Strengths[0], "gpu lesson came back as %+v", l)
+			}
+			assert.Equal(t, 2.0, l.Importance, "gpu lesson came back as %+v", l)
 		}
 	}
 	recalled := again.Recall(conf, memory.Cue{Terms: map[string]float64{"mlop": 3}}, 3)
-	if len(recalled) != 1 || recalled[0].ID != mlopsID {
-		t.Fatalf("recalled %+v, want the mlops lesson", recalled)
-	}
+	require.Len(t, recalled, 1, "recalled %+v, want the mlops lesson", recalled)
+	require.Equal(t, mlopsID, recalled[0].ID, "recalled %+v, want the mlops lesson", recalled)
 
 	n, err := again.Clear(ctx, conf)
-	if err != nil || n != 3 {
-		t.Fatalf("clear: %d, %v (want 3)", n, err)
-	}
+	require.NoError(t, err, "clear")
+	require.Equal(t, 3, n, "clear")
 	third, err := memory.Open(ctx, memory.NewDirectus(d.agent), memory.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := third.List(conf); len(got) != 0 {
-		t.Fatalf("after clear a new bank has %d lessons of the conference", len(got))
-	}
-	if ids := conferenceLessons(ctx, t, d.admin, conf); len(ids) != 0 {
-		t.Fatalf("after clear %d items remain", len(ids))
-	}
+	require.NoError(t, err)
+	require.Empty(t, third.List(conf), "after clear a new bank has lessons of the conference")
+	assert.Empty(t, conferenceLessons(ctx, t, d.admin, conf), "after clear items remain")
 }
 
 // TestDirectusBackendUpsertsDeletesAndSkips drives the backend itself with
@@ -220,70 +200,53 @@ func TestDirectusBackendUpsertsDeletesAndSkips(t *testing.T) {
 
 	a := lesson(conf, "mlops talks", map[string]float64{"mlop": 3}, 1)
 	a.ID, a.At = "0b4e7c1a-3f0d-4c59-9a57-"+fmt.Sprintf("%012x", rand.N(uint64(1)<<48)), time.Now().UTC().Truncate(time.Second)
-	if err := backend.Put(ctx, []memory.Lesson{a}); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, backend.Put(ctx, []memory.Lesson{a}))
 	a.Strategy, a.Uses = "pivot", 2
 	b := lesson(conf, "gpu sharing", map[string]float64{"gpu": 2}, 1)
 	b.ID = "7d1f2a9e-8c3b-4e6a-b1d2-" + fmt.Sprintf("%012x", rand.N(uint64(1)<<48))
-	if err := backend.Put(ctx, []memory.Lesson{a, b}); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, backend.Put(ctx, []memory.Lesson{a, b}))
 	var items []struct {
 		ID       string        `json:"id"`
 		Strategy string        `json:"strategy"`
 		Lesson   memory.Lesson `json:"lesson"`
 	}
 	q := directus.Query{Fields: []string{"id", "strategy", "lesson"}, Filter: map[string]any{"conference": map[string]any{"_eq": conf}}}
-	if err := d.agent.ReadAll(ctx, memory.Collection, q, &items); err != nil {
-		t.Fatal(err)
-	}
-	if len(items) != 2 {
-		t.Fatalf("%d items after two puts of %s and one of %s, want 2", len(items), a.ID, b.ID)
-	}
+	require.NoError(t, d.agent.ReadAll(ctx, memory.Collection, q, &items))
+	require.Len(t, items, 2, "items after two puts of %s and one of %s", a.ID, b.ID)
 	for _, it := range items {
-		if it.ID == a.ID && (it.Strategy != "pivot" || it.Lesson.Uses != 2 || !it.Lesson.At.Equal(a.At)) {
-			t.Errorf("updated item is %+v", it)
+		if it.ID == a.ID {
+			assert.Equal(t, "pivot", it.Strategy, "updated item is %+v", it)
+			assert.Equal(t, 2, it.Lesson.Uses, "updated item is %+v", it)
+			assert.True(t, it.Lesson.At.Equal(a.At), "updated item is %+v", it)
 		}
 	}
-	if err := backend.Put(ctx, []memory.Lesson{{ID: "not-a-uuid", Conference: conf}}); !errors.Is(err, memory.ErrInvalid) {
-		t.Errorf("put of a lesson whose id is no UUID: %v, want ErrInvalid", err)
-	}
+	assert.ErrorIs(t, backend.Put(ctx, []memory.Lesson{{ID: "not-a-uuid", Conference: conf}}), memory.ErrInvalid, "put of a lesson whose id is no UUID")
 
 	// Two items a Load must skip: a lesson that is not an object, and none.
 	for _, bad := range []map[string]any{
 		{"conference": conf, "failure": "empty", "lesson": "not a lesson"},
 		{"conference": conf, "failure": "empty", "lesson": nil},
 	} {
-		if err := d.agent.CreateItem(ctx, memory.Collection, bad, nil); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, d.agent.CreateItem(ctx, memory.Collection, bad, nil))
 	}
 	loaded, err := backend.Load(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	n := 0
 	for _, l := range loaded {
 		if l.Conference == conf {
 			n++
 		}
 	}
-	if n != 2 || backend.Skipped() < 2 {
-		t.Fatalf("load: %d lessons of the conference (want 2), %d skipped (want at least 2)", n, backend.Skipped())
-	}
+	require.Equal(t, 2, n, "load: lessons of the conference")
+	require.GreaterOrEqual(t, backend.Skipped(), 2, "load: skipped")
 
 	missing := "3c9d0e1f-2a4b-4c6d-8e0f-" + fmt.Sprintf("%012x", rand.N(uint64(1)<<48))
-	if err := backend.Delete(ctx, []string{missing, a.ID, "not-a-uuid", a.ID}); err != nil {
-		t.Fatalf("delete with ids that are not stored: %v", err)
-	}
-	if err := backend.Delete(ctx, []string{missing}); err != nil {
-		t.Fatalf("delete of an id that is not stored: %v", err)
-	}
+	require.NoError(t, backend.Delete(ctx, []string{missing, a.ID, "not-a-uuid", a.ID}), "delete with ids that are not stored")
+	require.NoError(t, backend.Delete(ctx, []string{missing}), "delete of an id that is not stored")
 	ids := conferenceLessons(ctx, t, d.admin, conf)
-	if len(ids) != 3 || slices.Contains(ids, a.ID) || !slices.Contains(ids, b.ID) {
-		t.Fatalf("after deleting %s the conference has %v", a.ID, ids)
-	}
+	assert.Len(t, ids, 3, "after deleting %s the conference has %v", a.ID, ids)
+	assert.NotContains(t, ids, a.ID, "after deleting %s the conference has %v", a.ID, ids)
+	assert.Contains(t, ids, b.ID, "after deleting %s the conference has %v", a.ID, ids)
 }
 
 // TestAgentReflectionsPermissions checks least privilege on
@@ -301,25 +264,22 @@ func TestAgentReflectionsPermissions(t *testing.T) {
 	}
 	item := map[string]any{"conference": conf, "failure": "weak", "strategy": "rewrite", "recovered": false, "importance": 0.5,
 		"lesson": map[string]any{"conference": conf, "text": "vector databases"}}
-	if err := d.agent.CreateItem(ctx, memory.Collection, item, &created); err != nil || created.ID == "" {
-		t.Fatalf("agent create: %v (id %q)", err, created.ID)
-	}
+	require.NoError(t, d.agent.CreateItem(ctx, memory.Collection, item, &created), "agent create")
+	require.NotEmpty(t, created.ID, "agent create: id")
 	var read struct {
 		Strategy string `json:"strategy"`
 	}
-	if err := d.agent.ReadItem(ctx, memory.Collection, created.ID, []string{"strategy"}, &read); err != nil || read.Strategy != "rewrite" {
-		t.Fatalf("agent read: %v (%+v)", err, read)
-	}
-	if err := d.agent.UpdateItem(ctx, memory.Collection, created.ID, map[string]any{"strategy": "pivot", "recovered": true}, &read); err != nil || read.Strategy != "pivot" {
-		t.Fatalf("agent update: %v (%+v)", err, read)
-	}
+	require.NoError(t, d.agent.ReadItem(ctx, memory.Collection, created.ID, []string{"strategy"}, &read), "agent read")
+	require.Equal(t, "rewrite", read.Strategy, "agent read: %+v", read)
+	require.NoError(t, d.agent.UpdateItem(ctx, memory.Collection, created.ID, map[string]any{"strategy": "pivot", "recovered": true}, &read), "agent update")
+	require.Equal(t, "pivot", read.Strategy, "agent update: %+v", read)
 
 	public := d.agent.WithToken("")
 	forbidden := func(what string, err error) {
 		t.Helper()
 		var de *directus.Error
-		if !errors.As(err, &de) || de.Status != 403 {
-			t.Errorf("public %s: %v, want 403 FORBIDDEN", what, err)
+		if assert.ErrorAs(t, err, &de, "public %s: want 403 FORBIDDEN", what) {
+			assert.Equal(t, 403, de.Status, "public %s: %v, want 403 FORBIDDEN", what, err)
 		}
 	}
 	var anything []map[string]any
@@ -336,34 +296,25 @@ func TestAgentReflectionsPermissions(t *testing.T) {
 		ID string `json:"id"`
 	}
 	q := url.Values{"filter": {`{"name":{"_eq":"` + provision.AgentName + `"}}`}, "fields": {"id"}}
-	if err := d.admin.Do(ctx, "GET", "/policies", q, nil, &policies); err != nil || len(policies) != 1 {
-		t.Fatalf("the agent's policy: %v (%d found)", err, len(policies))
-	}
+	require.NoError(t, d.admin.Do(ctx, "GET", "/policies", q, nil, &policies), "the agent's policy")
+	require.Len(t, policies, 1, "the agent's policy")
 	var perms []struct {
 		Policy *string `json:"policy"`
 		Action string  `json:"action"`
 	}
 	q = url.Values{"filter": {`{"collection":{"_eq":"` + memory.Collection + `"}}`}, "fields": {"policy,action"}, "limit": {"-1"}}
-	if err := d.admin.Do(ctx, "GET", "/permissions", q, nil, &perms); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, d.admin.Do(ctx, "GET", "/permissions", q, nil, &perms))
 	var actions []string
 	for _, p := range perms {
-		if p.Policy == nil || *p.Policy != policies[0].ID {
-			t.Errorf("a permission on %s for another policy: %+v", memory.Collection, p)
+		if !assert.NotNil(t, p.Policy, "a permission on %s for another policy: %+v", memory.Collection, p) ||
+			!assert.Equal(t, policies[0].ID, *p.Policy, "a permission on %s for another policy: %+v", memory.Collection, p) {
 			continue
 		}
 		actions = append(actions, p.Action)
 	}
 	slices.Sort(actions)
-	if !slices.Equal(actions, []string{"create", "delete", "read", "update"}) {
-		t.Errorf("the agent's actions on %s: %v, want create, delete, read, update", memory.Collection, actions)
-	}
+	assert.Equal(t, []string{"create", "delete", "read", "update"}, actions, "the agent's actions on %s", memory.Collection)
 
-	if err := d.agent.DeleteItems(ctx, memory.Collection, []string{created.ID}); err != nil {
-		t.Fatalf("agent delete: %v", err)
-	}
-	if ids := conferenceLessons(ctx, t, d.admin, conf); len(ids) != 0 {
-		t.Fatalf("after the agent's delete: %v", ids)
-	}
+	require.NoError(t, d.agent.DeleteItems(ctx, memory.Collection, []string{created.ID}), "agent delete")
+	assert.Empty(t, conferenceLessons(ctx, t, d.admin, conf), "after the agent's delete")
 }

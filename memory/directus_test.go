@@ -10,6 +10,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/erleah/erleah-agent/directus"
 	"github.com/erleah/erleah-agent/memory"
 )
@@ -115,14 +118,10 @@ func (f *fakeReflections) took(t *testing.T, what string, want map[string]int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for m, n := range want {
-		if f.calls[m] != n {
-			t.Errorf("%s: %d %s requests, want %d (all: %v)", what, f.calls[m], m, n, f.calls)
-		}
+		assert.Equal(t, n, f.calls[m], "%s: %s requests (all: %v)", what, m, f.calls)
 	}
 	for m := range f.calls {
-		if _, ok := want[m]; !ok {
-			t.Errorf("%s: unexpected %s requests (all: %v)", what, m, f.calls)
-		}
+		assert.Contains(t, want, m, "%s: unexpected %s requests (all: %v)", what, m, f.calls)
 	}
 	f.calls = map[string]int{}
 }
@@ -133,9 +132,7 @@ func TestDirectusBackendRequestsPerCall(t *testing.T) {
 	srv := httptest.NewServer(fake)
 	defer srv.Close()
 	c, err := directus.New(directus.Options{BaseURL: srv.URL, Token: "t", Retries: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	backend := memory.NewDirectus(c)
 	id := func(n int) string { return fmt.Sprintf("00000000-0000-4000-8000-%012d", n) }
 	l := func(n int) memory.Lesson {
@@ -144,43 +141,30 @@ func TestDirectusBackendRequestsPerCall(t *testing.T) {
 		return x
 	}
 
-	if err := backend.Put(ctx, []memory.Lesson{l(1), l(2)}); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, backend.Put(ctx, []memory.Lesson{l(1), l(2)}))
 	fake.took(t, "put of two new lessons", map[string]int{"GET": 1, "POST": 1})
 
 	changed := l(2)
 	changed.Strategy = "pivot"
-	if err := backend.Put(ctx, []memory.Lesson{l(1), changed, l(3)}); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, backend.Put(ctx, []memory.Lesson{l(1), changed, l(3)}))
 	fake.took(t, "put of two stored lessons and a new one", map[string]int{"GET": 1, "POST": 1, "PATCH": 1})
 
-	if err := backend.Put(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, backend.Put(ctx, nil))
 	fake.took(t, "put of nothing", map[string]int{})
 
-	if err := backend.Delete(ctx, []string{id(1), id(9), "x"}); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, backend.Delete(ctx, []string{id(1), id(9), "x"}))
 	fake.took(t, "delete of a stored and a missing lesson", map[string]int{"GET": 1, "DELETE": 1})
-	if err := backend.Delete(ctx, []string{id(9)}); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, backend.Delete(ctx, []string{id(9)}))
 	fake.took(t, "delete of a missing lesson", map[string]int{"GET": 1})
 
 	fake.items["00000000-0000-4000-8000-00000000000a"] = json.RawMessage(`{"id":"00000000-0000-4000-8000-00000000000a","lesson":"garbage"}`)
 	got, err := backend.Load(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(got) != 2 || backend.Skipped() != 1 {
-		t.Fatalf("load: %d lessons, %d skipped; want 2 and 1", len(got), backend.Skipped())
-	}
+	require.NoError(t, err)
+	require.Len(t, got, 2, "load: lessons")
+	require.Equal(t, 1, backend.Skipped(), "load: skipped")
 	for _, g := range got {
-		if g.ID == id(2) && g.Strategy != "pivot" {
-			t.Errorf("lesson 2 was not updated: %+v", g)
+		if g.ID == id(2) {
+			assert.Equal(t, "pivot", g.Strategy, "lesson 2 was not updated: %+v", g)
 		}
 	}
 
@@ -190,13 +174,12 @@ func TestDirectusBackendRequestsPerCall(t *testing.T) {
 		many = append(many, l(n))
 	}
 	fake.calls = map[string]int{}
-	if err := backend.Put(ctx, many); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, backend.Put(ctx, many))
 	fake.took(t, "put of 250 new lessons", map[string]int{"GET": 3, "POST": 3})
 
 	srv.Close()
-	if err := backend.Put(ctx, []memory.Lesson{l(1)}); err == nil || !strings.HasPrefix(err.Error(), "memory: directus put: ") {
-		t.Errorf("put against a closed server: %v", err)
+	err = backend.Put(ctx, []memory.Lesson{l(1)})
+	if assert.Error(t, err, "put against a closed server") {
+		assert.True(t, strings.HasPrefix(err.Error(), "memory: directus put: "), "put against a closed server: %v", err)
 	}
 }

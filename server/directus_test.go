@@ -10,7 +10,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/erleah/erleah-agent/chat"
 	"github.com/erleah/erleah-agent/directus"
@@ -79,9 +83,7 @@ func call(t *testing.T, url string, headers map[string]string, body string) (int
 		req.Header.Set(k, v)
 	}
 	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer resp.Body.Close()
 	var out map[string]any
 	b, _ := io.ReadAll(resp.Body)
@@ -114,21 +116,21 @@ func TestWebhook(t *testing.T) {
 	}
 	for _, tc := range cases {
 		code, body := call(t, url, tc.headers, tc.body)
-		if code != tc.code || (tc.status != "" && body["status"] != tc.status) {
-			t.Errorf("%s: %d %v, want %d %s", tc.name, code, body, tc.code, tc.status)
+		assert.Equal(t, tc.code, code, "%s: %v", tc.name, body)
+		if tc.status != "" {
+			assert.Equal(t, tc.status, body["status"], "%s: %d %v", tc.name, code, body)
 		}
 	}
-	if len(in.delivered) != 1 || in.delivered[0].ConversationID != "c1" || in.delivered[0].Role != "user" {
-		t.Fatalf("deliveries %+v", in.delivered)
-	}
+	require.Len(t, in.delivered, 1, "deliveries %+v", in.delivered)
+	assert.Equal(t, "c1", in.delivered[0].ConversationID, "deliveries %+v", in.delivered)
+	assert.Equal(t, "user", in.delivered[0].Role, "deliveries %+v", in.delivered)
 	in.closing = true
-	if code, _ := call(t, url, secret, strings.Replace(created, "m1", "m2", 1)); code != 503 {
-		t.Fatalf("while shutting down: %d", code)
-	}
+	code, _ := call(t, url, secret, strings.Replace(created, "m1", "m2", 1))
+	require.Equal(t, 503, code, "while shutting down")
 	in.closing, in.broken = false, chat.ErrNoStore
-	if code, body := call(t, url, secret, strings.Replace(created, "m1", "m3", 1)); code != 503 || !strings.Contains(fmt.Sprint(body["error"]), "reconciler") {
-		t.Fatalf("when the service cannot take it: %d %v; want 503, not the sender's fault", code, body)
-	}
+	code, body := call(t, url, secret, strings.Replace(created, "m1", "m3", 1))
+	assert.Equal(t, 503, code, "when the service cannot take it: %v; want 503, not the sender's fault", body)
+	assert.Contains(t, fmt.Sprint(body["error"]), "reconciler", "when the service cannot take it: %d %v; want 503, not the sender's fault", code, body)
 }
 
 func TestChatUsesTheCallersToken(t *testing.T) {
@@ -152,11 +154,9 @@ func TestChatUsesTheCallersToken(t *testing.T) {
 			h["Authorization"] = "Bearer " + tc.token
 		}
 		code, resp := call(t, url, h, tc.body)
-		if code != tc.code {
-			t.Errorf("token %q body %s: %d %v, want %d", tc.token, tc.body, code, resp, tc.code)
-		}
-		if code == 202 && resp["assistant_message_id"] != "a-m1" {
-			t.Errorf("202 without the reply's id: %v", resp)
+		assert.Equal(t, tc.code, code, "token %q body %s: %v", tc.token, tc.body, resp)
+		if code == 202 {
+			assert.Equal(t, "a-m1", resp["assistant_message_id"], "202 without the reply's id: %v", resp)
 		}
 	}
 }
@@ -173,17 +173,13 @@ func TestWebhookOverloadAndRate(t *testing.T) {
 	req, _ := http.NewRequest(http.MethodPost, ts.URL+"/v1/webhooks/directus", strings.NewReader(created))
 	req.Header.Set("X-Webhook-Secret", "hook-secret")
 	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	resp.Body.Close()
-	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") != "5" {
-		t.Fatalf("overloaded: %d, Retry-After %q; want 503 with Retry-After 5", resp.StatusCode, resp.Header.Get("Retry-After"))
-	}
+	require.Equal(t, 503, resp.StatusCode, "overloaded: want 503 with Retry-After 5")
+	require.Equal(t, "5", resp.Header.Get("Retry-After"), "overloaded: want 503 with Retry-After 5")
 	call(t, ts.URL+"/v1/webhooks/directus", secret, created)
-	if code, _ := call(t, ts.URL+"/v1/webhooks/directus", secret, created); code != 429 {
-		t.Fatalf("beyond the webhook's rate: %d, want 429", code)
-	}
+	code, _ := call(t, ts.URL+"/v1/webhooks/directus", secret, created)
+	assert.Equal(t, 429, code, "beyond the webhook's rate")
 }
 
 // TestOpenStreamWritesOnlyIntoTheCallersConversation: without API_TOKEN, a
@@ -205,12 +201,8 @@ func TestOpenStreamWritesOnlyIntoTheCallersConversation(t *testing.T) {
 			req.Header.Set("X-Directus-Token", tc.token)
 		}
 		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		resp.Body.Close()
-		if resp.StatusCode != tc.code {
-			t.Errorf("token %q, conversation %s: %d, want %d", tc.token, tc.conv, resp.StatusCode, tc.code)
-		}
+		assert.Equal(t, tc.code, resp.StatusCode, "token %q, conversation %s", tc.token, tc.conv)
 	}
 }

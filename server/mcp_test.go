@@ -5,6 +5,9 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/erleah/erleah-agent/server"
 )
 
@@ -25,9 +28,7 @@ func TestMCPMountedBehindLockout(t *testing.T) {
 		req, _ := http.NewRequest(http.MethodPost, ts.URL+"/mcp", nil)
 		req.Header.Set("Authorization", "Bearer "+token)
 		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		resp.Body.Close()
 		return resp.StatusCode
 	}
@@ -36,11 +37,7 @@ func TestMCPMountedBehindLockout(t *testing.T) {
 		if i == 0 {
 			token = "ok"
 		}
-		if got := send(token); got != want {
-			t.Fatalf("request %d: status %d, want %d", i, got, want)
-		}
+		require.Equal(t, want, send(token), "request %d: status", i)
 	}
-	if got := send("ok"); got != http.StatusTooManyRequests {
-		t.Fatalf("locked-out address with the right token: status %d, want 429", got)
-	}
+	assert.Equal(t, http.StatusTooManyRequests, send("ok"), "locked-out address with the right token: status")
 }

@@ -12,7 +12,11 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/chat"
@@ -76,9 +80,7 @@ func post(t *testing.T, url, token, body string) (*http.Response, []event) {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
 	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer resp.Body.Close()
 	if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
 		data, _ := io.ReadAll(resp.Body)
@@ -120,38 +122,29 @@ func names(events []event) string {
 func TestStreamSendsATurnWithAReflectionRound(t *testing.T) {
 	f := start(t, nil, chat.Options{}, server.Options{})
 	resp, events := post(t, f.url+"/v1/chat/stream", "", `{"message":"Are there sessions on RAG?","conference_id":"aidata26"}`)
-	if resp.StatusCode != http.StatusOK || resp.Header.Get("X-Trace-ID") == "" {
-		t.Fatalf("status %d, trace id %q", resp.StatusCode, resp.Header.Get("X-Trace-ID"))
-	}
+	require.Equal(t, http.StatusOK, resp.StatusCode, "status")
+	require.NotEmpty(t, resp.Header.Get("X-Trace-ID"), "trace id")
 	seq := names(events)
 	for _, want := range []string{"progress", "thinking", "chunk", "answer done"} {
-		if !strings.Contains(seq, want) {
-			t.Fatalf("events %q lack %q", seq, want)
-		}
+		require.Contains(t, seq, want, "events %q lack %q", seq, want)
 	}
-	if !strings.HasSuffix(seq, "chunk answer done") || strings.Index(seq, "thinking") > strings.Index(seq, "chunk") {
-		t.Fatalf("events out of order: %s", seq)
-	}
+	require.True(t, strings.HasSuffix(seq, "chunk answer done"), "events out of order: %s", seq)
+	require.LessOrEqual(t, strings.Index(seq, "thinking"), strings.Index(seq, "chunk"), "events out of order: %s", seq)
 	var text strings.Builder
 	for i, e := range events {
-		if e.id != strconv.Itoa(i+1) {
-			t.Fatalf("event %d has id %q", i+1, e.id)
-		}
+		require.Equal(t, strconv.Itoa(i+1), e.id, "event %d id", i+1)
 		if e.name == "chunk" {
 			text.WriteString(e.data["text"].(string))
 		}
 		if e.name == "thinking" {
 			for _, k := range []string{"message", "strategy", "retry_count", "ts"} {
-				if _, ok := e.data[k]; !ok {
-					t.Fatalf("thinking event lacks %s: %v", k, e.data)
-				}
+				require.Contains(t, e.data, k, "thinking event lacks %s: %v", k, e.data)
 			}
 		}
 	}
 	answer := events[len(events)-2].data
-	if answer["text"] != text.String() || len(answer["citations"].([]any)) == 0 {
-		t.Fatalf("answer %v does not equal the chunks %q", answer, text.String())
-	}
+	assert.Equal(t, text.String(), answer["text"], "answer %v does not equal the chunks", answer)
+	assert.NotEmpty(t, answer["citations"].([]any), "answer %v has no citations", answer)
 }
 
 // TestReflectionCanBeTurnedOffPerRequest: an operator's A/B request runs
@@ -169,12 +162,10 @@ func TestReflectionCanBeTurnedOffPerRequest(t *testing.T) {
 		return out
 	}
 	off, on := sources("off"), sources("on")
-	if len(off) == 0 || slices.ContainsFunc(off, func(s string) bool { return s != "mechanical" }) {
-		t.Fatalf("reflection off: rounds decided by %v, want only the mechanical ladder", off)
-	}
-	if len(on) == 0 || slices.Contains(on, "mechanical") {
-		t.Fatalf("reflection on: rounds decided by %v, want the model", on)
-	}
+	assert.NotEmpty(t, off, "reflection off: no rounds")
+	assert.False(t, slices.ContainsFunc(off, func(s string) bool { return s != "mechanical" }), "reflection off: rounds decided by %v, want only the mechanical ladder", off)
+	assert.NotEmpty(t, on, "reflection on: no rounds")
+	assert.NotContains(t, on, "mechanical", "reflection on: rounds decided by %v, want the model", on)
 }
 
 func TestDebugEventsCarryStepsAndModels(t *testing.T) {
@@ -187,9 +178,10 @@ func TestDebugEventsCarryStepsAndModels(t *testing.T) {
 		}
 	}
 	calls, _ := plan["calls"].([]any)
-	if plan == nil || plan["duration_ms"] == nil || len(calls) != 1 || calls[0].(map[string]any)["model"] != "builtin" {
-		t.Fatalf("step_end for planning: %v", plan)
-	}
+	require.NotNil(t, plan, "no step_end for planning")
+	assert.NotNil(t, plan["duration_ms"], "step_end for planning: %v", plan)
+	require.Len(t, calls, 1, "step_end for planning: %v", plan)
+	assert.Equal(t, "builtin", calls[0].(map[string]any)["model"], "step_end for planning: %v", plan)
 }
 
 func TestBadRequestsAreRefusedBeforeTheStream(t *testing.T) {
@@ -210,9 +202,9 @@ func TestBadRequestsAreRefusedBeforeTheStream(t *testing.T) {
 	for _, tc := range cases {
 		resp, _ := post(t, f.url+"/v1/chat/stream", "", tc.body)
 		body, _ := io.ReadAll(resp.Body)
-		if resp.StatusCode != tc.code || !strings.Contains(string(body), tc.want) || strings.Count(string(body), "invalid request") > 1 {
-			t.Errorf("%.40s…: %d %s; want %d %q", tc.body, resp.StatusCode, body, tc.code, tc.want)
-		}
+		assert.Equal(t, tc.code, resp.StatusCode, "%.40s…: %s", tc.body, body)
+		assert.Contains(t, string(body), tc.want, "%.40s…", tc.body)
+		assert.LessOrEqual(t, strings.Count(string(body), "invalid request"), 1, "%.40s…: %s", tc.body, body)
 	}
 }
 
@@ -231,45 +223,39 @@ func TestUnknownRoutesAndWrongMethods(t *testing.T) {
 	for _, tc := range cases {
 		req, _ := http.NewRequest(tc.method, f.url+tc.path, nil)
 		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		if resp.StatusCode != tc.code || resp.Header.Get("Allow") != tc.allow || !strings.Contains(string(body), tc.want) ||
-			resp.Header.Get("Content-Type") != "application/json" {
-			t.Errorf("%s %s: %d Allow %q %s; want %d Allow %q %q", tc.method, tc.path, resp.StatusCode, resp.Header.Get("Allow"), body, tc.code, tc.allow, tc.want)
-		}
+		assert.Equal(t, tc.code, resp.StatusCode, "%s %s: %s", tc.method, tc.path, body)
+		assert.Equal(t, tc.allow, resp.Header.Get("Allow"), "%s %s: Allow", tc.method, tc.path)
+		assert.Contains(t, string(body), tc.want, "%s %s", tc.method, tc.path)
+		assert.Equal(t, "application/json", resp.Header.Get("Content-Type"), "%s %s: Content-Type", tc.method, tc.path)
 	}
 }
 
 func TestAuth(t *testing.T) {
 	f := start(t, nil, chat.Options{}, server.Options{APIToken: "s3cret"})
 	body := `{"message":"k8s?","conference_id":"aidata26"}`
-	if resp, _ := post(t, f.url+"/v1/chat/stream", "", body); resp.StatusCode != 401 {
-		t.Fatalf("stream without token: %d", resp.StatusCode)
-	}
-	if resp, _ := post(t, f.url+"/v1/chat/stream", "wrong", body); resp.StatusCode != 401 {
-		t.Fatalf("stream with a wrong token: %d", resp.StatusCode)
-	}
-	if resp, events := post(t, f.url+"/v1/chat/stream", "s3cret", body); resp.StatusCode != 200 || len(events) == 0 {
-		t.Fatalf("stream with the token: %d", resp.StatusCode)
-	}
+	resp, _ := post(t, f.url+"/v1/chat/stream", "", body)
+	assert.Equal(t, 401, resp.StatusCode, "stream without token")
+	resp, _ = post(t, f.url+"/v1/chat/stream", "wrong", body)
+	assert.Equal(t, 401, resp.StatusCode, "stream with a wrong token")
+	resp, events := post(t, f.url+"/v1/chat/stream", "s3cret", body)
+	assert.Equal(t, 200, resp.StatusCode, "stream with the token")
+	assert.NotEmpty(t, events, "stream with the token: no events")
 	for _, token := range []string{"", "wrong"} {
 		req, _ := http.NewRequest(http.MethodGet, f.url+"/v1/admin/prompts", nil)
 		if token != "" {
 			req.Header.Set("Authorization", "Bearer "+token)
 		}
-		if resp, _ := http.DefaultClient.Do(req); resp.StatusCode != 401 {
-			t.Fatalf("admin with token %q: %d", token, resp.StatusCode)
-		}
+		resp, _ := http.DefaultClient.Do(req)
+		assert.Equal(t, 401, resp.StatusCode, "admin with token %q", token)
 	}
 	off := start(t, nil, chat.Options{}, server.Options{})
-	resp, _ := http.Get(off.url + "/v1/admin/prompts")
+	resp, _ = http.Get(off.url + "/v1/admin/prompts")
 	body2, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != 404 || !strings.Contains(string(body2), "set API_TOKEN") {
-		t.Fatalf("admin without API_TOKEN: %d %s", resp.StatusCode, body2)
-	}
+	assert.Equal(t, 404, resp.StatusCode, "admin without API_TOKEN: %s", body2)
+	assert.Contains(t, string(body2), "set API_TOKEN", "admin without API_TOKEN")
 }
 
 // blocking answers plans only when released.
@@ -302,22 +288,14 @@ func TestOverloadIsRefusedWithRetryAfter(t *testing.T) {
 		}()
 	}
 	<-m.entered
-	deadline := time.Now().Add(5 * time.Second)
-	for !queued(f) {
-		if time.Now().After(deadline) {
-			t.Fatal("the second request never waited in the queue")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	require.Eventually(t, func() bool { return queued(f) }, 5*time.Second, 5*time.Millisecond,
+		"the second request never waited in the queue")
 	resp, _ := post(t, f.url+"/v1/chat/stream", "", body)
-	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
-		t.Fatalf("third request: %d, Retry-After %q", resp.StatusCode, resp.Header.Get("Retry-After"))
-	}
+	require.Equal(t, http.StatusServiceUnavailable, resp.StatusCode, "third request")
+	require.NotEmpty(t, resp.Header.Get("Retry-After"), "third request: Retry-After")
 	close(m.release)
 	for range 2 {
-		if code := <-results; code != 200 {
-			t.Fatalf("an accepted turn ended with %d", code)
-		}
+		require.Equal(t, 200, <-results, "an accepted turn ended badly")
 	}
 }
 
@@ -336,9 +314,7 @@ func TestPromptReplacedThroughAdminIsUsedNextTurn(t *testing.T) {
 	srv := llmtestServer(t)
 	router, _, err := llm.OpenRouter("", map[agent.Step]llm.Spec{agent.StepPlan: {Provider: llm.Anthropic, Model: "claude-t"}},
 		llm.Config{AnthropicKey: "k", AnthropicBaseURL: srv.URL + "/v1"}, p, rules.New())
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	f := start(t, router, chat.Options{}, server.Options{APIToken: "tok", Prompts: p, Models: router})
 	cur, _ := p.Get(agent.StepPlan)
 	edited := strings.Replace(cur.Value, "You plan searches for a conference assistant.", "You plan searches for a conference assistant. EDITED.", 1)
@@ -346,33 +322,28 @@ func TestPromptReplacedThroughAdminIsUsedNextTurn(t *testing.T) {
 	req, _ := http.NewRequest(http.MethodPut, f.url+"/v1/admin/prompts/plan_queries", strings.NewReader(string(b)))
 	req.Header.Set("Authorization", "Bearer tok")
 	resp, err := http.DefaultClient.Do(req)
-	if err != nil || resp.StatusCode != 200 {
-		t.Fatalf("PUT prompt: %v %d", err, resp.StatusCode)
-	}
+	require.NoError(t, err, "PUT prompt")
+	require.Equal(t, 200, resp.StatusCode, "PUT prompt")
 	bad, _ := http.NewRequest(http.MethodPut, f.url+"/v1/admin/prompts/plan_queries", strings.NewReader(`{"text":"{{define \"system\"}}x{{end}}"}`))
 	bad.Header.Set("Authorization", "Bearer tok")
-	if resp, _ := http.DefaultClient.Do(bad); resp.StatusCode != 422 {
-		t.Fatalf("an invalid prompt got %d", resp.StatusCode)
-	}
+	resp, _ = http.DefaultClient.Do(bad)
+	require.Equal(t, 422, resp.StatusCode, "an invalid prompt")
 	post(t, f.url+"/v1/chat/stream", "tok", `{"message":"k8s?","conference_id":"aidata26"}`)
 	plans := srv.plans()
-	if len(plans) != 1 || !strings.Contains(plans[0], "EDITED.") {
-		t.Fatalf("the next turn's plan prompt: %q", plans)
-	}
+	require.Len(t, plans, 1, "the next turn's plan prompt: %q", plans)
+	assert.Contains(t, plans[0], "EDITED.", "the next turn's plan prompt")
 }
 
 func TestRateLimitPerClient(t *testing.T) {
 	f := start(t, nil, chat.Options{}, server.Options{PerIP: server.Rate{PerSecond: 0.01, Burst: 2}})
 	body := `{"message":"k8s?","conference_id":"aidata26"}`
 	for i := range 2 {
-		if resp, _ := post(t, f.url+"/v1/chat/stream", "", body); resp.StatusCode != 200 {
-			t.Fatalf("request %d: %d", i+1, resp.StatusCode)
-		}
+		resp, _ := post(t, f.url+"/v1/chat/stream", "", body)
+		require.Equal(t, 200, resp.StatusCode, "request %d", i+1)
 	}
 	resp, _ := post(t, f.url+"/v1/chat/stream", "", body)
-	if resp.StatusCode != 429 || resp.Header.Get("Retry-After") == "" {
-		t.Fatalf("third request: %d, Retry-After %q", resp.StatusCode, resp.Header.Get("Retry-After"))
-	}
+	assert.Equal(t, 429, resp.StatusCode, "third request")
+	assert.NotEmpty(t, resp.Header.Get("Retry-After"), "third request: Retry-After")
 }
 
 // TestWrongTokensLockTheAddressOut: after the allowed wrong tokens an
@@ -384,25 +355,17 @@ func TestWrongTokensLockTheAddressOut(t *testing.T) {
 		req, _ := http.NewRequest(http.MethodGet, f.url+"/v1/admin/prompts", nil)
 		req.Header.Set("Authorization", "Bearer "+token)
 		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		resp.Body.Close()
 		return resp
 	}
-	if resp := get("s3cret"); resp.StatusCode != 200 {
-		t.Fatalf("the right token first: %d", resp.StatusCode)
-	}
+	require.Equal(t, 200, get("s3cret").StatusCode, "the right token first")
 	for i := range 3 {
-		if resp := get(fmt.Sprint("guess", i)); resp.StatusCode != 401 {
-			t.Fatalf("wrong token %d: %d, want 401", i, resp.StatusCode)
-		}
+		require.Equal(t, 401, get(fmt.Sprint("guess", i)).StatusCode, "wrong token %d", i)
 	}
 	resp := get("s3cret")
-	if resp.StatusCode != 429 || resp.Header.Get("Retry-After") == "" {
-		t.Fatalf("after 3 wrong tokens the right one got %d (Retry-After %q); want 429 while locked out", resp.StatusCode, resp.Header.Get("Retry-After"))
-	}
-	if resp, _ := http.Get(f.url + "/healthz"); resp.StatusCode != 200 {
-		t.Fatalf("healthz while locked out: %d", resp.StatusCode)
-	}
+	assert.Equal(t, 429, resp.StatusCode, "after 3 wrong tokens the right one: want 429 while locked out")
+	assert.NotEmpty(t, resp.Header.Get("Retry-After"), "after 3 wrong tokens the right one: want Retry-After while locked out")
+	resp, _ = http.Get(f.url + "/healthz")
+	assert.Equal(t, 200, resp.StatusCode, "healthz while locked out")
 }
