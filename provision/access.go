@@ -15,15 +15,19 @@ import (
 // AgentName names the agent's role and policy.
 const AgentName = "erleah-agent"
 
-// grants are everything the agent may do: read the conference data and the
-// conversations, create and update messages, and keep its reflection memory
-// (agent_reflections: read, create, update, delete), and take leases on
-// replies (reply_claims: read, create, update; chat.DirectusStore.Lease). Directus 12 without a
-// licence refuses custom permission rules (item filters, validation, field
-// lists), so least privilege is by collection and action. No other role or
-// policy provisioned here is granted anything: agent_reflections is readable
-// by the agent's user (and admins) only.
-var grants = []struct{ collection, action string }{
+// grant is one action on one collection, for every field: Directus 12
+// without a licence refuses custom permission rules (item filters,
+// validation, field lists), so least privilege is by collection and action.
+type grant struct{ collection, action string }
+
+// grants are everything the agent may do: read the conference data and
+// the conversations, create and update messages, and keep its reflection
+// memory (agent_reflections: read, create, update, delete), and take leases
+// on replies (reply_claims: read, create, update; chat.DirectusStore.Lease).
+// No other role or policy provisioned here is granted anything on
+// agent_reflections or reply_claims: they are readable by the agent's user
+// (and admins) only.
+var grants = []grant{
 	{"conferences", "read"}, {"sessions", "read"}, {"exhibitors", "read"}, {"speakers", "read"},
 	{"conversations", "read"}, {"messages", "read"}, {"messages", "create"}, {"messages", "update"},
 	{"agent_reflections", "read"}, {"agent_reflections", "create"}, {"agent_reflections", "update"}, {"agent_reflections", "delete"},
@@ -44,13 +48,13 @@ type AgentResult struct {
 // rotate is set.
 func AgentUser(ctx context.Context, c *directus.Client, email string, rotate bool) (AgentResult, error) {
 	var res AgentResult
-	policy, n, err := ensureNamed(ctx, c, "/policies", map[string]any{"name": AgentName, "icon": "smart_toy",
-		"description": "What the erleah-agent service may do.", "admin_access": false, "app_access": false})
+	policy, n, err := ensurePolicy(ctx, c, map[string]any{"name": AgentName, "icon": "smart_toy",
+		"description": "What the erleah-agent service may do."})
 	if err != nil {
 		return res, err
 	}
 	res.Changes += n
-	if n, err = ensurePermissions(ctx, c, policy); err != nil {
+	if n, err = ensurePermissions(ctx, c, policy, grants); err != nil {
 		return res, err
 	}
 	res.Changes += n
@@ -97,37 +101,99 @@ type permission struct {
 	Fields     []string `json:"fields"`
 }
 
-// ensurePermissions makes the policy hold exactly the grants: missing ones
-// are created, anything else on this policy is removed.
-func ensurePermissions(ctx context.Context, c *directus.Client, policy string) (int, error) {
+// ensurePolicy finds the policy named item["name"], or creates it from
+// item, and makes sure it has neither admin nor app access. It returns its
+// id and how many items it created or changed.
+func ensurePolicy(ctx context.Context, c *directus.Client, item map[string]any) (string, int, error) {
+	item["admin_access"], item["app_access"] = false, false
+	p, found, err := readPolicy(ctx, c, fmt.Sprint(item["name"]))
+	if err != nil {
+		return "", 0, err
+	}
+	if !found {
+		return ensureNamed(ctx, c, "/policies", item)
+	}
+	if !p.AdminAccess && !p.AppAccess {
+		return p.ID, 0, nil
+	}
+	if err := c.Do(ctx, "PATCH", "/policies/"+p.ID, nil, map[string]any{"admin_access": false, "app_access": false}, nil); err != nil {
+		return "", 0, fmt.Errorf("provision: take admin and app access from the policy %s: %w", item["name"], err)
+	}
+	return p.ID, 1, nil
+}
+
+// policyAccess is what a policy gives beyond its permissions.
+type policyAccess struct {
+	ID          string `json:"id"`
+	AdminAccess bool   `json:"admin_access"`
+	AppAccess   bool   `json:"app_access"`
+}
+
+// readPolicy reads the policy with the given name; found is false when
+// there is none.
+func readPolicy(ctx context.Context, c *directus.Client, name string) (p policyAccess, found bool, err error) {
+	var ps []policyAccess
+	if err := c.Do(ctx, "GET", "/policies", whereEq("name", name, "id,admin_access,app_access"), nil, &ps); err != nil {
+		return p, false, fmt.Errorf("provision: read policies: %w", err)
+	}
+	if len(ps) == 0 {
+		return p, false, nil
+	}
+	return ps[0], true, nil
+}
+
+// readPermissions reads every permission of the policy.
+func readPermissions(ctx context.Context, c *directus.Client, policy string) ([]permission, error) {
 	var have []permission
 	q := whereEq("policy", policy, "id,policy,collection,action,fields")
 	q.Set("limit", "-1")
 	if err := c.Do(ctx, "GET", "/permissions", q, nil, &have); err != nil {
-		return 0, fmt.Errorf("provision: read permissions: %w", err)
+		return nil, fmt.Errorf("provision: read permissions: %w", err)
 	}
-	changes := 0
-	for _, g := range grants {
-		if slices.ContainsFunc(have, func(p permission) bool { return p.Collection == g.collection && p.Action == g.action }) {
+	return have, nil
+}
+
+// diffGrants compares a policy's permissions with the grants it should
+// hold: the grants it lacks, and the permissions it should not have (those
+// of no grant, and second copies of one).
+func diffGrants(have []permission, want []grant) (missing []grant, extra []permission) {
+	seen := map[grant]bool{}
+	for _, p := range have {
+		g := grant{p.Collection, p.Action}
+		if seen[g] || !slices.Contains(want, g) {
+			extra = append(extra, p)
 			continue
 		}
+		seen[g] = true
+	}
+	for _, g := range want {
+		if !seen[g] {
+			missing = append(missing, g)
+		}
+	}
+	return missing, extra
+}
+
+// ensurePermissions makes the policy hold exactly the grants: missing ones
+// are created, anything else on this policy is removed.
+func ensurePermissions(ctx context.Context, c *directus.Client, policy string, want []grant) (int, error) {
+	have, err := readPermissions(ctx, c, policy)
+	if err != nil {
+		return 0, err
+	}
+	missing, extra := diffGrants(have, want)
+	for _, g := range missing {
 		p := permission{Policy: policy, Collection: g.collection, Action: g.action, Fields: []string{"*"}}
 		if err := c.Do(ctx, "POST", "/permissions", nil, p, nil); err != nil {
 			return 0, fmt.Errorf("provision: grant %s %s: %w", g.action, g.collection, err)
 		}
-		changes++
 	}
-	for _, p := range have {
-		if !slices.ContainsFunc(grants, func(g struct{ collection, action string }) bool {
-			return p.Collection == g.collection && p.Action == g.action
-		}) {
-			if err := c.Do(ctx, "DELETE", fmt.Sprintf("/permissions/%d", p.ID), nil, nil, nil); err != nil {
-				return 0, fmt.Errorf("provision: revoke %s %s: %w", p.Action, p.Collection, err)
-			}
-			changes++
+	for _, p := range extra {
+		if err := c.Do(ctx, "DELETE", fmt.Sprintf("/permissions/%d", p.ID), nil, nil, nil); err != nil {
+			return 0, fmt.Errorf("provision: revoke %s %s: %w", p.Action, p.Collection, err)
 		}
 	}
-	return changes, nil
+	return len(missing) + len(extra), nil
 }
 
 func ensureRolePolicy(ctx context.Context, c *directus.Client, role, policy string) (int, error) {

@@ -30,9 +30,9 @@ const GuardMessage = "Only the agent writes assistant messages and replies: crea
 // (other Flows, imports) carry no accountability and pass. Runs are not
 // logged (accountability null): the guard runs on every message created.
 //
-// It does not cover updates: an attendee's role must not update messages
-// (see the README's "Attendee role"). The agent does not rely on it alone:
-// it checks authors and replies itself (package chat).
+// It does not cover updates: the attendees' role (Attendee) may not update
+// messages. The agent does not rely on it alone: it checks authors and
+// replies itself (package chat).
 
 func desiredGuard() flow {
 	return flow{Name: GuardName, Icon: "shield", Status: "active", Trigger: "event", Accountability: nil,

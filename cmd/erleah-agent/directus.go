@@ -15,8 +15,10 @@ import (
 const directusUsage = `usage: erleah-agent directus <setup|check|import> [flags]
 
   setup [--webhook-url URL] [--agent-email EMAIL] [--secret-from-env] [--rotate-token]
-        apply the schema, create the webhook Flow, the agent's user and the guard Flow (DIRECTUS_TOKEN must be an admin's)
-  check  list missing or mistyped collections and fields, and a missing guard Flow; exit 1 if any
+        apply the schema, create the webhook Flow, the agent's user, the guard Flow and the attendees'
+        role erleah-attendee for the chat widget's users (DIRECTUS_TOKEN must be an admin's)
+  check  list missing or mistyped collections and fields, a missing guard Flow and a missing or changed
+         attendee role; exit 1 if any
   import --data FILE
         write a conference bundle into Directus, idempotently
 `
@@ -72,24 +74,41 @@ func directusSetup(ctx context.Context, c *directus.Client, args []string, stdou
 		return err
 	}
 	report(stdout, "flow", n > 0, fmt.Sprintf("%q → %s (%d changes)", provision.FlowName, *hook, n), "already up to date")
-	agent, err := provision.AgentUser(ctx, c, *email, *rotate)
+	access, err := setupAccess(ctx, c, stdout, *email, *rotate)
 	if err != nil {
 		return err
 	}
-	report(stdout, "agent user", agent.Changes > 0, fmt.Sprintf("%s with role %s (%d changes)", *email, provision.AgentName, agent.Changes), "already up to date")
-	g, err := provision.Guard(ctx, c, agent.RoleID)
-	if err != nil {
-		return err
-	}
-	report(stdout, "guard flow", g > 0, fmt.Sprintf("%q: only admins and role %s create assistant messages or set reply_to/id (%d changes)",
-		provision.GuardName, provision.AgentName, g), "already up to date")
-	if agent.Token != "" {
-		fmt.Fprintf(stdout, "\nThe agent's token, shown only now: set DIRECTUS_TOKEN=%s for serve.\n", agent.Token)
-	}
-	if !schema.Changed && n == 0 && agent.Changes == 0 && g == 0 {
+	if !schema.Changed && n == 0 && access == 0 {
 		fmt.Fprintln(stdout, "nothing changed")
 	}
 	return nil
+}
+
+// setupAccess makes the agent's user, the guard Flow and the attendees'
+// role, reports each and returns how many changes they took. A new agent
+// token is printed once.
+func setupAccess(ctx context.Context, c *directus.Client, stdout io.Writer, email string, rotate bool) (int, error) {
+	agent, err := provision.AgentUser(ctx, c, email, rotate)
+	if err != nil {
+		return 0, err
+	}
+	report(stdout, "agent user", agent.Changes > 0, fmt.Sprintf("%s with role %s (%d changes)", email, provision.AgentName, agent.Changes), "already up to date")
+	g, err := provision.Guard(ctx, c, agent.RoleID)
+	if err != nil {
+		return 0, err
+	}
+	report(stdout, "guard flow", g > 0, fmt.Sprintf("%q: only admins and role %s create assistant messages or set reply_to/id (%d changes)",
+		provision.GuardName, provision.AgentName, g), "already up to date")
+	att, err := provision.Attendee(ctx, c)
+	if err != nil {
+		return 0, err
+	}
+	report(stdout, "attendee role", att.Changes > 0, fmt.Sprintf("%s (id %s) for the chat widget's users: %s (%d changes)",
+		provision.AttendeeName, att.RoleID, provision.AttendeeGrants(), att.Changes), "already up to date")
+	if agent.Token != "" {
+		fmt.Fprintf(stdout, "\nThe agent's token, shown only now: set DIRECTUS_TOKEN=%s for serve.\n", agent.Token)
+	}
+	return agent.Changes + g + att.Changes, nil
 }
 
 func report(w io.Writer, what string, changed bool, did, same string) {
@@ -108,18 +127,31 @@ func argsError(err error, pos []string) error {
 }
 
 func directusCheck(ctx context.Context, c *directus.Client, stdout io.Writer) error {
-	problems, err := provision.Check(ctx, c, migrations.DirectusSchema)
-	if err == nil {
-		var more []provision.Problem
-		more, err = provision.CheckGuard(ctx, c)
-		problems = append(problems, more...)
-	}
+	problems, err := checkAll(ctx, c)
 	if err != nil || len(problems) > 0 {
 		return checkError(problems, err)
 	}
 	cols, _ := provision.Collections(migrations.DirectusSchema)
-	fmt.Fprintf(stdout, "ok: %s present with the fields the agent relies on; the guard Flow %q in place\n", strings.Join(cols, ", "), provision.GuardName)
+	fmt.Fprintf(stdout, "ok: %s present with the fields the agent relies on; the guard Flow %q in place; the role %q with %s\n",
+		strings.Join(cols, ", "), provision.GuardName, provision.AttendeeName, provision.AttendeeGrants())
 	return nil
+}
+
+// checkAll gathers the problems of the schema, the guard Flow and the
+// attendees' role.
+func checkAll(ctx context.Context, c *directus.Client) ([]provision.Problem, error) {
+	schema := func(ctx context.Context, c *directus.Client) ([]provision.Problem, error) {
+		return provision.Check(ctx, c, migrations.DirectusSchema)
+	}
+	var all []provision.Problem
+	for _, check := range []func(context.Context, *directus.Client) ([]provision.Problem, error){schema, provision.CheckGuard, provision.CheckAttendee} {
+		problems, err := check(ctx, c)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, problems...)
+	}
+	return all, nil
 }
 
 func checkError(problems []provision.Problem, err error) error {

@@ -6,71 +6,54 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/erleah/erleah-agent/directus"
 	"github.com/erleah/erleah-agent/provision"
 )
 
-// attendee is a Directus user with the attendee role the README describes:
-// whole-collection create and read on conversations and messages (Directus
-// 12 without a licence refuses anything finer).
+// attendee is a Directus user with the role directus setup makes for the
+// chat widget's users (provision.AttendeeName): whole-collection create and
+// read on conversations and messages (Directus 12 without a licence refuses
+// anything finer).
 type attendee struct {
 	id    string
 	token string
 	c     *directus.Client
 }
 
-var (
-	attendeeOnce sync.Once
-	attendeeRole string
-	attendeeErr  error
-)
-
 // attendee creates a user with the attendee role and a static token.
 func (d *realDirectus) attendee(t testing.TB, name string) attendee {
 	t.Helper()
-	attendeeOnce.Do(func() { attendeeRole, attendeeErr = d.newAttendeeRole() })
-	if attendeeErr != nil {
-		t.Fatal(attendeeErr)
-	}
 	token := fmt.Sprintf("%s-%d", name, time.Now().UnixNano())
 	var u struct {
 		ID string `json:"id"`
 	}
-	body := map[string]any{"email": token + "@example.com", "first_name": name, "token": token, "status": "active", "role": attendeeRole}
-	if err := d.admin.Do(context.Background(), "POST", "/users", nil, body, &u); err != nil {
-		t.Fatal(err)
-	}
+	body := map[string]any{"email": token + "@example.com", "first_name": name, "token": token, "status": "active", "role": d.attendeeRole(t)}
+	require.NoError(t, d.admin.Do(context.Background(), "POST", "/users", nil, body, &u))
 	return attendee{id: u.ID, token: token, c: d.admin.WithToken(token)}
 }
 
-// newAttendeeRole creates a policy with the attendee's grants and a role
-// holding it.
-func (d *realDirectus) newAttendeeRole() (string, error) {
+// attendeeRole is the id of the attendees' role as directus setup made it
+// (scripts/test.sh runs setup before the tests).
+func (d *realDirectus) attendeeRole(t testing.TB) string {
+	t.Helper()
 	ctx := context.Background()
-	name := fmt.Sprintf("e2e-attendee-%d", time.Now().UnixNano())
-	var policy, role struct {
+	problems, err := provision.CheckAttendee(ctx, d.admin)
+	require.NoError(t, err)
+	require.Empty(t, problems, "the attendees' role is not as directus setup makes it: run erleah-agent directus setup first (scripts/test.sh does)")
+	var roles []struct {
 		ID string `json:"id"`
 	}
-	if err := d.admin.Do(ctx, "POST", "/policies", nil, map[string]any{"name": name, "app_access": false, "admin_access": false}, &policy); err != nil {
-		return "", err
-	}
-	for _, g := range [][2]string{{"conversations", "create"}, {"conversations", "read"}, {"messages", "create"}, {"messages", "read"},
-		{"conferences", "read"}, {"sessions", "read"}, {"exhibitors", "read"}, {"speakers", "read"}} {
-		p := map[string]any{"policy": policy.ID, "collection": g[0], "action": g[1], "fields": []string{"*"}}
-		if err := d.admin.Do(ctx, "POST", "/permissions", nil, p, nil); err != nil {
-			return "", err
-		}
-	}
-	body := map[string]any{"name": name, "policies": map[string]any{"create": []any{map[string]any{"policy": policy.ID}}}}
-	if err := d.admin.Do(ctx, "POST", "/roles", nil, body, &role); err != nil {
-		return "", err
-	}
-	return role.ID, nil
+	q := url.Values{"filter": {`{"name":{"_eq":"` + provision.AttendeeName + `"}}`}, "fields": {"id"}}
+	require.NoError(t, d.admin.Do(ctx, "GET", "/roles", q, nil, &roles))
+	require.Len(t, roles, 1, "roles named %s", provision.AttendeeName)
+	return roles[0].ID
 }
 
 // create creates an item with the attendee's own token.

@@ -3,15 +3,20 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/erleah/erleah-agent/conference"
 	"github.com/erleah/erleah-agent/directus"
@@ -288,4 +293,121 @@ func (p *agentProc) post(t testing.TB, path, header, value, body string) (int, m
 
 func flowBody(id, conv string) string {
 	return fmt.Sprintf(`{"event":"messages.items.create","collection":"messages","key":%q,"payload":{"conversation":%q,"role":"user","messageText":"x"}}`, id, conv)
+}
+
+// TestE2ESetupMakesOneAttendeeRole: directus setup, run twice, leaves one
+// attendees' role holding one policy with exactly the README's grants, and
+// an attendee may not update a message. directus check reports a grant too
+// many, another policy on the role and a parent role; setup takes them
+// away.
+func TestE2ESetupMakesOneAttendeeRole(t *testing.T) {
+	d := needDirectus(t)
+	ctx := context.Background()
+	env := map[string]string{"DIRECTUS_URL": d.url, "DIRECTUS_TOKEN": d.adminToken, "WEBHOOK_SECRET": "s", "PUBLIC_URL": "http://127.0.0.1:9"}
+	for _, want := range []string{"attendee role: ", "attendee role: already up to date"} {
+		code, out, errOut := cli(t, env, "directus", "setup", "--agent-email", "erleah-agent-setup@example.com")
+		require.Zero(t, code, errOut)
+		assert.Contains(t, out, want)
+	}
+	role, policy := d.onlyOne(t, "/roles"), d.onlyOne(t, "/policies")
+	assert.Equal(t, []string{"conferences read", "conversations create", "conversations read", "exhibitors read",
+		"messages create", "messages read", "sessions read", "speakers read"}, d.grants(t, policy))
+	assert.Equal(t, []string{policy}, d.rolePolicies(t, role))
+
+	carol := d.attendee(t, "carol")
+	pauseFlow(t, d, true) // no agent answers here
+	q := carol.ask(t, carol.conversation(t), "Any k8s workshops?")
+	pauseFlow(t, d, false)
+	var de *directus.Error
+	err := carol.c.UpdateItem(ctx, "messages", q, map[string]any{"messageText": "changed"}, nil)
+	assert.True(t, errors.As(err, &de) && de.Status == 403, "an attendee updating a message: %v", err)
+
+	d.loosenAttendee(t, role, policy)
+	code, _, errOut := cli(t, env, "directus", "check")
+	assert.NotZero(t, code)
+	for _, want := range []string{`messages: the role "erleah-attendee" may update`, `the role "erleah-attendee" does not hold just the policy`} {
+		assert.Contains(t, errOut, want)
+	}
+	res, err := provision.Attendee(ctx, d.admin)
+	require.NoError(t, err)
+	assert.Equal(t, 2, res.Changes, "a grant revoked; the other policy and the parent dropped")
+	assert.Equal(t, []string{policy}, d.rolePolicies(t, role))
+	problems, err := provision.CheckAttendee(ctx, d.admin)
+	assert.NoError(t, err)
+	assert.Empty(t, problems)
+}
+
+// onlyOne is the id of the one item of path (/roles or /policies) named
+// for attendees; the test fails when there is not exactly one.
+func (d *realDirectus) onlyOne(t *testing.T, path string) string {
+	t.Helper()
+	var found []struct {
+		ID string `json:"id"`
+	}
+	q := url.Values{"filter": {`{"name":{"_eq":"` + provision.AttendeeName + `"}}`}, "fields": {"id"}}
+	require.NoError(t, d.admin.Do(context.Background(), "GET", path, q, nil, &found))
+	require.Len(t, found, 1, "%s named %s", path, provision.AttendeeName)
+	return found[0].ID
+}
+
+// grants are the policy's permissions as sorted "collection action" pairs.
+func (d *realDirectus) grants(t *testing.T, policy string) []string {
+	t.Helper()
+	var perms []struct {
+		Collection string   `json:"collection"`
+		Action     string   `json:"action"`
+		Fields     []string `json:"fields"`
+	}
+	q := url.Values{"filter": {`{"policy":{"_eq":"` + policy + `"}}`}, "fields": {"collection,action,fields"}, "limit": {"-1"}}
+	require.NoError(t, d.admin.Do(context.Background(), "GET", "/permissions", q, nil, &perms))
+	var out []string
+	for _, p := range perms {
+		assert.Equal(t, []string{"*"}, p.Fields, "fields of %s %s", p.Action, p.Collection)
+		out = append(out, p.Collection+" "+p.Action)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// rolePolicies are the policies the role holds.
+func (d *realDirectus) rolePolicies(t *testing.T, role string) []string {
+	t.Helper()
+	var r struct {
+		Policies []struct {
+			Policy string `json:"policy"`
+		} `json:"policies"`
+	}
+	require.NoError(t, d.admin.Do(context.Background(), "GET", "/roles/"+role, url.Values{"fields": {"policies.policy"}}, nil, &r))
+	var out []string
+	for _, p := range r.Policies {
+		out = append(out, p.Policy)
+	}
+	return out
+}
+
+// loosenAttendee gives attendees more than setup does: update on messages,
+// and a second policy and a parent on their role (deleted when the test
+// ends). Directus without a licence refuses app access to a policy whose
+// users would need more seats than it has.
+func (d *realDirectus) loosenAttendee(t *testing.T, role, policy string) {
+	t.Helper()
+	ctx := context.Background()
+	grant := map[string]any{"policy": policy, "collection": "messages", "action": "update", "fields": []string{"*"}}
+	require.NoError(t, d.admin.Do(ctx, "POST", "/permissions", nil, grant, nil))
+	name := fmt.Sprintf("e2e-extra-%d", time.Now().UnixNano())
+	extra, parent := d.deletedLater(t, "/policies", name), d.deletedLater(t, "/roles", name)
+	patch := map[string]any{"parent": parent, "policies": map[string]any{"create": []any{map[string]any{"policy": extra}}}}
+	require.NoError(t, d.admin.Do(ctx, "PATCH", "/roles/"+role, nil, patch, nil))
+}
+
+// deletedLater creates a role or policy with nothing in it, deleted when
+// the test ends, and returns its id.
+func (d *realDirectus) deletedLater(t *testing.T, path, name string) string {
+	t.Helper()
+	var created struct {
+		ID string `json:"id"`
+	}
+	require.NoError(t, d.admin.Do(context.Background(), "POST", path, nil, map[string]any{"name": name}, &created))
+	t.Cleanup(func() { _ = d.admin.Do(context.Background(), "DELETE", path+"/"+created.ID, nil, nil, nil) })
+	return created.ID
 }
