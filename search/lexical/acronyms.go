@@ -21,7 +21,8 @@ type acronyms struct {
 	defined map[string]string         // "sbom" → "software bill of materials", from "… (SBOM)"
 	upper   map[string]bool           // words written in capitals somewhere ("sbom")
 	upperBy map[byte][]string         // the same, by first letter
-	seqs    [][]string                // every field's words in order, stop words included
+	seqs    [][]string                // every distinct sentence's words in order, stop words included
+	seen    map[string]bool           // sentences already in seqs
 	byFirst map[byte][]position       // where each initial letter starts a word
 	camel   map[string]map[string]int // "osm" → "openstreetmap" → occurrences, from OpenStreetMap
 }
@@ -29,7 +30,7 @@ type acronyms struct {
 type position struct{ seq, at int }
 
 func mineAcronyms(docs []Doc, v *vocabulary) acronyms {
-	a := acronyms{defined: map[string]string{}, upper: map[string]bool{}, byFirst: map[byte][]position{}, camel: map[string]map[string]int{}}
+	a := acronyms{defined: map[string]string{}, upper: map[string]bool{}, byFirst: map[byte][]position{}, camel: map[string]map[string]int{}, seen: map[string]bool{}}
 	for _, d := range docs {
 		for _, f := range d.Fields {
 			a.addText(f.Text)
@@ -61,7 +62,23 @@ func (a *acronyms) addText(text string) {
 			a.defined[strings.ToLower(acr)] = long
 		}
 	}
-	seq := terms.Words(text)
+	for _, sentence := range sentenceEnd.Split(text, -1) {
+		a.addSentence(terms.Words(sentence))
+	}
+}
+
+// sentenceEnd splits a text into sentences.
+var sentenceEnd = regexp.MustCompile(`[.!?;]\s+`)
+
+// addSentence indexes a sentence's words by initial, once: a sentence that
+// recurs because it was copied (a talk's title in its speaker's entry too)
+// is one occurrence of its phrases, not two.
+func (a *acronyms) addSentence(seq []string) {
+	key := strings.Join(seq, " ")
+	if key == "" || a.seen[key] {
+		return
+	}
+	a.seen[key] = true
 	n := len(a.seqs)
 	a.seqs = append(a.seqs, seq)
 	for i, w := range seq {

@@ -3,6 +3,8 @@ package lexical
 import (
 	"slices"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
 )
 
 // corpus is a small conference written for these tests.
@@ -164,4 +166,17 @@ func TestAcronymsAreNotFragmentsAndCamelCaseCounts(t *testing.T) {
 	if got := c.Expansions("osm"); !slices.Equal(got, []string{"openstreetmap"}) {
 		t.Fatalf("osm → %v, want openstreetmap (open source machine is always followed by learning)", got)
 	}
+}
+
+// A sentence copied into another entry (a talk's title in its speaker's
+// list of talks) is one occurrence: its phrase is not an expansion on that
+// alone, while a phrase two different sentences use is.
+func TestCopiedSentencesCountOnceForAcronyms(t *testing.T) {
+	c := Build([]Doc{
+		{Key: "sessions/a", Group: "sessions", Fields: []Field{{"JSON support in MySQL", 2}}},
+		{Key: "speakers/p", Group: "speakers", Fields: []Field{{"Evgeny", 2}, {"JSON support in MySQL. Query tuning", 1}}},
+		{Key: "sessions/b", Group: "sessions", Fields: []Field{{"Secure messaging", 2}, {"We show secure messaging for teams.", 1}}},
+	})
+	assert.Empty(t, c.Expansions("sim"), "one sentence, copied, is a coincidence")
+	assert.Equal(t, []string{"secure messaging"}, c.Expansions("sm"))
 }
