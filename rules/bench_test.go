@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/eval"
 	"github.com/erleah/erleah-agent/memory"
@@ -68,14 +70,11 @@ func fullBank(b *testing.B, eng *search.Engine, learnt bool) *memory.Bank {
 	bank, _ := memory.Open(ctx, nil, memory.Options{})
 	if learnt {
 		cases, err := eval.DemoCases()
-		if err != nil {
-			b.Fatal(err)
-		}
+		require.NoError(b, err)
 		r := &eval.Runner{Conference: func(string) (agent.Conference, bool) { return demo, true }, Calendar: eng.Calendar, Bank: bank,
 			Agents: map[eval.Mode]*agent.Agent{eval.Reflection: agent.New(rules.New(), eng, agent.Options{Memory: bank})}}
-		if _, err := r.Run(ctx, cases); err != nil {
-			b.Fatal(err)
-		}
+		_, err = r.Run(ctx, cases)
+		require.NoError(b, err)
 	}
 	words := strings.Fields("graph privacy streaming vector inference training agents governance robotics edge audio vision " +
 		"labelling lineage catalog quality cost scheduling serving tuning security testing feature search ranking")
@@ -85,9 +84,7 @@ func fullBank(b *testing.B, eng *search.Engine, learnt bool) *memory.Bank {
 		filler = append(filler, memory.Lesson{Conference: "aidata26", Terms: terms, Tables: []string{"sessions"}, Strategy: "rewrite",
 			Recovered: i%2 == 0, Importance: 0.5, Queries: []search.Query{{Table: search.Sessions, Text: words[i%len(words)]}}})
 	}
-	if err := bank.Remember(ctx, filler); err != nil {
-		b.Fatal(err)
-	}
+	require.NoError(b, bank.Remember(ctx, filler))
 	return bank
 }
 
@@ -97,9 +94,7 @@ func fullBank(b *testing.B, eng *search.Engine, learnt bool) *memory.Bank {
 // chatty question and a time question.
 func BenchmarkOfflineTurnRealProgramme(b *testing.B) {
 	set, err := eval.SetNamed("realconf")
-	if err != nil {
-		b.Fatal(err)
-	}
+	require.NoError(b, err)
 	bundle, err := set.Bundle("")
 	if err != nil {
 		b.Skipf("real programme not found: %v", err)

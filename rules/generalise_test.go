@@ -2,10 +2,12 @@ package rules_test
 
 import (
 	"context"
-	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/conference"
@@ -29,18 +31,14 @@ const dstBundle = `{"conferences":[{"id":"ams","name":"Harbour Days","timezone":
 func harbour(t *testing.T) (*search.Engine, agent.Conference) {
 	t.Helper()
 	b, err := conference.Parse("dst.json", []byte(dstBundle))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return searchtest.Engine(t, b), agent.Conference{ID: "ams", Name: "Harbour Days", StartsOn: "2026-10-24"}
 }
 
 func ask(t *testing.T, eng *search.Engine, conf agent.Conference, msg string, now time.Time) *agent.State {
 	t.Helper()
 	st, err := agent.New(rules.New(), eng, agent.Options{}).Run(context.Background(), agent.Request{Message: msg, Conference: conf, Now: now}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return st
 }
 
@@ -68,40 +66,33 @@ func TestTimeFiltersAcrossTheEndOfSummerTime(t *testing.T) {
 	}
 	for _, tc := range tests {
 		st := ask(t, eng, conf, tc.msg, sat)
-		got := cited(st)
-		if strings.Join(got, ",") != strings.Join(tc.want, ",") {
-			t.Errorf("%q cites %v, want %v (filter %+v)", tc.msg, got, tc.want, st.Filter)
-		}
+		assert.Equal(t, tc.want, cited(st), "%q cites (filter %+v)", tc.msg, st.Filter)
 	}
 }
 
 func TestADayOutsideTheConferenceIsSaidNotSearched(t *testing.T) {
 	eng, conf := harbour(t)
 	st := ask(t, eng, conf, "anything on cold chain on Monday?", time.Date(2026, 10, 24, 9, 0, 0, 0, time.UTC))
-	if len(st.Citations) != 0 || len(st.Tried) != 0 || !strings.Contains(st.ResponseText, "Monday 26 October") {
-		t.Fatalf("answer %q, citations %v, %d searches", st.ResponseText, st.Citations, len(st.Tried))
-	}
+	assert.Empty(t, st.Citations, "answer %q", st.ResponseText)
+	assert.Empty(t, st.Tried, "answer %q: searches", st.ResponseText)
+	assert.Contains(t, st.ResponseText, "Monday 26 October")
 }
 
 func TestNothingFitsCitesNothing(t *testing.T) {
 	eng, conf := harbour(t)
 	for _, msg := range []string{"is there a sauna at the venue?", "knitting workshops", "GraphQL API design for cold chain"} {
 		st := ask(t, eng, conf, msg, time.Time{})
-		if len(st.Citations) != 0 || !strings.Contains(st.ResponseText, "couldn't find") {
-			t.Errorf("%q cites %v: %q", msg, cited(st), st.ResponseText)
-		}
+		assert.Empty(t, cited(st), "%q cites: %q", msg, st.ResponseText)
+		assert.Contains(t, st.ResponseText, "couldn't find", "%q", msg)
 	}
 }
 
 func TestAnotherLanguageIsRecognisedAndStillTried(t *testing.T) {
 	eng, conf := harbour(t)
 	st := ask(t, eng, conf, "Gibt es Vorträge über Reefer Sensoren und Container?", time.Time{})
-	if st.Language != "de" || !strings.HasPrefix(st.ResponseText, "I work in English") {
-		t.Fatalf("language %q, answer %q", st.Language, st.ResponseText)
-	}
-	if got := cited(st); !slices.Contains(got, "sat-am") { // the words it shares with English still find it
-		t.Fatalf("cites %v: %q", got, st.ResponseText)
-	}
+	require.Equal(t, "de", st.Language, "answer %q", st.ResponseText)
+	require.True(t, strings.HasPrefix(st.ResponseText, "I work in English"), "language %q, answer %q", st.Language, st.ResponseText)
+	assert.Contains(t, cited(st), "sat-am", "answer %q", st.ResponseText) // the words it shares with English still find it
 }
 
 func TestAWidenedFilterIsSaidAndItsFindingsShownAsOutsideIt(t *testing.T) {
@@ -112,10 +103,7 @@ func TestAWidenedFilterIsSaidAndItsFindingsShownAsOutsideIt(t *testing.T) {
 	for _, n := range st.ThinkingUpdates {
 		said = said || strings.Contains(n.Message, "instead of the afternoon")
 	}
-	if !said {
-		t.Fatalf("no note says the afternoon was widened: %+v", st.ThinkingUpdates)
-	}
-	if got := cited(st); strings.Join(got, ",") != "sun-am" || !strings.Contains(st.ResponseText, "Outside this afternoon") {
-		t.Fatalf("cites %v: %q", got, st.ResponseText)
-	}
+	require.True(t, said, "no note says the afternoon was widened: %+v", st.ThinkingUpdates)
+	assert.Equal(t, []string{"sun-am"}, cited(st), "answer %q", st.ResponseText)
+	assert.Contains(t, st.ResponseText, "Outside this afternoon")
 }
