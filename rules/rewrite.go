@@ -67,6 +67,8 @@ func (r *rewritten) word(lex *search.Lexicon, written string) []string {
 	switch {
 	case w == "" || terms.IsStop(w):
 		return []string{written}
+	case lexical.Generic(w): // says nothing to search for: not searched, not shown
+		return nil
 	case known(lex, w):
 		return []string{written}
 	}

@@ -27,6 +27,11 @@ var generic = func() map[string]bool {
 	return m
 }()
 
+// Generic reports whether a word of a question names the occasion or the
+// asking rather than a topic ("maybe", "wondering", "venue"): it is never
+// searched for.
+func Generic(word string) bool { return generic[strings.ToLower(word)] }
+
 // Concept is one content word of a question, as the conference sees it.
 type Concept struct {
 	// Word is the word as written, lower-cased.

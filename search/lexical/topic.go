@@ -32,6 +32,7 @@ var needStart = regexp.MustCompile(`(?i)\b(?:trying|looking|hoping|wanting|plann
 var requestPhrasing = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)^(?:hi|hello|hey|thanks|thank\s+you|please|so|well|ok|okay|also|btw|quick\s+question)\b[\s,!]*`),
 	regexp.MustCompile(`(?i)^(?:i|we)(?:'m|'re|'d|\s+am|\s+are|\s+would)?\s+(?:really\s+)?(?:want|wanna|need|like|love|hope|plan|\w+ing|interested|keen|curious)(?:\s+(?:to|in|on|about|for|into|at))?\b`),
+	regexp.MustCompile(`(?i)^(?:i|we)(?:'ve|'d|'m|'re)?\s+(?:keep|kept|always|still|really|just|often|also|have\s+been|had\s+been|been|was|were)(?:\s+(?:been|really|always))?\s+(?:\w+ing|wanted|wondered|meant|hoped|needed|tried|planned)(?:\s+(?:to|in|on|about|for|how\s+to|how|what|whether|if))?\b`),
 	regexp.MustCompile(`(?i)^(?:trying|looking|hoping|planning|searching|wanting)(?:\s+(?:to|for|into|at))?\b`),
 	regexp.MustCompile(`(?i)^(?:interested|keen|curious)(?:\s+(?:in|on|about))?\b`),
 	regexp.MustCompile(`(?i)^(?:learn|understand|know|find\s+out|figure\s+out|hear|see|discover|explore)(?:\s+more)?(?:\s+(?:about|how\s+to|how|what|on))?\b`),

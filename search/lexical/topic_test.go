@@ -15,11 +15,14 @@ func TestTopicDropsSelfDescriptionAndRequestPhrasing(t *testing.T) {
 		"who works on tensorflow?":                                                                                                "tensorflow",
 		"Who can help me deploy ML models on-prem?":                                                                               "deploy ML models on-prem",
 		"Where is the Harbourline Inference booth?":                                                                               "Harbourline Inference booth",
-		"Kubernetes":                      "Kubernetes",
-		"hi, thanks":                      "",
-		"can you recommend something?":    "",
-		"We're interested in cold chain":  "cold chain",
-		"my name is Ana. Postgres tuning": "Postgres tuning",
+		"Kubernetes":                                          "Kubernetes",
+		"hi, thanks":                                          "",
+		"can you recommend something?":                        "",
+		"We're interested in cold chain":                      "cold chain",
+		"my name is Ana. Postgres tuning":                     "Postgres tuning",
+		"I keep wondering how to earn money from open source": "earn money from open source",
+		"I've always wanted to try robot welding":             "try robot welding",
+		"we were hoping for a session on cold storage":        "cold storage",
 	} {
 		if got := Topic(in); got != want {
 			t.Errorf("Topic(%q) = %q, want %q", in, got, want)

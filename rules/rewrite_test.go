@@ -1,0 +1,21 @@
+package rules
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/erleah/erleah-agent/search"
+	"github.com/erleah/erleah-agent/search/searchtest"
+)
+
+// A rewrite drops the unknown words and the words that only say how the
+// attendee asks ("maybe", "wondering"): the note shows what is searched,
+// never filler.
+func TestRewriteNoteShowsNoFiller(t *testing.T) {
+	_, eng := searchtest.Demo(t)
+	r := rewrite(eng.Lexicon("aidata26"), search.Sessions, "maybe kubernetes zzqxv wondering", nil)
+	assert.Equal(t, []string{"zzqxv"}, r.dropped)
+	assert.Equal(t, "kubernetes", r.text)
+	assert.NotContains(t, r.note(), "maybe")
+}
