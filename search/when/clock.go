@@ -14,15 +14,16 @@ func tm(p string) string {
 }
 
 var (
-	reParts  = regexp.MustCompile(`(?:\b(?:in|during|on|for|over|of)\s+)?(?:\b(?P<the>the|this)\s+)?\b(?P<part>morning|afternoon|evening)s?\b`)
-	reNight  = regexp.MustCompile(`\b(?:at|in\s+the|during\s+the)\s+night\b`)
-	reLunch  = regexp.MustCompile(`(?:\b(?:over|during|at|around|for|in)\s+)?(?:\bthe\s+)?\blunch\s*(?:time|break)s?\b|\b(?:over|during|at|around)\s+lunch\b`)
-	reRange  = regexp.MustCompile(`(?:\b(?P<cue>between|from)\s+)?` + tm("a") + `\s*(?:and|to|till|until|-|–)\s*` + tm("b"))
-	reAfter  = regexp.MustCompile(`\b(?P<cue>after|from|since|starting\s+at|starting\s+from|starting|later\s+than|past)\s+` + tm("a"))
-	reBefore = regexp.MustCompile(`\b(?:before|until|till|til|up\s+until|earlier\s+than|no\s+later\s+than)\s+` + tm("a"))
-	reAround = regexp.MustCompile(`(?:\b(?P<at>at)\s+)?\b(?P<cue>around|about|approximately|approx\.?|roughly|circa)\s*` + tm("a"))
-	reAt     = regexp.MustCompile(`(?:\bat\s+|@\s*)` + tm("a"))
-	reBare   = regexp.MustCompile(tm("a"))
+	reParts   = regexp.MustCompile(`(?:\b(?:in|during|on|for|over|of)\s+)?(?:\b(?P<the>the|this)\s+)?\b(?P<part>morning|afternoon|evening)s?\b`)
+	reNight   = regexp.MustCompile(`\b(?:at|in\s+the|during\s+the)\s+night\b`)
+	reLunch   = regexp.MustCompile(`(?:\b(?:over|during|at|around|for|in)\s+)?(?:\bthe\s+)?\blunch\s*(?:time|break)s?\b|\b(?:over|during|at|around)\s+lunch\b`)
+	reByLunch = regexp.MustCompile(`\b(?P<cue>after|before)\s+(?:the\s+)?lunch(?:\s*(?:time|break))?\b`)
+	reRange   = regexp.MustCompile(`(?:\b(?P<cue>between|from)\s+)?` + tm("a") + `\s*(?:and|to|till|until|-|–)\s*` + tm("b"))
+	reAfter   = regexp.MustCompile(`\b(?P<cue>after|from|since|starting\s+at|starting\s+from|starting|later\s+than|past)\s+` + tm("a"))
+	reBefore  = regexp.MustCompile(`\b(?:before|until|till|til|up\s+until|earlier\s+than|no\s+later\s+than)\s+` + tm("a"))
+	reAround  = regexp.MustCompile(`(?:\b(?P<at>at)\s+)?\b(?P<cue>around|about|approximately|approx\.?|roughly|circa)\s*` + tm("a"))
+	reAt      = regexp.MustCompile(`(?:\bat\s+|@\s*)` + tm("a"))
+	reBare    = regexp.MustCompile(tm("a"))
 )
 
 // The slack of "at 3pm" and "around 10", in minutes either side.
@@ -60,6 +61,17 @@ func (p *found) night(match) bool {
 // lunch records "lunchtime", "over lunch".
 func (p *found) lunch(match) bool {
 	p.parts = append(p.parts, span{11*60 + 30, 14 * 60})
+	return true
+}
+
+// byLunch records "after lunch" (the afternoon once the lunch break is
+// over) and "before lunch" (the morning).
+func (p *found) byLunch(m match) bool {
+	if m.group("cue") == "before" {
+		p.parts = append(p.parts, span{6 * 60, 12 * 60})
+		return true
+	}
+	p.parts = append(p.parts, span{13 * 60, 17 * 60})
 	return true
 }
 

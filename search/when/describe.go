@@ -82,13 +82,14 @@ var parts = []struct {
 	{"afternoon", 12 * 60, 17 * 60},
 	{"evening", 17 * 60, 24 * 60},
 	{"lunchtime", 11*60 + 30, 14 * 60},
+	{"after lunch", 13 * 60, 17 * 60},
 }
 
 // partWords describes a time of day [lo, hi): "the morning", "lunchtime",
 // "after 16:00", "14:00–16:00", or "" for the whole day.
 func partWords(lo, hi int) string {
 	for _, p := range parts {
-		if p.lo == lo && p.hi == hi && p.name == "lunchtime" {
+		if p.lo == lo && p.hi == hi && strings.Contains(p.name, "lunch") {
 			return p.name // "tomorrow lunchtime"
 		}
 		if p.lo == lo && p.hi == hi {

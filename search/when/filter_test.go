@@ -2,9 +2,10 @@ package when_test
 
 import (
 	"encoding/json"
-	"slices"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
 
 	"github.com/erleah/erleah-agent/search/when"
 )
@@ -51,22 +52,16 @@ func TestApply(t *testing.T) {
 		{"formats ignore case", when.Filter{Formats: []string{"workshop"}}, []int{2}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if got := apply(c.f); !slices.Equal(got, c.want) {
-				t.Errorf("Apply = %v, want %v", got, c.want)
-			}
+			assertSlice(t, c.want, apply(c.f), "Apply")
 		})
 	}
 }
 
 func TestApplyEdgeCases(t *testing.T) {
-	if got := (when.Filter{}).Apply(3, nil); got != nil {
-		t.Errorf("Apply with a nil func = %v", got)
-	}
-	if got := (when.Filter{Next: true}).Apply(-1, func(int) (time.Time, time.Time, string, string, string) {
+	assert.Nil(t, (when.Filter{}).Apply(3, nil), "Apply with a nil func")
+	assert.Nil(t, (when.Filter{Next: true}).Apply(-1, func(int) (time.Time, time.Time, string, string, string) {
 		panic("called")
-	}); got != nil {
-		t.Errorf("Apply(-1) = %v", got)
-	}
+	}), "Apply(-1)")
 }
 
 func TestMatch(t *testing.T) {
@@ -89,9 +84,7 @@ func TestMatch(t *testing.T) {
 		{"other room", when.Filter{Rooms: []string{"Hall 1"}}, at, at, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if got := c.f.Match(c.start, c.end, "room b", "DevOps", "talk"); got != c.want {
-				t.Errorf("Match = %v, want %v", got, c.want)
-			}
+			assert.Equal(t, c.want, c.f.Match(c.start, c.end, "room b", "DevOps", "talk"), "Match")
 		})
 	}
 }
@@ -112,9 +105,7 @@ func TestIsZero(t *testing.T) {
 		{"tracks", when.Filter{Tracks: []string{"DevOps"}}, false},
 		{"formats", when.Filter{Formats: []string{"panel"}}, false},
 	} {
-		if got := c.f.IsZero(); got != c.want {
-			t.Errorf("%s: IsZero = %v, want %v", c.name, got, c.want)
-		}
+		assert.Equal(t, c.want, c.f.IsZero(), "%s: IsZero", c.name)
 	}
 }
 
@@ -127,8 +118,8 @@ func TestFilterJSONOmitsZeroValues(t *testing.T) {
 		{when.Filter{From: time.Date(2026, 10, 20, 9, 0, 0, 0, time.UTC), Next: true}, `{"from":"2026-10-20T09:00:00Z","next":true}`},
 	} {
 		got, err := json.Marshal(c.f)
-		if err != nil || string(got) != c.want {
-			t.Errorf("Marshal = %s, %v; want %s", got, err, c.want)
+		if assert.NoError(t, err, "Marshal") {
+			assert.Equal(t, c.want, string(got), "Marshal")
 		}
 	}
 }

@@ -5,6 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/erleah/erleah-agent/search/when"
 )
 
@@ -24,9 +27,7 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, msg string) {
 		for _, cal := range cals {
 			p := when.Parse(msg, sgNow, cal)
-			if len(p.Rest) > len(msg) {
-				t.Fatalf("Rest %q is longer than the message %q", p.Rest, msg)
-			}
+			require.LessOrEqual(t, len(p.Rest), len(msg), "Rest %q is longer than the message %q", p.Rest, msg)
 			widenAll(t, p.Filter, cal)
 		}
 	})
@@ -39,20 +40,17 @@ func widenAll(t *testing.T, f when.Filter, cal when.Calendar) {
 		if !ok {
 			return
 		}
-		if why == "" {
-			t.Fatalf("Widen(%+v) gave no sentence", f)
-		}
+		require.NotEmpty(t, why, "Widen(%+v) gave no sentence", f)
 		f = g
 	}
-	t.Fatalf("Widen did not end within 10 steps: %+v", f)
+	require.Fail(t, "Widen did not end within 10 steps", "%+v", f)
 }
 
 func TestParseLongMessage(t *testing.T) {
 	msg := strings.Repeat("workshops tomorrow morning in hall 1 about security, ", 80)[:4000]
 	for _, cal := range []when.Calendar{sgCal, {}} {
 		p := when.Parse(msg, time.Time{}, cal)
-		if len(p.Rest) > len(msg) || p.Filter.IsZero() {
-			t.Errorf("Parse of a 4,000-character message: Rest %d bytes, filter %+v", len(p.Rest), p.Filter)
-		}
+		assert.LessOrEqual(t, len(p.Rest), len(msg), "Parse of a 4,000-character message: Rest %d bytes", len(p.Rest))
+		assert.False(t, p.Filter.IsZero(), "Parse of a 4,000-character message: filter %+v", p.Filter)
 	}
 }

@@ -1,9 +1,10 @@
 package when_test
 
 import (
-	"slices"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
 
 	"github.com/erleah/erleah-agent/search/when"
 )
@@ -71,14 +72,10 @@ func runParse(t *testing.T, cal when.Calendar, cases []parseCase) {
 			}
 			got := when.Parse(c.msg, now, cal)
 			checkFilter(t, got.Filter, c)
-			if got.Rest != c.rest {
-				t.Errorf("Rest = %q, want %q", got.Rest, c.rest)
-			}
-			if got.Outside != c.outside {
-				t.Errorf("Outside = %q, want %q", got.Outside, c.outside)
-			}
-			if c.label != "" && got.Filter.Label != c.label {
-				t.Errorf("Label = %q, want %q", got.Filter.Label, c.label)
+			assert.Equal(t, c.rest, got.Rest, "Rest")
+			assert.Equal(t, c.outside, got.Outside, "Outside")
+			if c.label != "" {
+				assert.Equal(t, c.label, got.Filter.Label, "Label")
 			}
 		})
 	}
@@ -86,18 +83,23 @@ func runParse(t *testing.T, cal when.Calendar, cases []parseCase) {
 
 func checkFilter(t *testing.T, f when.Filter, c parseCase) {
 	t.Helper()
-	if !f.From.Equal(c.from) || !f.To.Equal(c.to) {
-		t.Errorf("window = [%v, %v), want [%v, %v)", f.From, f.To, c.from, c.to)
-	}
-	if f.Ongoing != c.ongoing || f.Next != c.next {
-		t.Errorf("Ongoing, Next = %v, %v; want %v, %v", f.Ongoing, f.Next, c.ongoing, c.next)
-	}
+	assert.True(t, f.From.Equal(c.from) && f.To.Equal(c.to), "window = [%v, %v), want [%v, %v)", f.From, f.To, c.from, c.to)
+	assert.Equal(t, c.ongoing, f.Ongoing, "Ongoing")
+	assert.Equal(t, c.next, f.Next, "Next")
 	for _, l := range []struct {
 		name      string
 		got, want []string
 	}{{"Rooms", f.Rooms, c.rooms}, {"Tracks", f.Tracks, c.tracks}, {"Formats", f.Formats, c.formats}} {
-		if !slices.Equal(l.got, l.want) {
-			t.Errorf("%s = %q, want %q", l.name, l.got, l.want)
-		}
+		assertSlice(t, l.want, l.got, l.name)
 	}
+}
+
+// assertSlice is assert.Equal for slices where, as for slices.Equal, a nil
+// and an empty slice are the same.
+func assertSlice[S ~[]E, E any](t *testing.T, want, got S, msgAndArgs ...any) bool {
+	t.Helper()
+	if len(want) == 0 {
+		return assert.Empty(t, got, msgAndArgs...)
+	}
+	return assert.Equal(t, want, got, msgAndArgs...)
 }

@@ -1,9 +1,11 @@
 package when_test
 
 import (
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/erleah/erleah-agent/search/when"
 )
@@ -56,6 +58,8 @@ func TestParsePartsOfDay(t *testing.T) {
 		{msg: "over lunch", from: sg(20, 11, 30), to: sg(20, 14, 0), rest: "", label: "today lunchtime (Tue 20 Oct)"},
 		{msg: "thursday lunchtime", from: sg(22, 11, 30), to: sg(22, 14, 0), rest: "", label: "Thu 22 Oct lunchtime"},
 		{msg: "lunchtime sessions", from: sg(20, 11, 30), to: sg(20, 14, 0), rest: "sessions"},
+		{msg: "what's on after lunch?", from: sg(20, 13, 0), to: sg(20, 17, 0), rest: "what's on?", label: "today after lunch (Tue 20 Oct)"},
+		{msg: "anything before lunch tomorrow?", from: sg(21, 6, 0), to: sg(21, 12, 0), rest: "anything?"},
 		{msg: "anything in the morning?", from: sg(20, 6, 0), to: sg(20, 12, 0), rest: "anything?"},
 		{msg: "what's on tomorrow morning", from: sg(21, 6, 0), to: sg(21, 12, 0), rest: "what's on", label: "tomorrow morning (Wed 21 Oct)"},
 		{msg: "the afternoon of day 2", from: sg(21, 12, 0), to: sg(21, 17, 0), rest: "", label: "the afternoon of day 2 (Wed 21 Oct)"},
@@ -137,9 +141,10 @@ func TestParseFormats(t *testing.T) {
 func TestParseNothingKeepsMessage(t *testing.T) {
 	for _, msg := range []string{"", "   ", "🙂🙂", "who is speaking about Kubernetes?", "Sun, sea and serverless"} {
 		got := when.Parse(msg, sgNow, sgCal)
-		if !got.Filter.IsZero() || got.Filter.Label != "" || got.Rest != msg || got.Outside != "" {
-			t.Errorf("Parse(%q) = %+v, want a zero filter and the message as Rest", msg, got)
-		}
+		assert.True(t, got.Filter.IsZero(), "Parse(%q) = %+v, want a zero filter", msg, got)
+		assert.Empty(t, got.Filter.Label, "Parse(%q): Label", msg)
+		assert.Equal(t, msg, got.Rest, "Parse(%q): want the message as Rest", msg)
+		assert.Empty(t, got.Outside, "Parse(%q): Outside", msg)
 	}
 }
 
@@ -147,11 +152,10 @@ func TestTimeOfDayAfterTheConferenceSetsNoWindow(t *testing.T) {
 	cal := when.Calendar{Location: time.UTC, Days: []time.Time{
 		time.Date(2026, 6, 9, 0, 0, 0, 0, time.UTC), time.Date(2026, 6, 10, 0, 0, 0, 0, time.UTC)}}
 	p := when.Parse("is there morning yoga?", time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC), cal)
-	if !p.Filter.From.IsZero() || !p.Filter.To.IsZero() || p.Outside != "" || !strings.Contains(p.Rest, "yoga") {
-		t.Fatalf("parsed %+v", p)
-	}
+	require.True(t, p.Filter.From.IsZero(), "parsed %+v", p)
+	require.True(t, p.Filter.To.IsZero(), "parsed %+v", p)
+	require.Empty(t, p.Outside, "parsed %+v", p)
+	require.Contains(t, p.Rest, "yoga", "parsed %+v", p)
 	p = when.Parse("is there yoga tomorrow morning?", time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC), cal)
-	if p.Outside == "" {
-		t.Fatalf("a named day after the conference should be outside: %+v", p)
-	}
+	assert.NotEmpty(t, p.Outside, "a named day after the conference should be outside: %+v", p)
 }

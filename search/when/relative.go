@@ -139,6 +139,7 @@ var steps = []step{
 	{reRelDay, (*found).relDayStep},
 	{reParts, (*found).part},
 	{reNight, (*found).night},
+	{reByLunch, (*found).byLunch},
 	{reLunch, (*found).lunch},
 	{reRange, (*found).between},
 	{reAfter, (*found).after},

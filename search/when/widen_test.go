@@ -4,6 +4,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/erleah/erleah-agent/search/when"
 )
 
@@ -21,18 +24,15 @@ func runWiden(t *testing.T, msg string, cal when.Calendar, steps []widenStep) {
 	f := when.Parse(msg, sgNow, cal).Filter
 	for i, s := range steps {
 		g, why, ok := f.Widen(cal)
-		if !ok || why != s.why {
-			t.Fatalf("step %d: Widen = %q, %v; want %q", i+1, why, ok, s.why)
-		}
+		require.True(t, ok, "step %d: Widen = %q, %v; want %q", i+1, why, ok, s.why)
+		require.Equal(t, s.why, why, "step %d: Widen", i+1)
 		checkFilter(t, g, s.want)
-		if g.Label != s.label {
-			t.Errorf("step %d: Label = %q, want %q", i+1, g.Label, s.label)
-		}
+		assert.Equal(t, s.label, g.Label, "step %d: Label", i+1)
 		f = g
 	}
-	if _, why, ok := f.Widen(cal); ok || why != "" {
-		t.Errorf("after %d steps: Widen = %q, %v; want nothing left", len(steps), why, ok)
-	}
+	_, why, ok := f.Widen(cal)
+	assert.False(t, ok, "after %d steps: Widen = %q, %v; want nothing left", len(steps), why, ok)
+	assert.Empty(t, why, "after %d steps: Widen; want nothing left", len(steps))
 }
 
 func TestWidenEveryConstraintInOrder(t *testing.T) {
@@ -81,13 +81,13 @@ func TestWidenOngoing(t *testing.T) {
 func TestWidenAcrossTheEndOfSummerTime(t *testing.T) {
 	f := when.Filter{From: time.Date(2026, 10, 25, 9, 0, 0, 0, amsterdam), To: time.Date(2026, 10, 25, 12, 0, 0, 0, amsterdam)}
 	g, why, ok := f.Widen(amsCal)
-	if !ok || why != "the whole of Sunday 25 October instead of 09:00–12:00" || g.To.Sub(g.From) != 25*time.Hour {
-		t.Errorf("Widen = [%v, %v), %q, %v; want the 25 hours of Sunday", g.From, g.To, why, ok)
-	}
+	assert.True(t, ok, "Widen = [%v, %v), %q, %v; want the 25 hours of Sunday", g.From, g.To, why, ok)
+	assert.Equal(t, "the whole of Sunday 25 October instead of 09:00–12:00", why, "Widen")
+	assert.Equal(t, 25*time.Hour, g.To.Sub(g.From), "Widen = [%v, %v); want the 25 hours of Sunday", g.From, g.To)
 }
 
 func TestWidenZeroFilter(t *testing.T) {
-	if _, why, ok := (when.Filter{}).Widen(sgCal); ok || why != "" {
-		t.Errorf("Widen of the zero filter = %q, %v", why, ok)
-	}
+	_, why, ok := (when.Filter{}).Widen(sgCal)
+	assert.False(t, ok, "Widen of the zero filter = %q, %v", why, ok)
+	assert.Empty(t, why, "Widen of the zero filter")
 }

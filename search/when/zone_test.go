@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/erleah/erleah-agent/search/when"
 )
 
@@ -33,9 +35,7 @@ func TestParseAcrossTheEndOfSummerTime(t *testing.T) {
 		{msg: "day 2 before 3am", now: now, from: utc(time.October, 24, 22, 0), to: utc(time.October, 25, 2, 0), rest: ""},
 	})
 	f := when.Parse("tomorrow", now, amsCal).Filter
-	if got := f.To.Sub(f.From); got != 25*time.Hour {
-		t.Errorf("tomorrow lasts %v, want 25h", got)
-	}
+	assert.Equal(t, 25*time.Hour, f.To.Sub(f.From), "tomorrow lasts")
 }
 
 func TestMatchAfternoonAcrossTheEndOfSummerTime(t *testing.T) {
@@ -51,9 +51,7 @@ func TestMatchAfternoonAcrossTheEndOfSummerTime(t *testing.T) {
 		{utc(time.October, 25, 10, 59), false}, // 11:59 CET
 		{utc(time.October, 25, 16, 0), false},  // 17:00 CET
 	} {
-		if got := f.Match(c.start, c.start.Add(time.Hour), "", "", ""); got != c.want {
-			t.Errorf("Match(%v) = %v, want %v", c.start, got, c.want)
-		}
+		assert.Equal(t, c.want, f.Match(c.start, c.start.Add(time.Hour), "", "", ""), "Match(%v)", c.start)
 	}
 }
 
@@ -71,9 +69,7 @@ func TestParseAcrossTheStartOfSummerTime(t *testing.T) {
 		{msg: "today", now: now, from: utc(time.March, 7, 5, 0), to: utc(time.March, 8, 5, 0), rest: ""},
 	})
 	f := when.Parse("tomorrow", now, nyCal).Filter
-	if got := f.To.Sub(f.From); got != 23*time.Hour {
-		t.Errorf("tomorrow lasts %v, want 23h", got)
-	}
+	assert.Equal(t, 23*time.Hour, f.To.Sub(f.From), "tomorrow lasts")
 }
 
 func TestParseWithoutLocationUsesUTC(t *testing.T) {
@@ -97,8 +93,8 @@ func TestParseWhenSummerTimeSkipsMidnight(t *testing.T) {
 	})
 	f := when.Parse("day 2 morning", now, cal).Filter
 	g, why, ok := f.Widen(cal)
-	if !ok || !g.From.Equal(utc(time.September, 6, 4, 0)) || why != "the whole of Sunday 6 September instead of the morning" {
-		t.Errorf("Widen = [%v, %v), %q, %v", g.From, g.To, why, ok)
-	}
+	assert.True(t, ok, "Widen = [%v, %v), %q, %v", g.From, g.To, why, ok)
+	assert.True(t, g.From.Equal(utc(time.September, 6, 4, 0)), "Widen = [%v, %v), %q, %v", g.From, g.To, why, ok)
+	assert.Equal(t, "the whole of Sunday 6 September instead of the morning", why, "Widen")
 	widenAll(t, g, cal)
 }
