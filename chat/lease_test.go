@@ -234,3 +234,25 @@ func TestALaterQuestionWaitsForAnOpenEarlierOne(t *testing.T) {
 	m := waitFinal(t, store, "u2")
 	assert.Equal(t, StatusCompleted, m.Status, "the later question got %+v", m)
 }
+
+// A replica that loses the lease race to one that then dies before writing
+// anything must try again once the lease expires: it does not keep the
+// message as "being answered here", so its reconciler answers it.
+func TestLostLeaseIsRetriedWhenTheHolderDies(t *testing.T) {
+	store := newMemStore()
+	store.addUser("c1", "u1", "Any k8s workshops?", time.Minute)
+	dead := Lease{Reply: replyID("u1"), Generation: 1, Owner: "dead", Expires: time.Now().Add(300 * time.Millisecond)}
+	store.mu.Lock()
+	store.claims[dead.id()] = dead
+	store.mu.Unlock()
+	a := testService(t, store, nil, Options{Instance: "A", ReconcileGrace: time.Second})
+	_, err := a.Accept(context.Background(), Delivery{MessageID: "u1", ConversationID: "c1", Role: "user"})
+	require.NoError(t, err)
+	waitFor(t, "the delivery to give up", func() bool { _, seen := a.seen.known("u1"); return !seen })
+	time.Sleep(400 * time.Millisecond) // the dead holder's lease expires
+	n, err := a.Reconcile(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, 1, n, "the reconciler takes the message up")
+	reply := waitFinal(t, store, "u1")
+	assert.Equal(t, StatusCompleted, reply.Status)
+}

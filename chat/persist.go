@@ -148,6 +148,10 @@ func (s *Service) answer(ctx context.Context, d Delivery, user Message, log *slo
 			log.Info("message already answered")
 			return
 		case errors.Is(err, ErrLeaseLost):
+			// The holder may die before it writes anything: forget the
+			// message so that this replica's reconciler tries again once
+			// the lease has expired.
+			s.seen.forget(d.MessageID)
 			log.Info("another replica holds the reply", "assistant", d.assistantID)
 			return
 		}
