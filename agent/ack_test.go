@@ -2,11 +2,13 @@ package agent_test
 
 import (
 	"context"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/search"
@@ -52,36 +54,26 @@ func TestAcknowledgmentArrivesBeforeTheAnswerWithoutDelayingIt(t *testing.T) {
 	m := &slowAck{planDelay: 100 * time.Millisecond, scripted: &scripted{replies: map[agent.Step][]string{agent.StepPlan: {planSessions}, agent.StepRespond: {"ok"}}}}
 	_, events := run(t, m, &fakeSearch{lex: tinyLexicon(t), results: results}, agent.Options{Acknowledge: true}, "k8s?")
 	got := ackEvents(events)
-	if len(got) < 3 || !slices.Contains(got[:2], "plan_queries") { // a ready acknowledgment may go out first
-		t.Fatalf("events %v", got)
-	}
+	require.GreaterOrEqual(t, len(got), 3, "events %v", got)
+	require.Contains(t, got[:2], "plan_queries", "events %v", got) // a ready acknowledgment may go out first
 	// A fast acknowledgment is delivered, at the latest before the answer starts.
 	found := false
 	for _, e := range got {
 		if e == "ack:Let me look into that." {
 			found = true
 		}
-		if e == "generate_response" && !found {
-			t.Fatalf("the answer started before the ready acknowledgment: %v", got)
+		if e == "generate_response" {
+			require.True(t, found, "the answer started before the ready acknowledgment: %v", got)
 		}
 	}
-	if !found {
-		t.Fatalf("the acknowledgment, ready during planning, was never delivered: %v", got)
-	}
+	require.True(t, found, "the acknowledgment, ready during planning, was never delivered: %v", got)
 	m.delay, m.planDelay = time.Hour, 0
 	start := time.Now()
 	st, events := run(t, m, &fakeSearch{lex: tinyLexicon(t), results: results}, agent.Options{Acknowledge: true}, "k8s?")
-	if time.Since(start) > time.Second {
-		t.Fatal("a slow acknowledgment delayed the turn")
-	}
-	for _, e := range ackEvents(events) {
-		if e == "ack:Let me look into that." {
-			t.Fatal("a late acknowledgment was delivered")
-		}
-	}
-	if st.Acknowledgment != "" || st.ResponseText != "ok" {
-		t.Fatalf("ack %q, answer %q", st.Acknowledgment, st.ResponseText)
-	}
+	require.LessOrEqual(t, time.Since(start), time.Second, "a slow acknowledgment delayed the turn")
+	require.NotContains(t, ackEvents(events), "ack:Let me look into that.", "a late acknowledgment was delivered")
+	assert.Empty(t, st.Acknowledgment, "ack")
+	assert.Equal(t, "ok", st.ResponseText, "answer")
 }
 
 // TestAcknowledgmentGoesOutTheMomentItIsReady: an acknowledgment ready
@@ -104,12 +96,10 @@ func TestAcknowledgmentGoesOutTheMomentItIsReady(t *testing.T) {
 		}
 	}
 	want := []string{"ack", "thinking:acknowledgment", "end:plan_queries"}
-	if len(order) < 3 || !slices.Equal(order[:3], want) {
-		t.Fatalf("events %v, want %v first", order, want)
-	}
-	if len(st.ThinkingUpdates) != 1 || st.ThinkingUpdates[0].Message != "Let me look into that." {
-		t.Fatalf("thinking records %+v, want the acknowledgment's", st.ThinkingUpdates)
-	}
+	require.GreaterOrEqual(t, len(order), 3, "events %v, want %v first", order, want)
+	require.Equal(t, want, order[:3], "events %v, want %v first", order, want)
+	require.Len(t, st.ThinkingUpdates, 1, "thinking records %+v, want the acknowledgment's", st.ThinkingUpdates)
+	assert.Equal(t, "Let me look into that.", st.ThinkingUpdates[0].Message, "thinking records %+v, want the acknowledgment's", st.ThinkingUpdates)
 }
 
 // TestAcknowledgmentNeverFollowsAThinkingNote: an acknowledgment that is
@@ -128,20 +118,16 @@ func TestAcknowledgmentNeverFollowsAThinkingNote(t *testing.T) {
 				once.Do(func() { close(release) })
 			}
 		})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, e := range events {
-		if _, ok := e.(agent.Acknowledgment); ok {
-			t.Fatal("an acknowledgment ready after a thinking note was sent")
-		}
+		_, ok := e.(agent.Acknowledgment)
+		require.False(t, ok, "an acknowledgment ready after a thinking note was sent")
 	}
-	if st.Acknowledgment != "" || len(st.ThinkingUpdates) == 0 || st.ThinkingUpdates[0].Strategy == agent.Acknowledge {
-		t.Fatalf("a late acknowledgment was kept: %q, %+v", st.Acknowledgment, st.ThinkingUpdates)
-	}
-	if !strings.HasPrefix(st.AckDropped, "too late") {
-		t.Fatalf("the trace does not say why the acknowledgment was held back: %q", st.AckDropped)
-	}
+	const kept = "a late acknowledgment was kept: %q, %+v"
+	require.Empty(t, st.Acknowledgment, kept, st.Acknowledgment, st.ThinkingUpdates)
+	require.NotEmpty(t, st.ThinkingUpdates, kept, st.Acknowledgment, st.ThinkingUpdates)
+	require.NotEqual(t, agent.Acknowledge, st.ThinkingUpdates[0].Strategy, kept, st.Acknowledgment, st.ThinkingUpdates)
+	assert.True(t, strings.HasPrefix(st.AckDropped, "too late"), "the trace does not say why the acknowledgment was held back: %q", st.AckDropped)
 }
 
 // heldAck acknowledges once release is closed.
@@ -182,9 +168,9 @@ func TestLongAcknowledgmentsAreCutOrRefused(t *testing.T) {
 			return []search.Result{result(q.Table, idFor(q.Table), 0.9)}
 		}}, delay: 50 * time.Millisecond}
 		st, _ := run(t, m, slow, agent.Options{Acknowledge: true}, "k8s?")
-		if st.Acknowledgment != tc.want || (tc.want == "") != (st.AckDropped != "") {
-			t.Fatalf("acknowledgment %q (dropped: %q) for a reply of %d words, want %q", st.Acknowledgment, st.AckDropped, len(strings.Fields(tc.reply)), tc.want)
-		}
+		const ack = "acknowledgment %q (dropped: %q) for a reply of %d words, want %q"
+		require.Equal(t, tc.want, st.Acknowledgment, ack, st.Acknowledgment, st.AckDropped, len(strings.Fields(tc.reply)), tc.want)
+		require.Equal(t, tc.want == "", st.AckDropped != "", ack, st.Acknowledgment, st.AckDropped, len(strings.Fields(tc.reply)), tc.want)
 	}
 }
 

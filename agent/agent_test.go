@@ -8,6 +8,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/search"
 )
@@ -40,23 +43,17 @@ func TestPlanIsValidatedAndClamped(t *testing.T) {
 			m := &scripted{replies: map[agent.Step][]string{agent.StepPlan: {tc.reply}, agent.StepRespond: {"ok"}}}
 			s := &fakeSearch{lex: tinyLexicon(t), results: func(q search.Query) []search.Result { return []search.Result{result(q.Table, "x", 0.9)} }}
 			st, _ := run(t, m, s, agent.Options{}, "what about kubernetes?")
-			if st.PlanSource != tc.wantSource {
-				t.Fatalf("plan source = %s (rejected: %s), want %s", st.PlanSource, st.PlanRejected, tc.wantSource)
-			}
-			if (tc.wantSource == agent.FromMechanical) != (st.PlanRejected != "") {
-				t.Fatalf("plan_rejected = %q for source %s", st.PlanRejected, st.PlanSource)
-			}
+			require.Equal(t, tc.wantSource, st.PlanSource, "plan source (rejected: %s)", st.PlanRejected)
+			require.Equal(t, tc.wantSource == agent.FromMechanical, st.PlanRejected != "", "plan_rejected = %q for source %s", st.PlanRejected, st.PlanSource)
 			var tables []search.Table
 			var limits []int
 			for _, q := range st.OriginalPlannedQueries {
 				tables, limits = append(tables, q.Table), append(limits, q.Limit)
-				if q.Threshold == nil || *q.Threshold != cal.Threshold {
-					t.Fatalf("query %+v: threshold not resolved to the embedder default", q)
-				}
+				require.NotNil(t, q.Threshold, "query %+v: threshold not resolved to the embedder default", q)
+				require.Equal(t, cal.Threshold, *q.Threshold, "query %+v: threshold not resolved to the embedder default", q)
 			}
-			if fmt.Sprint(tables) != fmt.Sprint(tc.wantTables) || fmt.Sprint(limits) != fmt.Sprint(tc.wantLimits) {
-				t.Fatalf("plan tables %v limits %v, want %v %v", tables, limits, tc.wantTables, tc.wantLimits)
-			}
+			assert.Equal(t, tc.wantTables, tables, "plan tables")
+			assert.Equal(t, tc.wantLimits, limits, "plan limits")
 		})
 	}
 }
@@ -85,20 +82,20 @@ func TestInvalidDecisionFallsBackToTheLadder(t *testing.T) {
 			m := &scripted{replies: map[agent.Step][]string{agent.StepPlan: {planSessions}, agent.StepReflect: {tc.reply}, agent.StepRespond: {"ok"}}}
 			s := &fakeSearch{lex: tinyLexicon(t), results: weakEverywhere}
 			st, _ := run(t, m, s, agent.Options{MaxRetries: -0 + 1}, "k8s talks?")
-			if len(st.Reflections) != 1 {
-				t.Fatalf("%d reflections, want 1", len(st.Reflections))
-			}
+			require.Len(t, st.Reflections, 1, "reflections")
 			r := st.Reflections[0]
-			if r.Source != agent.FromMechanical || !strings.Contains(r.Rejected, "check "+tc.check) {
-				t.Fatalf("reflection = %+v, want a mechanical fallback rejected by check %s", r, tc.check)
-			}
+			const fallback = "reflection = %+v, want a mechanical fallback rejected by check %s"
+			require.Equal(t, agent.FromMechanical, r.Source, fallback, r, tc.check)
+			require.Contains(t, r.Rejected, "check "+tc.check, fallback, r, tc.check)
+			require.NotEmpty(t, r.Queries, fallback, r, tc.check)
 			q := r.Queries[0]
-			if q.Text != "k8s" || *q.Threshold != cal.Relaxed || q.Limit != 20 {
-				t.Fatalf("fallback query = %+v, want the ladder's first rung (same text, relaxed threshold, doubled limit)", q)
-			}
-			if st.ThinkingUpdates[0].Source != agent.FromMechanical {
-				t.Fatalf("thinking record does not say the fallback was used: %+v", st.ThinkingUpdates[0])
-			}
+			const rung = "fallback query = %+v, want the ladder's first rung (same text, relaxed threshold, doubled limit)"
+			require.Equal(t, "k8s", q.Text, rung, q)
+			require.NotNil(t, q.Threshold, rung, q)
+			require.Equal(t, cal.Relaxed, *q.Threshold, rung, q)
+			require.Equal(t, 20, q.Limit, rung, q)
+			require.NotEmpty(t, st.ThinkingUpdates, "thinking records")
+			assert.Equal(t, agent.FromMechanical, st.ThinkingUpdates[0].Source, "thinking record does not say the fallback was used: %+v", st.ThinkingUpdates[0])
 		})
 	}
 }
@@ -113,49 +110,56 @@ func TestValidDecisionIsUsedAndRecorded(t *testing.T) {
 		return weakEverywhere(q)
 	}}
 	st, events := run(t, m, s, agent.Options{}, "k8s talks?")
-	if st.RetryCount != 1 || st.ReflectionStrategy != agent.Rewrite || st.ReflectionReasoning != "k8s is jargon here" {
-		t.Fatalf("retry %d strategy %q reasoning %q", st.RetryCount, st.ReflectionStrategy, st.ReflectionReasoning)
-	}
-	if st.OriginalPlannedQueries[0].Text != "k8s" || st.PlannedQueries[0].Text != "kubernetes" {
-		t.Fatalf("original plan %+v, current plan %+v", st.OriginalPlannedQueries, st.PlannedQueries)
-	}
+	require.Equal(t, 1, st.RetryCount, "retry")
+	require.Equal(t, agent.Rewrite, st.ReflectionStrategy, "strategy")
+	require.Equal(t, "k8s is jargon here", st.ReflectionReasoning, "reasoning")
+	require.NotEmpty(t, st.OriginalPlannedQueries, "original plan")
+	require.NotEmpty(t, st.PlannedQueries, "current plan")
+	require.Equal(t, "k8s", st.OriginalPlannedQueries[0].Text, "original plan %+v, current plan %+v", st.OriginalPlannedQueries, st.PlannedQueries)
+	require.Equal(t, "kubernetes", st.PlannedQueries[0].Text, "original plan %+v, current plan %+v", st.OriginalPlannedQueries, st.PlannedQueries)
+	require.NotEmpty(t, st.ThinkingUpdates, "thinking records")
 	rec := st.ThinkingUpdates[0]
-	if rec.Strategy != agent.Rewrite || rec.RetryCount != 1 || rec.Source != agent.FromModel || !strings.Contains(rec.Message, "Kubernetes") || rec.TS < 1_738_000_000 {
-		t.Fatalf("thinking record = %+v", rec)
-	}
+	require.Equal(t, agent.Rewrite, rec.Strategy, "thinking record = %+v", rec)
+	require.Equal(t, 1, rec.RetryCount, "thinking record = %+v", rec)
+	require.Equal(t, agent.FromModel, rec.Source, "thinking record = %+v", rec)
+	require.Contains(t, rec.Message, "Kubernetes", "thinking record = %+v", rec)
+	require.GreaterOrEqual(t, rec.TS, float64(1_738_000_000), "thinking record = %+v", rec)
 	var thinking []agent.Thinking
 	for _, e := range events {
 		if th, ok := e.(agent.Thinking); ok {
 			thinking = append(thinking, th)
 		}
 	}
-	if len(thinking) != 1 || thinking[0].Record != rec || len(thinking[0].All) != 1 {
-		t.Fatalf("thinking events = %+v", thinking)
-	}
-	if top := st.QueryResults[search.Sessions][0]; top.ID != "s1" {
-		t.Fatalf("sessions after the rewrite start with %s, want s1", top.ID)
-	}
+	require.Len(t, thinking, 1, "thinking events = %+v", thinking)
+	require.Equal(t, rec, thinking[0].Record, "thinking events = %+v", thinking)
+	require.Len(t, thinking[0].All, 1, "thinking events = %+v", thinking)
+	require.NotEmpty(t, st.QueryResults[search.Sessions], "sessions after the rewrite")
+	assert.Equal(t, "s1", st.QueryResults[search.Sessions][0].ID, "sessions after the rewrite start with")
 	in := m.last(agent.StepReflect).Reflect
-	if in.RetryCount != 0 || len(in.WeakTables) != 1 || len(in.Tried) != 1 || len(in.Probes) != 3 || len(in.Terms) == 0 {
-		t.Fatalf("reflect input lacks evidence: %+v", in)
-	}
+	assert.Zero(t, in.RetryCount, "reflect input lacks evidence: %+v", in)
+	assert.Len(t, in.WeakTables, 1, "reflect input lacks evidence: %+v", in)
+	assert.Len(t, in.Tried, 1, "reflect input lacks evidence: %+v", in)
+	assert.Len(t, in.Probes, 3, "reflect input lacks evidence: %+v", in)
+	assert.NotEmpty(t, in.Terms, "reflect input lacks evidence: %+v", in)
 }
 
 func TestJargonNoteIsReplacedButDecisionKept(t *testing.T) {
 	decision := `{"reasoning":"r","strategy":"relax","user_message":"Lowering the score threshold to 0.12 in faceted mode for sessions/s1.","new_queries":[{"table":"sessions","search_mode":"faceted","query_text":"k8s","limit":10}]}`
 	m := &scripted{replies: map[agent.Step][]string{agent.StepPlan: {planSessions}, agent.StepReflect: {decision}, agent.StepRespond: {"ok"}}}
 	st, _ := run(t, m, &fakeSearch{lex: tinyLexicon(t), results: weakEverywhere}, agent.Options{MaxRetries: 1}, "k8s talks?")
+	require.NotEmpty(t, st.ThinkingUpdates, "thinking records")
 	note := st.ThinkingUpdates[0].Message
-	if strings.Contains(note, "threshold") || strings.Contains(note, "faceted") || strings.Contains(note, "s1") {
-		t.Fatalf("technical note reached the attendee: %q", note)
-	}
-	if st.Reflections[0].Source != agent.FromModel {
-		t.Fatalf("decision with a bad note was discarded: %+v", st.Reflections[0])
-	}
+	require.NotContains(t, note, "threshold", "technical note reached the attendee")
+	require.NotContains(t, note, "faceted", "technical note reached the attendee")
+	require.NotContains(t, note, "s1", "technical note reached the attendee")
+	require.NotEmpty(t, st.Reflections, "reflections")
+	require.Equal(t, agent.FromModel, st.Reflections[0].Source, "decision with a bad note was discarded: %+v", st.Reflections[0])
+	require.NotEmpty(t, st.Reflections[0].Queries, "reflection queries")
 	q := st.Reflections[0].Queries[0]
-	if *q.Threshold != cal.Relaxed || q.Limit != 20 {
-		t.Fatalf("relax without a threshold: %+v, want one level down (%.2f) and a doubled limit", q, cal.Relaxed)
-	}
+	const relax = "relax without a threshold: %+v, want one level down (%.2f) and a doubled limit"
+	require.NotNil(t, q.Threshold, relax, q, cal.Relaxed)
+	assert.Equal(t, cal.Relaxed, *q.Threshold, relax, q, cal.Relaxed)
+	assert.Equal(t, 20, q.Limit, relax, q, cal.Relaxed)
 }
 
 // TestNoNoteRepeatsTheOneBefore: two ladder rounds in a row do not show
@@ -163,9 +167,8 @@ func TestJargonNoteIsReplacedButDecisionKept(t *testing.T) {
 func TestNoNoteRepeatsTheOneBefore(t *testing.T) {
 	m := &scripted{replies: map[agent.Step][]string{agent.StepPlan: {planSessions}, agent.StepRespond: {"ok"}}}
 	st, _ := run(t, m, &fakeSearch{lex: tinyLexicon(t), results: weakEverywhere}, agent.Options{Mechanical: true, MaxRetries: 2}, "k8s talks?")
-	if len(st.ThinkingUpdates) != 2 || st.ThinkingUpdates[0].Message == st.ThinkingUpdates[1].Message {
-		t.Fatalf("notes %+v; want two different ones", st.ThinkingUpdates)
-	}
+	require.Len(t, st.ThinkingUpdates, 2, "notes %+v; want two different ones", st.ThinkingUpdates)
+	assert.NotEqual(t, st.ThinkingUpdates[0].Message, st.ThinkingUpdates[1].Message, "notes %+v; want two different ones", st.ThinkingUpdates)
 }
 
 func TestLoopIsBoundedByMaxRetries(t *testing.T) {
@@ -184,9 +187,9 @@ func TestLoopIsBoundedByMaxRetries(t *testing.T) {
 			if max < 0 {
 				want = 0
 			}
-			if st.RetryCount != want || st.Attempts != want+1 || m.count(agent.StepReflect) != want {
-				t.Fatalf("retries %d, attempts %d, reflect calls %d; want %d retries", st.RetryCount, st.Attempts, m.count(agent.StepReflect), want)
-			}
+			assert.Equal(t, want, st.RetryCount, "retries")
+			assert.Equal(t, want+1, st.Attempts, "attempts")
+			assert.Equal(t, want, m.count(agent.StepReflect), "reflect calls")
 		})
 	}
 }
@@ -199,42 +202,35 @@ func TestNoQueryIsEverRepeated(t *testing.T) {
 	seen := map[string]bool{}
 	for _, q := range s.searched() {
 		k := fmt.Sprintf("%s|%s|%s|%.2f", q.Table, q.Mode, strings.ToLower(strings.TrimSpace(q.Text)), *q.Threshold)
-		if seen[k] {
-			t.Fatalf("query %s run twice; searched %+v", k, s.searched())
-		}
+		require.False(t, seen[k], "query %s run twice; searched %+v", k, s.searched())
 		seen[k] = true
 	}
+	require.NotEmpty(t, st.Reflections, "reflections")
 	r := st.Reflections[0]
-	if r.Source != agent.FromMechanical || !strings.Contains(r.Rejected, "already tried") || len(r.Skipped) != 1 {
-		t.Fatalf("repeated decision not replaced by the ladder: %+v", r)
-	}
+	require.Equal(t, agent.FromMechanical, r.Source, "repeated decision not replaced by the ladder: %+v", r)
+	require.Contains(t, r.Rejected, "already tried", "repeated decision not replaced by the ladder: %+v", r)
+	require.Len(t, r.Skipped, 1, "repeated decision not replaced by the ladder: %+v", r)
 	last := st.Reflections[len(st.Reflections)-1]
-	if len(last.Queries) != 0 || st.RetryCount > 4 {
-		t.Fatalf("the loop should stop once nothing new is left, got %d rounds, last %+v", st.RetryCount, last)
-	}
+	assert.Empty(t, last.Queries, "the loop should stop once nothing new is left, got %d rounds, last %+v", st.RetryCount, last)
+	assert.LessOrEqual(t, st.RetryCount, 4, "the loop should stop once nothing new is left, got %d rounds, last %+v", st.RetryCount, last)
 }
 
 func TestMechanicalLadderWhenReflectionIsOff(t *testing.T) {
 	m := &scripted{replies: map[agent.Step][]string{agent.StepPlan: {planSessions}, agent.StepRespond: {"ok"}}}
 	s := &fakeSearch{lex: tinyLexicon(t), results: weakEverywhere}
 	st, _ := run(t, m, s, agent.Options{Mechanical: true}, "k8s?")
-	if m.count(agent.StepReflect) != 0 {
-		t.Fatal("reflection model called with reflection off")
-	}
+	require.Zero(t, m.count(agent.StepReflect), "reflection model called with reflection off")
 	got := s.searched()
 	want := []string{"faceted 0.20 10", "faceted 0.12 20", "master 0.08 20"}
-	if len(got) != len(want) {
-		t.Fatalf("searched %+v, want 3 rounds", got)
-	}
+	require.Len(t, got, len(want), "searched %+v, want 3 rounds", got)
 	for i, q := range got {
-		if g := fmt.Sprintf("%s %.2f %d", q.Mode, *q.Threshold, q.Limit); g != want[i] || q.Text != "k8s" {
-			t.Fatalf("round %d ran %s %q, want %s", i, g, q.Text, want[i])
-		}
+		g := fmt.Sprintf("%s %.2f %d", q.Mode, *q.Threshold, q.Limit)
+		require.Equal(t, want[i], g, "round %d ran %s %q", i, g, q.Text)
+		require.Equal(t, "k8s", q.Text, "round %d ran %s %q", i, g, q.Text)
 	}
 	for _, r := range st.Reflections {
-		if r.Source != agent.FromMechanical || r.Strategy != agent.Relax {
-			t.Fatalf("reflection off recorded %+v", r)
-		}
+		require.Equal(t, agent.FromMechanical, r.Source, "reflection off recorded %+v", r)
+		require.Equal(t, agent.Relax, r.Strategy, "reflection off recorded %+v", r)
 	}
 }
 
@@ -258,18 +254,15 @@ func TestTablesThatWereFineAreKeptAcrossRounds(t *testing.T) {
 			exhibitorSearches++
 		}
 	}
-	if exhibitorSearches != 1 {
-		t.Fatalf("a table that was fine was searched %d times", exhibitorSearches)
-	}
-	if rs := st.QueryResults[search.Exhibitors]; len(rs) != 1 || rs[0].ID != "e1" {
-		t.Fatalf("exhibitor results lost across rounds: %+v", st.QueryResults)
-	}
-	if rs := st.QueryResults[search.Speakers]; len(rs) != 1 || rs[0].ID != "p1" {
-		t.Fatalf("pivot results missing: %+v", st.QueryResults)
-	}
-	if !st.NeedsRetry == false || st.RetryCount != 1 {
-		t.Fatalf("retry count %d after a successful pivot", st.RetryCount)
-	}
+	require.Equal(t, 1, exhibitorSearches, "times a table that was fine was searched")
+	rs := st.QueryResults[search.Exhibitors]
+	require.Len(t, rs, 1, "exhibitor results lost across rounds: %+v", st.QueryResults)
+	require.Equal(t, "e1", rs[0].ID, "exhibitor results lost across rounds: %+v", st.QueryResults)
+	rs = st.QueryResults[search.Speakers]
+	require.Len(t, rs, 1, "pivot results missing: %+v", st.QueryResults)
+	require.Equal(t, "p1", rs[0].ID, "pivot results missing: %+v", st.QueryResults)
+	assert.False(t, st.NeedsRetry, "needs a retry after a successful pivot")
+	assert.Equal(t, 1, st.RetryCount, "retry count after a successful pivot")
 }
 
 // TestSearchErrorsAreNotEmptyResults: a table whose search keeps failing
@@ -287,28 +280,25 @@ func TestSearchErrorsAreNotEmptyResults(t *testing.T) {
 			return nil
 		}}
 	st, _ := run(t, m, s, agent.Options{}, "kubernetes hosting")
-	if len(st.QueryErrors) != 1 || !strings.Contains(st.QueryErrors[0].Error, "index unavailable") {
-		t.Fatalf("query errors = %+v", st.QueryErrors)
-	}
+	require.Len(t, st.QueryErrors, 1, "query errors = %+v", st.QueryErrors)
+	require.Contains(t, st.QueryErrors[0].Error, "index unavailable", "query errors = %+v", st.QueryErrors)
 	tries := 0
 	for _, q := range s.searched() {
 		if q.Table == search.Sessions {
 			tries++
 		}
 	}
-	if tries != 3 {
-		t.Fatalf("the failing search ran %d times, want 3 (two retries)", tries)
-	}
-	if len(st.Reflections) != 0 || len(st.ZeroResultTables) != 0 || m.count(agent.StepReflect) != 0 {
-		t.Fatalf("a search error was reflected on: reflections %+v, zero tables %v", st.Reflections, st.ZeroResultTables)
-	}
-	if len(st.QueryResults[search.Speakers]) != 1 || st.ResponseText != "ok" {
-		t.Fatalf("the answer was not written from the speakers found: %+v, %q", st.QueryResults, st.ResponseText)
-	}
+	require.Equal(t, 3, tries, "times the failing search ran, want 3 (two retries)")
+	const reflected = "a search error was reflected on: reflections %+v, zero tables %v"
+	require.Empty(t, st.Reflections, reflected, st.Reflections, st.ZeroResultTables)
+	require.Empty(t, st.ZeroResultTables, reflected, st.Reflections, st.ZeroResultTables)
+	require.Zero(t, m.count(agent.StepReflect), reflected, st.Reflections, st.ZeroResultTables)
+	require.Len(t, st.QueryResults[search.Speakers], 1, "the answer was not written from the speakers found: %+v", st.QueryResults)
+	require.Equal(t, "ok", st.ResponseText, "the answer was not written from the speakers found")
 	tables := m.last(agent.StepRespond).Respond.Tables
-	if tables[0].Table != search.Sessions || tables[0].Outcome != agent.Unavailable {
-		t.Fatalf("the responder is not told sessions were unavailable: %+v", tables)
-	}
+	require.NotEmpty(t, tables, "the responder's tables")
+	assert.Equal(t, search.Sessions, tables[0].Table, "the responder is not told sessions were unavailable: %+v", tables)
+	assert.Equal(t, agent.Unavailable, tables[0].Outcome, "the responder is not told sessions were unavailable: %+v", tables)
 }
 
 func TestAPassingSearchFailureIsRetried(t *testing.T) {
@@ -327,9 +317,8 @@ func TestAPassingSearchFailureIsRetried(t *testing.T) {
 		}}
 	m := &scripted{replies: map[agent.Step][]string{agent.StepPlan: {planSessions}, agent.StepRespond: {"ok"}}}
 	st, _ := run(t, m, s, agent.Options{}, "k8s?")
-	if len(st.QueryErrors) != 0 || len(st.QueryResults[search.Sessions]) != 1 {
-		t.Fatalf("a search that failed once was not retried: errors %+v, results %+v", st.QueryErrors, st.QueryResults)
-	}
+	assert.Empty(t, st.QueryErrors, "a search that failed once was not retried: results %+v", st.QueryResults)
+	assert.Len(t, st.QueryResults[search.Sessions], 1, "a search that failed once was not retried: errors %+v, results %+v", st.QueryErrors, st.QueryResults)
 }
 
 func TestEverySearchFailingEndsTheTurnWithAReason(t *testing.T) {
@@ -337,12 +326,11 @@ func TestEverySearchFailingEndsTheTurnWithAReason(t *testing.T) {
 		fail: func(search.Query) error { return errors.New("index unavailable") }}
 	m := &scripted{replies: map[agent.Step][]string{agent.StepPlan: {planSessions}, agent.StepRespond: {"ok"}}}
 	st, err := agent.New(m, s, agent.Options{Now: fixedClock()}).Run(context.Background(), agent.Request{Message: "k8s?", Conference: conf1}, nil)
-	if !errors.Is(err, agent.ErrSearchUnavailable) || !strings.Contains(err.Error(), "index unavailable") {
-		t.Fatalf("err = %v, want ErrSearchUnavailable with the driver's reason", err)
-	}
-	if m.count(agent.StepReflect) != 0 || m.count(agent.StepRespond) != 0 || st.ResponseText != "" {
-		t.Fatalf("a turn with no search was reflected on or answered: %q", st.ResponseText)
-	}
+	require.ErrorIs(t, err, agent.ErrSearchUnavailable, "want ErrSearchUnavailable with the driver's reason")
+	require.ErrorContains(t, err, "index unavailable", "want ErrSearchUnavailable with the driver's reason")
+	assert.Zero(t, m.count(agent.StepReflect), "a turn with no search was reflected on")
+	assert.Zero(t, m.count(agent.StepRespond), "a turn with no search was answered")
+	assert.Empty(t, st.ResponseText, "a turn with no search was answered")
 }
 
 func TestStepsAreAnnouncedInOrder(t *testing.T) {
@@ -354,22 +342,17 @@ func TestStepsAreAnnouncedInOrder(t *testing.T) {
 	for _, e := range events {
 		switch e := e.(type) {
 		case agent.StepStarted:
-			if open != "" {
-				t.Fatalf("%s started while %s was running", e.Step, open)
-			}
+			require.Empty(t, open, "%s started while %s was running", e.Step, open)
 			open = string(e.Step)
 			seq = append(seq, open)
 		case agent.StepFinished:
-			if string(e.Step) != open || e.Err != nil {
-				t.Fatalf("%s finished (err %v) while %s was running", e.Step, e.Err, open)
-			}
+			require.Equal(t, open, string(e.Step), "%s finished (err %v) while %s was running", e.Step, e.Err, open)
+			require.NoError(t, e.Err, "%s finished while %s was running", e.Step, open)
 			open = ""
 		}
 	}
 	want := "plan_queries execute_queries check_results reflect_and_replan execute_queries check_results generate_response"
-	if strings.Join(seq, " ") != want {
-		t.Fatalf("steps %v, want %s", seq, want)
-	}
+	assert.Equal(t, want, strings.Join(seq, " "), "steps")
 }
 
 func TestRequestErrors(t *testing.T) {
@@ -396,16 +379,10 @@ func TestRequestErrors(t *testing.T) {
 		case "cancelled":
 			want = context.Canceled
 		}
-		if !errors.Is(err, want) {
-			t.Errorf("%s: err = %v, want %v", name, err, want)
-		}
+		assert.ErrorIs(t, err, want, "%s", name)
 	}
-	if len(m.calls) != 0 {
-		t.Fatalf("model called for a rejected request: %d calls", len(m.calls))
-	}
-	if err := agent.ValidateMessage(strings.Repeat("é", agent.MaxMessageChars)); err != nil {
-		t.Fatalf("a question of exactly %d characters was rejected: %v", agent.MaxMessageChars, err)
-	}
+	require.Empty(t, m.calls, "model called for a rejected request")
+	assert.NoError(t, agent.ValidateMessage(strings.Repeat("é", agent.MaxMessageChars)), "a question of exactly %d characters was rejected", agent.MaxMessageChars)
 }
 
 func TestAQuestionNamingNothingIsAnsweredWithAQuestion(t *testing.T) {
@@ -413,11 +390,11 @@ func TestAQuestionNamingNothingIsAnsweredWithAQuestion(t *testing.T) {
 	s := &fakeSearch{lex: tinyLexicon(t), results: func(q search.Query) []search.Result { return nil }}
 	for _, msg := range []string{"hi!", "can you recommend something?", "a b", "what do you suggest?", "can you recommend something please?"} {
 		st, events := run(t, m, s, agent.Options{}, msg)
-		if st.ResponseText != agent.WhatAreYouLookingFor || len(st.Tried) != 0 || len(st.ModelCalls) != 0 || len(st.Citations) != 0 {
-			t.Fatalf("%q: answer %q, %d searches, %d model calls", msg, st.ResponseText, len(st.Tried), len(st.ModelCalls))
-		}
-		if _, ok := events[len(events)-1].(agent.Answer); !ok {
-			t.Fatalf("%q: the last event is %T, want the answer", msg, events[len(events)-1])
-		}
+		require.Equal(t, agent.WhatAreYouLookingFor, st.ResponseText, "%q: answer", msg)
+		require.Empty(t, st.Tried, "%q: searches", msg)
+		require.Empty(t, st.ModelCalls, "%q: model calls", msg)
+		require.Empty(t, st.Citations, "%q: citations", msg)
+		require.NotEmpty(t, events, "%q: events", msg)
+		require.IsType(t, agent.Answer{}, events[len(events)-1], "%q: the last event, want the answer", msg)
 	}
 }

@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/search"
 )
@@ -19,20 +22,18 @@ func TestExtraKeysAreIgnoredAndListed(t *testing.T) {
 	  "new_queries":[{"table":"sessions","search_mode":"faceted","query_text":"kubernetes","limit":10}]}`
 	m := &scripted{replies: map[agent.Step][]string{agent.StepPlan: {plan}, agent.StepReflect: {decision}, agent.StepRespond: {"ok"}}}
 	st, _ := run(t, m, &fakeSearch{lex: tinyLexicon(t), results: weakEverywhere}, agent.Options{MaxRetries: 1}, "k8s talks?")
-	if st.PlanSource != agent.FromModel || st.Reflections[0].Source != agent.FromModel {
-		t.Fatalf("plan from %s, decision from %s (rejections %+v); want both from the model", st.PlanSource, st.Reflections[0].Source, st.Rejections)
-	}
-	if len(st.Rejections) != 0 || m.count(agent.StepPlan) != 1 || m.count(agent.StepReflect) != 1 {
-		t.Fatalf("a repair was spent on a good reply: rejections %+v", st.Rejections)
-	}
+	require.Equal(t, agent.FromModel, st.PlanSource, "plan source (rejections %+v); want it from the model", st.Rejections)
+	require.NotEmpty(t, st.Reflections, "reflections")
+	require.Equal(t, agent.FromModel, st.Reflections[0].Source, "decision source (rejections %+v); want it from the model", st.Rejections)
+	require.Empty(t, st.Rejections, "a repair was spent on a good reply")
+	require.Equal(t, 1, m.count(agent.StepPlan), "a repair was spent on a good reply: rejections %+v", st.Rejections)
+	require.Equal(t, 1, m.count(agent.StepReflect), "a repair was spent on a good reply: rejections %+v", st.Rejections)
 	got := fmt.Sprint(st.IgnoredKeys)
 	want := fmt.Sprint([]agent.IgnoredKeys{
 		{Step: agent.StepPlan, Keys: []string{"confidence", "queries[0].relaxation", "query_mode"}},
 		{Step: agent.StepReflect, Keys: []string{"confidence"}},
 	})
-	if got != want {
-		t.Fatalf("ignored keys = %s, want %s", got, want)
-	}
+	assert.Equal(t, want, got, "ignored keys")
 }
 
 // TestPrototypeFieldNamesAreAccepted: the prototype's names for a plan's
@@ -43,20 +44,24 @@ func TestPrototypeFieldNamesAreAccepted(t *testing.T) {
 	  "planned_queries":[{"table":"exhibitors","search_mode":"faceted","query_text":"model serving","limit":10}]}`
 	m := &scripted{replies: map[agent.Step][]string{agent.StepPlan: {plan}, agent.StepReflect: {decision}, agent.StepRespond: {"ok"}}}
 	st, _ := run(t, m, &fakeSearch{lex: tinyLexicon(t), results: weakEverywhere}, agent.Options{MaxRetries: 1}, "who serves models?")
-	if st.PlanSource != agent.FromModel || st.OriginalPlannedQueries[0].Table != search.Speakers {
-		t.Fatalf("plan %+v from %s, want the speakers query from the model", st.OriginalPlannedQueries, st.PlanSource)
-	}
+	const speakers = "plan %+v from %s, want the speakers query from the model"
+	require.Equal(t, agent.FromModel, st.PlanSource, speakers, st.OriginalPlannedQueries, st.PlanSource)
+	require.NotEmpty(t, st.OriginalPlannedQueries, speakers, st.OriginalPlannedQueries, st.PlanSource)
+	require.Equal(t, search.Speakers, st.OriginalPlannedQueries[0].Table, speakers, st.OriginalPlannedQueries, st.PlanSource)
+	require.NotEmpty(t, st.Reflections, "reflections")
 	r := st.Reflections[0]
-	if r.Source != agent.FromModel || r.Strategy != agent.Pivot || r.Queries[0].Table != search.Exhibitors {
-		t.Fatalf("reflection %+v, want the model's pivot to exhibitors", r)
-	}
-	if st.ThinkingUpdates[0].Message != "Looking at the exhibitors too." {
-		t.Fatalf("note %q, want the decision's message", st.ThinkingUpdates[0].Message)
-	}
+	const pivot = "reflection %+v, want the model's pivot to exhibitors"
+	require.Equal(t, agent.FromModel, r.Source, pivot, r)
+	require.Equal(t, agent.Pivot, r.Strategy, pivot, r)
+	require.NotEmpty(t, r.Queries, pivot, r)
+	require.Equal(t, search.Exhibitors, r.Queries[0].Table, pivot, r)
+	require.NotEmpty(t, st.ThinkingUpdates, "thinking records")
+	require.Equal(t, "Looking at the exhibitors too.", st.ThinkingUpdates[0].Message, "note, want the decision's message")
 	d, err := agent.ParseDecision(`{"reasoning":"r","strategy":"relax","user_message":"a","message":"b","new_queries":[{"table":"sessions","query_text":"x"}]}`)
-	if err != nil || d.UserMessage != "a" || fmt.Sprint(d.IgnoredKeys) != "[message]" {
-		t.Fatalf("alias beside our own name: %+v, %v; want ours kept and the alias ignored", d, err)
-	}
+	const alias = "alias beside our own name: %+v; want ours kept and the alias ignored"
+	require.NoError(t, err, "alias beside our own name")
+	assert.Equal(t, "a", d.UserMessage, alias, d)
+	assert.Equal(t, "[message]", fmt.Sprint(d.IgnoredKeys), alias, d)
 }
 
 // TestEveryRejectionIsRecorded: a rejected reply is in the trace with its
@@ -72,21 +77,16 @@ func TestEveryRejectionIsRecorded(t *testing.T) {
 		agent.StepRespond: {"ok"},
 	}}
 	st, _ := run(t, m, &fakeSearch{lex: tinyLexicon(t), results: weakEverywhere}, agent.Options{MaxRetries: 1}, "k8s talks?")
-	if st.PlanSource != agent.FromRepair || st.Reflections[0].Source != agent.FromMechanical {
-		t.Fatalf("plan from %s, reflection from %s; want repaired and mechanical", st.PlanSource, st.Reflections[0].Source)
-	}
+	require.Equal(t, agent.FromRepair, st.PlanSource, "plan source; want repaired")
+	require.NotEmpty(t, st.Reflections, "reflections")
+	require.Equal(t, agent.FromMechanical, st.Reflections[0].Source, "reflection source; want mechanical")
 	var got []string
 	for _, r := range st.Rejections {
-		if r.Detail == "" || r.Model != "scripted" {
-			t.Fatalf("rejection without detail or model: %+v", r)
-		}
+		require.NotEmpty(t, r.Detail, "rejection without detail: %+v", r)
+		require.Equal(t, "scripted", r.Model, "rejection without model: %+v", r)
 		got = append(got, string(r.Step)+":"+r.Check)
 	}
 	want := "plan_queries:tables_and_modes plan_queries:limits reflect_and_replan:well_formed reflect_and_replan:strategy"
-	if strings.Join(got, " ") != want {
-		t.Fatalf("rejections %v, want %s", got, want)
-	}
-	if !strings.Contains(st.Rejections[1].Detail, "queries[0]") {
-		t.Fatalf("dropped query not named: %+v", st.Rejections[1])
-	}
+	require.Equal(t, want, strings.Join(got, " "), "rejections")
+	assert.Contains(t, st.Rejections[1].Detail, "queries[0]", "dropped query not named: %+v", st.Rejections[1])
 }

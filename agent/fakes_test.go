@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/conference"
 	"github.com/erleah/erleah-agent/search"
@@ -140,9 +142,7 @@ func tinyLexicon(t *testing.T) *search.Lexicon {
 	 "sessions":[{"id":"s1","conference_id":"c1","title":"Kubernetes for machine learning"}],
 	 "exhibitors":[{"id":"e1","conference_id":"c1","name":"Harbour Hosting","description":"On-premises model serving."}],
 	 "speakers":[{"id":"p1","conference_id":"c1","name":"Ada Lovelace"}]}`))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return search.NewLexicon(b)
 }
 
@@ -183,9 +183,7 @@ func run(t *testing.T, m agent.Model, s agent.Searcher, opts agent.Options, msg 
 	st, err := agent.New(m, s, opts).Run(context.Background(), agent.Request{TraceID: "t1", Message: msg, Conference: conf1}, func(e agent.Event) {
 		events = append(events, e)
 	})
-	if err != nil {
-		t.Fatalf("Run: %v", err)
-	}
+	require.NoError(t, err, "Run")
 	return st, events
 }
 

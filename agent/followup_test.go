@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/erleah/erleah-agent/search"
 )
 
@@ -46,11 +48,7 @@ func TestFollowUpsAreResolved(t *testing.T) {
 	}
 	for _, tc := range tests {
 		got := resolveFollowUp(tc.msg, hist, titles)
-		if fmt.Sprintf("%+v", got) != fmt.Sprintf("%+v", tc.want) {
-			t.Errorf("%q: got %+v, want %+v", tc.msg, got, tc.want)
-		}
+		assert.Equal(t, fmt.Sprintf("%+v", tc.want), fmt.Sprintf("%+v", got), "%q", tc.msg)
 	}
-	if got := resolveFollowUp("when is it?", nil, titles); got != nil {
-		t.Errorf("without history: %+v, want nil", got)
-	}
+	assert.Nil(t, resolveFollowUp("when is it?", nil, titles), "without history")
 }

@@ -4,6 +4,9 @@ import (
 	"context"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/memory"
 	"github.com/erleah/erleah-agent/search"
@@ -13,9 +16,7 @@ import (
 func bankOf(t *testing.T) *memory.Bank {
 	t.Helper()
 	b, err := memory.Open(context.Background(), nil, memory.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return b
 }
 
@@ -34,29 +35,29 @@ func TestMemoryTurnsALessonIntoTheFirstPlan(t *testing.T) {
 	m := &scripted{replies: map[agent.Step][]string{agent.StepPlan: {planSessions}, agent.StepReflect: {decision}, agent.StepRespond: {"ok"}}}
 	a := agent.New(m, &fakeSearch{lex: tinyLexicon(t), results: results}, agent.Options{Memory: bank, Now: fixedClock()})
 	first, err := a.Run(context.Background(), agent.Request{Message: "k8s talks?", Conference: conf1}, nil)
-	if err != nil || first.Attempts != 2 {
-		t.Fatalf("first turn: %v, %d attempts", err, first.Attempts)
-	}
+	require.NoError(t, err, "first turn")
+	require.Equal(t, 2, first.Attempts, "first turn: attempts")
 	lessons := a.Lessons(first)
-	if len(lessons) != 1 || !lessons[0].Recovered || lessons[0].Strategy != "rewrite" || lessons[0].Text != "k8s" || lessons[0].Importance <= 0.5 {
-		t.Fatalf("lessons %+v, want one recovered rewrite of k8s", lessons)
-	}
-	if err := bank.Remember(context.Background(), lessons); err != nil {
-		t.Fatal(err)
-	}
+	const oneRewrite = "lessons %+v, want one recovered rewrite of k8s"
+	require.Len(t, lessons, 1, oneRewrite, lessons)
+	require.True(t, lessons[0].Recovered, oneRewrite, lessons)
+	require.Equal(t, "rewrite", lessons[0].Strategy, oneRewrite, lessons)
+	require.Equal(t, "k8s", lessons[0].Text, oneRewrite, lessons)
+	require.Greater(t, lessons[0].Importance, 0.5, oneRewrite, lessons)
+	require.NoError(t, bank.Remember(context.Background(), lessons))
 	second, err := a.Run(context.Background(), agent.Request{Message: "any k8s talks", Conference: conf1}, nil)
-	if err != nil || second.Attempts != 1 || len(second.Recalled) != 1 || second.Recalled[0].Step != agent.StepPlan {
-		t.Fatalf("second turn: %v, %d attempts, recalled %+v; want the lesson in the first plan", err, second.Attempts, second.Recalled)
-	}
-	if second.OriginalPlannedQueries[0].Text != "k8s" || len(second.OriginalPlannedQueries) != 1 {
-		t.Fatalf("the original plan changed: %+v", second.OriginalPlannedQueries)
-	}
+	const inPlan = "second turn: %d attempts, recalled %+v; want the lesson in the first plan"
+	require.NoError(t, err, "second turn")
+	require.Equal(t, 1, second.Attempts, inPlan, second.Attempts, second.Recalled)
+	require.Len(t, second.Recalled, 1, inPlan, second.Attempts, second.Recalled)
+	require.Equal(t, agent.StepPlan, second.Recalled[0].Step, inPlan, second.Attempts, second.Recalled)
+	require.Len(t, second.OriginalPlannedQueries, 1, "the original plan changed: %+v", second.OriginalPlannedQueries)
+	require.Equal(t, "k8s", second.OriginalPlannedQueries[0].Text, "the original plan changed: %+v", second.OriginalPlannedQueries)
 	// Memory off: the same turn as before memory existed.
 	off, _ := agent.New(m, &fakeSearch{lex: tinyLexicon(t), results: results}, agent.Options{Now: fixedClock()}).
 		Run(context.Background(), agent.Request{Message: "any k8s talks", Conference: conf1}, nil)
-	if off.Attempts != 2 || len(off.Recalled) != 0 {
-		t.Fatalf("memory off: %d attempts, recalled %+v", off.Attempts, off.Recalled)
-	}
+	assert.Equal(t, 2, off.Attempts, "memory off: attempts")
+	assert.Empty(t, off.Recalled, "memory off: recalled")
 }
 
 // TestMemorySkipsRoundsThatNeverHelped: when similar failures of a table
@@ -67,12 +68,15 @@ func TestMemorySkipsRoundsThatNeverHelped(t *testing.T) {
 	a := agent.New(m, &fakeSearch{lex: tinyLexicon(t), results: weakEverywhere}, agent.Options{Memory: bank, MaxRetries: 1, Now: fixedClock()})
 	first, _ := a.Run(context.Background(), agent.Request{Message: "k8s talks?", Conference: conf1}, nil)
 	lessons := a.Lessons(first)
-	if first.Attempts != 2 || len(lessons) != 1 || lessons[0].Recovered {
-		t.Fatalf("first turn: %d attempts, lessons %+v; want one round that did not recover", first.Attempts, lessons)
-	}
+	const notRecovered = "first turn: %d attempts, lessons %+v; want one round that did not recover"
+	require.Equal(t, 2, first.Attempts, notRecovered, first.Attempts, lessons)
+	require.Len(t, lessons, 1, notRecovered, first.Attempts, lessons)
+	require.False(t, lessons[0].Recovered, notRecovered, first.Attempts, lessons)
 	_ = bank.Remember(context.Background(), lessons)
 	second, _ := a.Run(context.Background(), agent.Request{Message: "k8s talks?", Conference: conf1}, nil)
-	if second.Attempts != 1 || len(second.Reflections) != 0 || len(second.Recalled) != 1 || second.Recalled[0].Step != agent.StepCheck {
-		t.Fatalf("second turn: %d attempts, %d rounds, recalled %+v; want no hopeless round", second.Attempts, len(second.Reflections), second.Recalled)
-	}
+	const hopeless = "second turn: %d attempts, %d rounds, recalled %+v; want no hopeless round"
+	assert.Equal(t, 1, second.Attempts, hopeless, second.Attempts, len(second.Reflections), second.Recalled)
+	assert.Empty(t, second.Reflections, hopeless, second.Attempts, len(second.Reflections), second.Recalled)
+	require.Len(t, second.Recalled, 1, hopeless, second.Attempts, len(second.Reflections), second.Recalled)
+	assert.Equal(t, agent.StepCheck, second.Recalled[0].Step, hopeless, second.Attempts, len(second.Reflections), second.Recalled)
 }

@@ -3,9 +3,11 @@ package agent_test
 import (
 	"context"
 	"errors"
-	"slices"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/search"
@@ -40,19 +42,17 @@ func TestAnswerNeverCitesWhatWasNotRetrieved(t *testing.T) {
 		}}
 		st, events := run(t, m, s, agent.Options{}, "kubernetes")
 		text, answers, _ := chunks(events)
-		if text != st.ResponseText || len(answers) != 1 || answers[0].Text != text {
-			t.Fatalf("stream %v: chunks %q, state %q, answer %+v", stream, text, st.ResponseText, answers)
-		}
+		require.Equal(t, st.ResponseText, text, "stream %v: chunks differ from the state", stream)
+		require.Len(t, answers, 1, "stream %v: answers %+v", stream, answers)
+		require.Equal(t, text, answers[0].Text, "stream %v: the answer differs from the chunks", stream)
 		var keys []string
 		for _, c := range st.Citations {
 			keys = append(keys, c.Key())
 		}
-		if !slices.Equal(keys, []string{"sessions/s1", "speakers/p1"}) {
-			t.Fatalf("stream %v: citations %v", stream, keys)
-		}
-		if strings.Contains(text, "e9") || !strings.Contains(text, "[really]") || !slices.Equal(st.DroppedCitations, []string{"exhibitors/e9"}) {
-			t.Fatalf("stream %v: text %q dropped %v", stream, text, st.DroppedCitations)
-		}
+		require.Equal(t, []string{"sessions/s1", "speakers/p1"}, keys, "stream %v: citations", stream)
+		require.NotContains(t, text, "e9", "stream %v: dropped %v", stream, st.DroppedCitations)
+		require.Contains(t, text, "[really]", "stream %v: dropped %v", stream, st.DroppedCitations)
+		require.Equal(t, []string{"exhibitors/e9"}, st.DroppedCitations, "stream %v: text %q dropped", stream, text)
 	}
 }
 
@@ -63,14 +63,16 @@ func TestFailedAnswerFallsBackWithAReset(t *testing.T) {
 	s := &fakeSearch{lex: tinyLexicon(t), results: func(q search.Query) []search.Result { return []search.Result{result(q.Table, "s1", 0.9)} }}
 	st, events := run(t, broken, s, agent.Options{Fallback: fallback}, "kubernetes")
 	text, _, resets := chunks(events)
-	if resets != 1 || text != "the fallback answer" || st.ResponseText != text || st.ResponseSource != agent.FromFallbackModel {
-		t.Fatalf("resets %d, text after reset %q, state %q from %s", resets, text, st.ResponseText, st.ResponseSource)
-	}
+	require.Equal(t, 1, resets, "resets")
+	require.Equal(t, "the fallback answer", text, "text after reset")
+	require.Equal(t, text, st.ResponseText, "state")
+	require.Equal(t, agent.FromFallbackModel, st.ResponseSource, "state %q from", st.ResponseText)
 	st, events = run(t, &breakAfterStream{scripted: &scripted{stream: true, replies: map[agent.Step][]string{agent.StepPlan: {planSessions}, agent.StepRespond: {"x"}}}}, s, agent.Options{}, "kubernetes")
 	text, _, _ = chunks(events)
-	if st.ResponseText != agent.Apology || text != agent.Apology || st.ResponseSource != agent.FromMechanical || len(st.Citations) != 0 {
-		t.Fatalf("no model left: answer %q from %s", st.ResponseText, st.ResponseSource)
-	}
+	assert.Equal(t, agent.Apology, st.ResponseText, "no model left: answer from %s", st.ResponseSource)
+	assert.Equal(t, agent.Apology, text, "no model left: streamed answer")
+	assert.Equal(t, agent.FromMechanical, st.ResponseSource, "no model left: answer %q from", st.ResponseText)
+	assert.Empty(t, st.Citations, "no model left: citations")
 }
 
 // breakAfterStream streams the scripted answer, then reports an error.
@@ -105,22 +107,17 @@ func TestNearMissCitationsAndForeignLinksNeverReachTheAttendee(t *testing.T) {
 		m := &pieces{size: size, scripted: &scripted{replies: map[agent.Step][]string{agent.StepPlan: {plan}, agent.StepRespond: {answer}}}}
 		st, events := run(t, m, s, agent.Options{}, "model serving")
 		text, _, _ := chunks(events)
-		if text != st.ResponseText {
-			t.Fatalf("pieces of %d: stream %q differs from the answer %q", size, text, st.ResponseText)
-		}
+		require.Equal(t, st.ResponseText, text, "pieces of %d: the stream differs from the answer", size)
 		for _, bad := range []string{"exhibitors/x", "p9", "evil", "phish", "［", "【", "()", "E1"} {
-			if strings.Contains(text, bad) {
-				t.Fatalf("pieces of %d: %q reached the attendee:\n%s", size, bad, text)
-			}
+			require.NotContains(t, text, bad, "pieces of %d: %q reached the attendee", size, bad)
 		}
 		for _, good := range []string{"[exhibitors/e1] at https://harbour.example/booth.", "[sessions/s1]", "[click here]"} {
-			if !strings.Contains(text, good) {
-				t.Fatalf("pieces of %d: %q is missing:\n%s", size, good, text)
-			}
+			require.Contains(t, text, good, "pieces of %d: %q is missing", size, good)
 		}
-		if len(st.Citations) != 2 || len(st.DroppedCitations) != 2 || len(st.RemovedURLs) != 3 {
-			t.Fatalf("pieces of %d: cited %+v, dropped %v, removed %v", size, st.Citations, st.DroppedCitations, st.RemovedURLs)
-		}
+		const counts = "pieces of %d: cited %+v, dropped %v, removed %v"
+		require.Len(t, st.Citations, 2, counts, size, st.Citations, st.DroppedCitations, st.RemovedURLs)
+		require.Len(t, st.DroppedCitations, 2, counts, size, st.Citations, st.DroppedCitations, st.RemovedURLs)
+		require.Len(t, st.RemovedURLs, 3, counts, size, st.Citations, st.DroppedCitations, st.RemovedURLs)
 	}
 }
 

@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/erleah/erleah-agent/directus"
 	"github.com/erleah/erleah-agent/migrations"
 )
@@ -28,9 +31,7 @@ func fakeSchema(t *testing.T, dropCollection string, dropField [2]string) *direc
 			Schema     json.RawMessage `json:"schema"`
 		} `json:"fields"`
 	}
-	if err := json.Unmarshal(migrations.DirectusSchema, &snap); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, json.Unmarshal(migrations.DirectusSchema, &snap))
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var data []map[string]any
 		switch {
@@ -55,30 +56,26 @@ func fakeSchema(t *testing.T, dropCollection string, dropField [2]string) *direc
 	}))
 	t.Cleanup(srv.Close)
 	c, err := directus.New(directus.Options{BaseURL: srv.URL, Token: "t"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return c
 }
 
 func TestCheckReportsTheReflectionMemory(t *testing.T) {
 	ctx := context.Background()
 	cols, err := Collections(migrations.DirectusSchema)
-	if err != nil || !slices.Contains(cols, "agent_reflections") {
-		t.Fatalf("the snapshot's collections %v (%v) lack agent_reflections", cols, err)
-	}
+	require.NoError(t, err, "the snapshot's collections")
+	require.Contains(t, cols, "agent_reflections", "the snapshot's collections lack agent_reflections")
 	problems, err := Check(ctx, fakeSchema(t, "", [2]string{}), migrations.DirectusSchema)
-	if err != nil || len(problems) != 0 {
-		t.Fatalf("an instance with the whole snapshot: %v, %v", problems, err)
-	}
+	require.NoError(t, err, "an instance with the whole snapshot")
+	require.Empty(t, problems, "an instance with the whole snapshot")
 	problems, err = Check(ctx, fakeSchema(t, "agent_reflections", [2]string{}), migrations.DirectusSchema)
-	if err != nil || len(problems) != 1 || problems[0].String() != "agent_reflections: collection missing" {
-		t.Fatalf("without agent_reflections: %v, %v", problems, err)
-	}
+	require.NoError(t, err, "without agent_reflections")
+	require.Len(t, problems, 1, "without agent_reflections")
+	require.Equal(t, "agent_reflections: collection missing", problems[0].String(), "without agent_reflections")
 	problems, err = Check(ctx, fakeSchema(t, "", [2]string{"agent_reflections", "lesson"}), migrations.DirectusSchema)
-	if err != nil || len(problems) != 1 || problems[0].String() != "agent_reflections.lesson: field missing (want json)" {
-		t.Fatalf("without agent_reflections.lesson: %v, %v", problems, err)
-	}
+	require.NoError(t, err, "without agent_reflections.lesson")
+	require.Len(t, problems, 1, "without agent_reflections.lesson")
+	assert.Equal(t, "agent_reflections.lesson: field missing (want json)", problems[0].String(), "without agent_reflections.lesson")
 }
 
 func TestGrantsGiveTheAgentItsReflectionMemoryOnly(t *testing.T) {
@@ -89,12 +86,10 @@ func TestGrantsGiveTheAgentItsReflectionMemoryOnly(t *testing.T) {
 		}
 	}
 	slices.Sort(got)
-	if !slices.Equal(got, []string{"create", "delete", "read", "update"}) {
-		t.Fatalf("agent_reflections grants %v, want create, delete, read, update", got)
-	}
+	require.Equal(t, []string{"create", "delete", "read", "update"}, got, "agent_reflections grants")
 	for _, g := range grants {
-		if g.action == "delete" && g.collection != "agent_reflections" {
-			t.Errorf("the agent may delete %s", g.collection)
+		if g.action == "delete" {
+			assert.Equal(t, "agent_reflections", g.collection, "the agent may delete %s", g.collection)
 		}
 	}
 }
@@ -116,17 +111,15 @@ func TestSnapshotRecordsAuthorsAndCheckReportsThem(t *testing.T) {
 	var snap struct {
 		Fields []field `json:"fields"`
 	}
-	if err := json.Unmarshal(migrations.DirectusSchema, &snap); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, json.Unmarshal(migrations.DirectusSchema, &snap))
 	for _, col := range []string{"conversations", "messages"} {
 		i := slices.IndexFunc(snap.Fields, func(f field) bool { return f.Collection == col && f.Field == "user_created" })
-		if i < 0 || !slices.Contains(snap.Fields[i].Meta.Special, "user-created") || snap.Fields[i].Schema.ForeignKeyTable != "directus_users" {
-			t.Fatalf("%s.user_created is not Directus's user-created relation to directus_users", col)
-		}
+		require.GreaterOrEqual(t, i, 0, "%s.user_created is missing", col)
+		require.Contains(t, snap.Fields[i].Meta.Special, "user-created", "%s.user_created is not Directus's user-created relation to directus_users", col)
+		require.Equal(t, "directus_users", snap.Fields[i].Schema.ForeignKeyTable, "%s.user_created is not Directus's user-created relation to directus_users", col)
 	}
 	problems, err := Check(context.Background(), fakeSchema(t, "", [2]string{"messages", "user_created"}), migrations.DirectusSchema)
-	if err != nil || len(problems) != 1 || problems[0].String() != "messages.user_created: field missing (want string)" {
-		t.Fatalf("without messages.user_created: %v, %v", problems, err)
-	}
+	require.NoError(t, err, "without messages.user_created")
+	require.Len(t, problems, 1, "without messages.user_created")
+	assert.Equal(t, "messages.user_created: field missing (want string)", problems[0].String(), "without messages.user_created")
 }

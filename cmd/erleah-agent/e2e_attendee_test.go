@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/erleah/erleah-agent/directus"
@@ -62,9 +63,7 @@ func (a attendee) create(t testing.TB, collection string, body map[string]any) s
 	var out struct {
 		ID string `json:"id"`
 	}
-	if err := a.c.CreateItem(context.Background(), collection, body, &out); err != nil {
-		t.Fatalf("create %s as an attendee: %v", collection, err)
-	}
+	require.NoError(t, a.c.CreateItem(context.Background(), collection, body, &out), "create %s as an attendee", collection)
 	return out.ID
 }
 
@@ -94,18 +93,14 @@ func (d *realDirectus) repliesBy(t testing.TB, user string) []authored {
 	t.Helper()
 	var out []authored
 	q := directus.Query{Fields: authoredFields, Filter: map[string]any{"reply_to": map[string]any{"_eq": user}}}
-	if err := d.admin.ReadItems(context.Background(), "messages", q, &out); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, d.admin.ReadItems(context.Background(), "messages", q, &out))
 	return out
 }
 
 func (d *realDirectus) message(t testing.TB, id string) authored {
 	t.Helper()
 	var m authored
-	if err := d.admin.ReadItem(context.Background(), "messages", id, authoredFields, &m); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, d.admin.ReadItem(context.Background(), "messages", id, authoredFields, &m))
 	return m
 }
 
@@ -113,9 +108,7 @@ func (d *realDirectus) message(t testing.TB, id string) authored {
 func (d *realDirectus) agentUser(t testing.TB) string {
 	t.Helper()
 	me, err := d.admin.WithToken(d.agentToken).Me(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return me.ID
 }
 
@@ -125,12 +118,9 @@ func (d *realDirectus) guard(t testing.TB) string {
 	t.Helper()
 	ctx := context.Background()
 	res, err := provision.AgentUser(ctx, d.admin, "erleah-agent-e2e@example.com", false) // keeps the token
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := provision.Guard(ctx, d.admin, res.RoleID); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
+	_, err = provision.Guard(ctx, d.admin, res.RoleID)
+	require.NoError(t, err)
 	time.Sleep(200 * time.Millisecond) // flows reload asynchronously
 	return res.RoleID
 }
@@ -143,13 +133,9 @@ func setGuard(t testing.TB, d *realDirectus, status string) bool {
 		ID string `json:"id"`
 	}
 	q := map[string][]string{"filter": {`{"name":{"_eq":"` + provision.GuardName + `"}}`}, "fields": {"id"}}
-	if err := d.admin.Do(context.Background(), "GET", "/flows", q, nil, &flows); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, d.admin.Do(context.Background(), "GET", "/flows", q, nil, &flows))
 	for _, f := range flows {
-		if err := d.admin.Do(context.Background(), "PATCH", "/flows/"+f.ID, nil, map[string]any{"status": status}, nil); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, d.admin.Do(context.Background(), "PATCH", "/flows/"+f.ID, nil, map[string]any{"status": status}, nil))
 	}
 	time.Sleep(200 * time.Millisecond)
 	return len(flows) > 0
@@ -181,21 +167,23 @@ func TestE2EAForeignReplyDoesNotSilenceTheQuestion(t *testing.T) {
 		"messageText": "No workshops for you.", "reply_to": q})
 	pauseFlow(t, d, false)
 	code, out := a.webhook(t, a.secret, flowBody(q, aliceConv))
-	if code != 202 {
-		t.Fatalf("delivery: %d %v", code, out)
-	}
+	require.Equal(t, 202, code, "delivery: %v", out)
 	agent := d.agentUser(t)
 	var rs []authored
 	eventually(t, 20*time.Second, func() string { return fmt.Sprintf("the agent's completed reply to %s (replies %+v)", q, rs) }, func() bool {
 		rs = d.repliesBy(t, q)
 		return len(rs) == 1 && rs[0].Author == agent && rs[0].Status == "completed"
 	})
-	if r := rs[0]; r.ID != out["assistant_message_id"] || r.Conversation != aliceConv || r.Role != "assistant" {
-		t.Fatalf("reply %+v; accepted as %v", r, out["assistant_message_id"])
-	}
-	if m := d.message(t, fake); m.ReplyTo != nil || m.Author != bob.id || m.Text != "No workshops for you." {
-		t.Fatalf("Bob's message after the turn: %+v; want it detached from the question, otherwise untouched", m)
-	}
+	r := rs[0]
+	const accepted = "reply %+v; accepted as %v"
+	require.Equal(t, out["assistant_message_id"], r.ID, accepted, r, out["assistant_message_id"])
+	require.Equal(t, aliceConv, r.Conversation, accepted, r, out["assistant_message_id"])
+	require.Equal(t, "assistant", r.Role, accepted, r, out["assistant_message_id"])
+	m := d.message(t, fake)
+	const detached = "Bob's message after the turn: %+v; want it detached from the question, otherwise untouched"
+	assert.Nil(t, m.ReplyTo, detached, m)
+	assert.Equal(t, bob.id, m.Author, detached, m)
+	assert.Equal(t, "No workshops for you.", m.Text, detached, m)
 }
 
 // TestE2EAStrangersMessageIsNotAnswered: Bob posts a question into Alice's
@@ -213,16 +201,17 @@ func TestE2EAStrangersMessageIsNotAnswered(t *testing.T) {
 	intruder2 := bob.ask(t, forAlice, "Any k8s workshops?")
 	own := []string{alice.ask(t, aliceConv, "Any k8s workshops?"), alice.ask(t, forAlice, "Any k8s workshops?"), bob.ask(t, bobConv, "Any k8s workshops?")}
 	for _, id := range own {
-		if r := d.finished(t, id, 20*time.Second); r.Status != "completed" {
-			t.Fatalf("an attendee's own question %s got %+v", id, r)
-		}
+		r := d.finished(t, id, 20*time.Second)
+		require.Equal(t, "completed", r.Status, "an attendee's own question %s got %+v", id, r)
 	}
 	time.Sleep(3 * time.Second) // past the reconciler's grace: it does not answer them either
 	for _, id := range []string{intruder, intruder2} {
 		rs := d.repliesBy(t, id)
-		if len(rs) != 1 || rs[0].Status != "failed" || rs[0].Metadata["error"] != "the conversation is not the author's" || rs[0].Metadata["trace_id"] != nil {
-			t.Fatalf("replies to Bob's message in a conversation of Alice's: %+v; want one, failed with the reason, no turn", rs)
-		}
+		const want = "replies to Bob's message in a conversation of Alice's: %+v; want one, failed with the reason, no turn"
+		require.Len(t, rs, 1, want, rs)
+		require.Equal(t, "failed", rs[0].Status, want, rs)
+		require.Equal(t, "the conversation is not the author's", rs[0].Metadata["error"], want, rs)
+		require.Nil(t, rs[0].Metadata["trace_id"], want, rs)
 	}
 }
 
@@ -252,44 +241,42 @@ func TestE2EGuardFlowRefusesAttendeeReplies(t *testing.T) {
 	} {
 		err := bob.c.CreateItem(ctx, "messages", c.body, nil)
 		var de *directus.Error
-		if !errors.As(err, &de) || de.Status != 403 || de.Message != provision.GuardMessage {
-			t.Fatalf("Bob creating %s: %v; want 403 %q", c.name, err, provision.GuardMessage)
-		}
+		const refused = "Bob creating %s: %v; want 403 %q"
+		require.True(t, errors.As(err, &de), refused, c.name, err, provision.GuardMessage)
+		require.Equal(t, 403, de.Status, refused, c.name, err, provision.GuardMessage)
+		require.Equal(t, provision.GuardMessage, de.Message, refused, c.name, err, provision.GuardMessage)
 	}
 	var batch []authored
-	if err := d.admin.ReadItems(ctx, "messages", directus.Query{Fields: authoredFields, Filter: map[string]any{"messageText": map[string]any{"_eq": "batch"}}}, &batch); err != nil || len(batch) != 0 {
-		t.Fatalf("a refused batch left %+v (%v)", batch, err)
-	}
-	if rs := d.repliesBy(t, q); len(rs) != 0 {
-		t.Fatalf("refused creates left replies %+v", rs)
-	}
-	if m := d.message(t, bob.ask(t, bobConv, "Any k8s workshops?")); m.Text != "Any k8s workshops?" || m.Role != "user" || m.Author != bob.id {
-		t.Fatalf("Bob's own question, through the guard: %+v", m)
-	}
+	require.NoError(t, d.admin.ReadItems(ctx, "messages", directus.Query{Fields: authoredFields, Filter: map[string]any{"messageText": map[string]any{"_eq": "batch"}}}, &batch), "a refused batch")
+	require.Empty(t, batch, "a refused batch left")
+	require.Empty(t, d.repliesBy(t, q), "refused creates left replies")
+	m := d.message(t, bob.ask(t, bobConv, "Any k8s workshops?"))
+	const own = "Bob's own question, through the guard: %+v"
+	require.Equal(t, "Any k8s workshops?", m.Text, own, m)
+	require.Equal(t, "user", m.Role, own, m)
+	require.Equal(t, bob.id, m.Author, own, m)
 	agent := d.admin.WithToken(d.agentToken)
-	if err := agent.CreateItem(ctx, "messages", map[string]any{"conversation": aliceConv, "role": "assistant", "status": "completed", "messageText": "yes", "reply_to": q}, nil); err != nil {
-		t.Fatalf("the agent's reply: %v", err)
-	}
+	require.NoError(t, agent.CreateItem(ctx, "messages", map[string]any{"conversation": aliceConv, "role": "assistant", "status": "completed", "messageText": "yes", "reply_to": q}, nil),
+		"the agent's reply")
 	d.item(t, "messages", map[string]any{"conversation": aliceConv, "role": "assistant", "status": "completed", "messageText": "an admin's"})
 
-	if n, err := provision.Guard(ctx, d.admin, role); err != nil || n != 0 {
-		t.Fatalf("the guard set up again: %d changes, %v", n, err)
-	}
-	if problems, err := provision.CheckGuard(ctx, d.admin); err != nil || len(problems) != 0 {
-		t.Fatalf("CheckGuard: %v %v", problems, err)
-	}
+	n, err := provision.Guard(ctx, d.admin, role)
+	require.NoError(t, err, "the guard set up again")
+	require.Zero(t, n, "the guard set up again: changes")
+	problems, err := provision.CheckGuard(ctx, d.admin)
+	require.NoError(t, err, "CheckGuard")
+	require.Empty(t, problems, "CheckGuard")
 	env := map[string]string{"DIRECTUS_URL": d.url, "DIRECTUS_TOKEN": d.adminToken}
 	setGuard(t, d, "inactive")
 	code, _, errOut := cli(t, env, "directus", "check")
-	if code == 0 || !strings.Contains(errOut, provision.GuardName) {
-		t.Fatalf("check with the guard inactive: exit %d\n%s", code, errOut)
-	}
-	if n, err := provision.Guard(ctx, d.admin, role); err != nil || n != 1 {
-		t.Fatalf("the guard repaired: %d changes, %v", n, err)
-	}
-	if code, out, errOut := cli(t, env, "directus", "check"); code != 0 || !strings.Contains(out, "ok:") {
-		t.Fatalf("check after the repair: exit %d\n%s%s", code, out, errOut)
-	}
+	require.NotZero(t, code, "check with the guard inactive: exit code\n%s", errOut)
+	require.Contains(t, errOut, provision.GuardName, "check with the guard inactive")
+	n, err = provision.Guard(ctx, d.admin, role)
+	require.NoError(t, err, "the guard repaired")
+	require.Equal(t, 1, n, "the guard repaired: changes")
+	code, out, errOut := cli(t, env, "directus", "check")
+	assert.Zero(t, code, "check after the repair: exit code\n%s%s", out, errOut)
+	assert.Contains(t, out, "ok:", "check after the repair; stderr %s", errOut)
 }
 
 // TestE2EOpenStreamWritesOnlyIntoTheCallersConversation: an open stream
@@ -305,24 +292,20 @@ func TestE2EOpenStreamWritesOnlyIntoTheCallersConversation(t *testing.T) {
 		req, _ := http.NewRequest(http.MethodPost, a.url+"/v1/chat/stream", strings.NewReader(body))
 		req.Header.Set("X-Directus-Token", token)
 		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
 		return resp.StatusCode
 	}
 	count := func() int {
 		n, err := d.admin.Count(context.Background(), "messages", map[string]any{"conversation": map[string]any{"_eq": conv}})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		return n
 	}
-	if code := stream(bob.token); code != http.StatusForbidden || count() != 0 {
-		t.Fatalf("Bob's stream into Alice's conversation: %d, %d messages there; want 403 and none", code, count())
-	}
-	if code := stream(alice.token); code != http.StatusOK || count() != 2 {
-		t.Fatalf("Alice's stream: %d, %d messages; want 200 and her question with its reply", code, count())
-	}
+	code, n := stream(bob.token), count()
+	require.Equal(t, http.StatusForbidden, code, "Bob's stream into Alice's conversation: %d messages there; want 403 and none", n)
+	require.Zero(t, n, "Bob's stream into Alice's conversation: messages there; want 403 and none")
+	code, n = stream(alice.token), count()
+	assert.Equal(t, http.StatusOK, code, "Alice's stream: %d messages; want 200 and her question with its reply", n)
+	assert.Equal(t, 2, n, "Alice's stream: messages; want 200 and her question with its reply")
 }

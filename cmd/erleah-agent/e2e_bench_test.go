@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/erleah/erleah-agent/llm/llmtest"
 )
 
@@ -43,9 +45,7 @@ func BenchmarkE2EThinkingToWidget(b *testing.B) {
 		time.Sleep(200 * time.Millisecond) // the last event follows the REST read
 		lat = append(lat, thinkingLatencies(b, w.of(r.ID))...)
 	}
-	if len(lat) == 0 {
-		b.Fatal("no thinking record reached the widget")
-	}
+	require.NotEmpty(b, lat, "no thinking record reached the widget")
 	reportPercentiles(b, lat, "ms")
 	b.ReportMetric(float64(len(lat))/float64(b.N), "records/turn")
 }
@@ -103,9 +103,8 @@ func BenchmarkE2EWebhookAck(b *testing.B) {
 	reportPercentiles(b, lat, "ms")
 	b.StopTimer()
 	for _, u := range users {
-		if r := d.finished(b, u, 2*time.Minute); r.Status != "completed" {
-			b.Fatalf("reply to %s: %+v", u, r)
-		}
+		r := d.finished(b, u, 2*time.Minute)
+		require.Equal(b, "completed", r.Status, "reply to %s: %+v", u, r)
 	}
 }
 

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/require"
 )
 
 // TestE2ECatalogFollowsDirectus: a conference created, changed and deleted
@@ -29,22 +31,16 @@ func TestE2ECatalogFollowsDirectus(t *testing.T) {
 		"description": "Sensors in Zorblaxian beehives report hive temperature and swarming telemetry.", "format": "talk"})
 	const bees, pottery = "Any talk on Zorblaxian beekeeping telemetry?", "Anything about quantum pottery glazes?"
 	eventually(t, 15*time.Second, saying("the new conference's session to be cited"), func() bool { return a.cites(conf, bees, "sessions/"+good) })
-	if a.cites(conf, bees, "sessions/"+bad) {
-		t.Fatal("an item whose id cannot be cited was served")
-	}
+	require.False(t, a.cites(conf, bees, "sessions/"+bad), "an item whose id cannot be cited was served")
 
 	err := d.admin.Do(context.Background(), "PATCH", "/items/sessions/"+good, nil, map[string]any{
 		"title": "Quantum pottery glazes", "description": "Glazing techniques for quantum pottery, hands-on."}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	eventually(t, 15*time.Second, saying("the changed session to be found by its new words"), func() bool {
 		return a.cites(conf, pottery, "sessions/"+good) && !a.cites(conf, bees, "sessions/"+good)
 	})
 
-	if err := d.admin.DeleteItems(context.Background(), "conferences", []string{conf}); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, d.admin.DeleteItems(context.Background(), "conferences", []string{conf}))
 	eventually(t, 15*time.Second, saying("the deleted conference to be dropped"), func() bool {
 		code, _ := a.streamAnswer(conf, pottery)
 		return code == http.StatusBadRequest

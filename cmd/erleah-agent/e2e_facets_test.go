@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/erleah/erleah-agent/catalog"
 	"github.com/erleah/erleah-agent/conference"
@@ -126,9 +128,7 @@ func TestE2EOwnFacetKeysIndexTheSameFromDirectus(t *testing.T) {
 	body := ownFacetsBundle(conf, prefix)
 	path := writeFile(t, "own-facets.json", body)
 	fileBundle, err := conference.LoadFile(path)
-	if err != nil {
-		t.Fatalf("the bundle file does not load: %v", err)
-	}
+	require.NoError(t, err, "the bundle file does not load")
 	checkOwnFacetQueries(t, body, prefix, search.Documents(fileBundle))
 
 	t.Cleanup(func() { deleteConference(d, fileBundle) })
@@ -136,9 +136,7 @@ func TestE2EOwnFacetKeysIndexTheSameFromDirectus(t *testing.T) {
 	fromDirectus, catalogBundle, catalogRep, logged := loadThroughCatalog(t, d, conf)
 	fromFile := hashEngine(t)
 	fileRep, err := fromFile.Load(ctx, fileBundle)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 
 	t.Run("documents", func(t *testing.T) {
 		compareDocuments(t, search.Documents(fileBundle), search.Documents(catalogBundle))
@@ -150,15 +148,9 @@ func TestE2EOwnFacetKeysIndexTheSameFromDirectus(t *testing.T) {
 		fileLine, catalogLine := summaryOf(t, fileRep, conf), summaryOf(t, catalogRep, conf)
 		t.Logf("from the file:     %s", fileLine)
 		t.Logf("from Directus:     %s", catalogLine)
-		if !strings.HasSuffix(fileLine, ownKeysSummary) {
-			t.Errorf("the file's summary does not end with %q:\n%s", ownKeysSummary, fileLine)
-		}
-		if catalogLine != fileLine {
-			t.Errorf("summaries differ:\nfile:     %s\nDirectus: %s", fileLine, catalogLine)
-		}
-		if !strings.Contains(logged, catalogLine) {
-			t.Errorf("the catalog did not log its summary line %q; it logged:\n%s", catalogLine, logged)
-		}
+		assert.True(t, strings.HasSuffix(fileLine, ownKeysSummary), "the file's summary does not end with %q:\n%s", ownKeysSummary, fileLine)
+		assert.Equal(t, fileLine, catalogLine, "summaries differ (expected: the file's, actual: Directus's)")
+		assert.Contains(t, logged, catalogLine, "the catalog did not log its summary line")
 	})
 }
 
@@ -174,19 +166,18 @@ func checkOwnFacetQueries(t *testing.T, body, prefix string, docs []search.Docum
 		}
 	}
 	for _, q := range ownFacetQueries {
-		if n := strings.Count(strings.ToLower(body), strings.ToLower(q.text)); n != len(q.want) {
-			t.Fatalf("fixture: %q appears %d times in the bundle, want %d (once in each of %v)", q.text, n, len(q.want), q.want)
-		}
+		n := strings.Count(strings.ToLower(body), strings.ToLower(q.text))
+		require.Equal(t, len(q.want), n, "fixture: times %q appears in the bundle (once in each of %v)", q.text, q.want)
 		for id, key := range q.want {
 			f := facet[[2]string{id, key}]
-			if f.Derived || search.KnownFacet(q.table, key) || !strings.Contains(f.Text, q.text) {
-				t.Fatalf("fixture: %s has no own facet %s given with %q: %+v", id, key, q.text, f)
-			}
+			const own = "fixture: %s has no own facet %s given with %q: %+v"
+			require.False(t, f.Derived, own, id, key, q.text, f)
+			require.False(t, search.KnownFacet(q.table, key), own, id, key, q.text, f)
+			require.Contains(t, f.Text, q.text, own, id, key, q.text, f)
 		}
 	}
-	if f := facet[[2]string{"s1", "talks_about"}]; f.Text != "drip lines on steep slopes; Brambleton growers pooling harvest data" {
-		t.Fatalf(`a list of texts is not one facet of texts joined with "; ": %+v`, f)
-	}
+	f := facet[[2]string{"s1", "talks_about"}]
+	require.Equal(t, "drip lines on steep slopes; Brambleton growers pooling harvest data", f.Text, `a list of texts is not one facet of texts joined with "; ": %+v`, f)
 }
 
 // importOwnFacets writes the bundle into Directus as a user does, and
@@ -196,13 +187,12 @@ func importOwnFacets(t *testing.T, d *realDirectus, path string) {
 	env := map[string]string{"DIRECTUS_URL": d.url, "DIRECTUS_TOKEN": d.adminToken}
 	code, out, errOut := cli(t, env, "directus", "import", "--data", path)
 	for _, want := range []string{"conferences  created 1,", "sessions     created 3,", "exhibitors   created 2,", "speakers     created 2,"} {
-		if code != 0 || !strings.Contains(out, want) {
-			t.Fatalf("import: exit %d, want %q in\n%s%s", code, want, out, errOut)
-		}
+		require.Zero(t, code, "import: exit code\n%s%s", out, errOut)
+		require.Contains(t, out, want, "import; stderr %s", errOut)
 	}
-	if code, out, errOut = cli(t, env, "directus", "import", "--data", path); code != 0 || !strings.Contains(out, "nothing changed") {
-		t.Errorf("importing the same bundle again changed something: exit %d\n%s%s", code, out, errOut)
-	}
+	code, out, errOut = cli(t, env, "directus", "import", "--data", path)
+	assert.Zero(t, code, "importing the same bundle again: exit code\n%s%s", out, errOut)
+	assert.Contains(t, out, "nothing changed", "importing the same bundle again changed something; stderr %s", errOut)
 }
 
 // loadThroughCatalog reads the conference from Directus with the agent's
@@ -212,20 +202,12 @@ func loadThroughCatalog(t *testing.T, d *realDirectus, conf string) (*search.Eng
 	t.Helper()
 	eng := hashEngine(t)
 	c, err := directus.New(directus.Options{BaseURL: d.url, Token: d.agentToken})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var log bytes.Buffer
 	idx := &recordingIndex{Engine: eng}
-	if err := catalog.New(c, idx, slog.New(slog.NewTextHandler(&log, nil))).Sync(context.Background(), conf); err != nil {
-		t.Fatalf("catalog sync: %v", err)
-	}
-	if len(idx.bundles) != 1 {
-		t.Fatalf("the catalog loaded %d bundles, want 1; it logged:\n%s", len(idx.bundles), log.String())
-	}
-	if strings.Contains(log.String(), "level=WARN") {
-		t.Errorf("the catalog warned while reading the conference:\n%s", log.String())
-	}
+	require.NoError(t, catalog.New(c, idx, slog.New(slog.NewTextHandler(&log, nil))).Sync(context.Background(), conf), "catalog sync")
+	require.Len(t, idx.bundles, 1, "the catalog loaded bundles, want 1; it logged:\n%s", log.String())
+	assert.NotContains(t, log.String(), "level=WARN", "the catalog warned while reading the conference")
 	return eng, idx.bundles[0], idx.reports[0], log.String()
 }
 
@@ -234,13 +216,9 @@ func loadThroughCatalog(t *testing.T, d *realDirectus, conf string) (*search.Eng
 func hashEngine(t *testing.T) *search.Engine {
 	t.Helper()
 	cfg, err := loadConfig(map[string]string{"EMBEDDER": "hash", "STATE_DIR": t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	eng, err := newIndex(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return eng
 }
 
@@ -270,31 +248,22 @@ func compareDocuments(t *testing.T, fromFile, fromDirectus []search.Document) {
 	for _, doc := range fromDirectus {
 		byRef[doc.Ref] = doc
 	}
-	if len(fromFile) != len(fromDirectus) {
-		t.Errorf("%d documents from the file, %d from Directus", len(fromFile), len(fromDirectus))
-	}
+	assert.Equal(t, len(fromFile), len(fromDirectus), "documents from the file (expected) and from Directus (actual)")
 	own := 0
 	for _, f := range fromFile {
 		g, ok := byRef[f.Ref]
-		if !ok {
-			t.Errorf("%s: not read back from Directus", f.Key())
+		if !assert.True(t, ok, "%s: not read back from Directus", f.Key()) {
 			continue
 		}
-		if !reflect.DeepEqual(f.Facets, g.Facets) {
-			t.Errorf("%s: facets differ\nfile:     %+v\nDirectus: %+v", f.Key(), f.Facets, g.Facets)
-		}
-		if vf, vg := viewOf(f), viewOf(g); vf != vg {
-			t.Errorf("%s: document differs\nfile:     %+v\nDirectus: %+v", f.Key(), vf, vg)
-		}
+		assert.Equal(t, f.Facets, g.Facets, "%s: facets differ (expected: the file's, actual: Directus's)", f.Key())
+		assert.Equal(t, viewOf(f), viewOf(g), "%s: document differs (expected: the file's, actual: Directus's)", f.Key())
 		for _, x := range f.Facets {
 			if !search.KnownFacet(f.Table, x.Key) {
 				own++
 			}
 		}
 	}
-	if own != 10 { // theme ×4, talks_about ×3, audience_level, stand_perks, hometown
-		t.Errorf("fixture: %d own facets in the file's documents, want 10", own)
-	}
+	assert.Equal(t, 10, own, "fixture: own facets in the file's documents") // theme ×4, talks_about ×3, audience_level, stand_perks, hometown
 }
 
 // compareSearches asks each own-facet question of both engines in faceted
@@ -307,20 +276,12 @@ func compareSearches(t *testing.T, conf, prefix string, fromFile, fromDirectus *
 	for _, q := range ownFacetQueries {
 		query := search.Query{Table: q.table, Mode: search.Faceted, Text: q.text}
 		want, err := fromFile.Search(ctx, conf, query)
-		if err != nil {
-			t.Fatalf("%s %q from the file: %v", q.table, q.text, err)
-		}
+		require.NoError(t, err, "%s %q from the file", q.table, q.text)
 		got, err := fromDirectus.Search(ctx, conf, query)
-		if err != nil {
-			t.Fatalf("%s %q from Directus: %v", q.table, q.text, err)
-		}
+		require.NoError(t, err, "%s %q from Directus", q.table, q.text)
 		t.Logf("%-10s %-24q file %s | Directus %s", q.table, q.text, ranking(want), ranking(got))
-		if !foundOnOwnFacets(want, prefix, q.want) {
-			t.Errorf("%s %q from the file: %s; want exactly %v, each matched on that facet", q.table, q.text, ranking(want), q.want)
-		}
-		if !sameRanking(want, got) {
-			t.Errorf("%s %q: the engines disagree\nfile:     %s\nDirectus: %s", q.table, q.text, ranking(want), ranking(got))
-		}
+		assert.True(t, foundOnOwnFacets(want, prefix, q.want), "%s %q from the file: %s; want exactly %v, each matched on that facet", q.table, q.text, ranking(want), q.want)
+		assert.True(t, sameRanking(want, got), "%s %q: the engines disagree\nfile:     %s\nDirectus: %s", q.table, q.text, ranking(want), ranking(got))
 	}
 }
 
@@ -378,7 +339,7 @@ func summaryOf(t *testing.T, rep search.LoadReport, conf string) string {
 			return c.String()
 		}
 	}
-	t.Fatalf("no report for %s in %+v", conf, rep)
+	require.Failf(t, "no report", "no report for %s in %+v", conf, rep)
 	return ""
 }
 

@@ -12,6 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/directus"
 	"github.com/erleah/erleah-agent/llm/llmtest"
@@ -64,14 +67,15 @@ func TestE2EAgentStoppedMidTurnAndRestarted(t *testing.T) {
 	time.Sleep(300 * time.Millisecond) // the answer is being written
 	a.stop()
 	r := d.replies(t, user)
-	if len(r) != 1 || r[0].Status != "pending" || r[0].Metadata["handed_back"] != true {
-		t.Fatalf("after stopping mid-turn: %+v; want the reply handed back (pending)", r)
-	}
+	const handedBack = "after stopping mid-turn: %+v; want the reply handed back (pending)"
+	require.Len(t, r, 1, handedBack, r)
+	require.Equal(t, "pending", r[0].Status, handedBack, r)
+	require.Equal(t, true, r[0].Metadata["handed_back"], handedBack, r)
 	start := time.Now()
 	d.startAgent(t, map[string]string{"RECONCILE_ABANDON_AFTER": "1s", "TURN_TIMEOUT": "1s", "MODEL_CALL_TIMEOUT": "500ms"}) // the builtin model
-	if r := d.finished(t, user, 20*time.Second); r.Status != "completed" || !strings.Contains(r.Text, "[sessions/") {
-		t.Fatalf("after the restart: %+v", r)
-	}
+	again := d.finished(t, user, 20*time.Second)
+	require.Equal(t, "completed", again.Status, "after the restart: %+v", again)
+	require.Contains(t, again.Text, "[sessions/", "after the restart: %+v", again)
 	t.Logf("the restarted agent answered the handed-back message %v after it started", time.Since(start).Round(time.Millisecond))
 }
 
@@ -86,9 +90,7 @@ type proxy struct {
 
 func newProxy(t *testing.T, target string) *proxy {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	p := &proxy{ln: ln, target: strings.TrimPrefix(target, "http://")}
 	t.Cleanup(func() { ln.Close(); p.cut(false) })
 	go p.serve()
@@ -155,10 +157,9 @@ func TestE2EDirectusUnreachableMidTurn(t *testing.T) {
 	time.Sleep(2 * time.Second)
 	px.cut(false)                            // …and comes back
 	r := d.finished(t, user, 30*time.Second) // completed or failed, not stuck
-	if ok := r.Status == "completed" && strings.Contains(r.Text, "[sessions/s006]") ||
-		r.Status == "failed" && r.Text == agent.Apology && r.Metadata["error"] != nil; !ok {
-		t.Fatalf("reply after the outage: %+v; want the answer, or the apology with the error", r)
-	}
+	ok := r.Status == "completed" && strings.Contains(r.Text, "[sessions/s006]") ||
+		r.Status == "failed" && r.Text == agent.Apology && r.Metadata["error"] != nil
+	require.True(t, ok, "reply after the outage: %+v; want the answer, or the apology with the error", r)
 	t.Logf("after a 2 s outage mid-turn the reply ended %s", r.Status)
 }
 
@@ -178,17 +179,13 @@ func TestE2EOverloadRefusesStreamsButWebhookTurnsComplete(t *testing.T) {
 		d.waitStatus(t, u, "pending", "streaming") // all three accepted and claimed
 	}
 	resp, err := http.Post(a.url+"/v1/chat/stream", "application/json", strings.NewReader(`{"message":"k8s?","conference_id":"aidata26"}`))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
-		t.Fatalf("stream while overloaded: %d, Retry-After %q", resp.StatusCode, resp.Header.Get("Retry-After"))
-	}
+	require.Equal(t, http.StatusServiceUnavailable, resp.StatusCode, "stream while overloaded")
+	require.NotEmpty(t, resp.Header.Get("Retry-After"), "stream while overloaded: Retry-After")
 	for _, u := range users {
-		if r := d.finished(t, u, 30*time.Second); r.Status != "completed" {
-			t.Fatalf("a webhook turn under overload: %+v", r)
-		}
+		r := d.finished(t, u, 30*time.Second)
+		require.Equal(t, "completed", r.Status, "a webhook turn under overload: %+v", r)
 	}
 }
 
@@ -203,34 +200,30 @@ func TestE2EStreamClientLeavesButTheTurnIsPersisted(t *testing.T) {
 	req, _ := http.NewRequest(http.MethodPost, a.url+"/v1/chat/stream", strings.NewReader(body))
 	req.Header.Set("X-Directus-Token", d.adminToken) // the open stream writes only into the caller's conversation
 	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if resp.StatusCode != 200 {
 		b, _ := io.ReadAll(resp.Body)
-		t.Fatalf("stream: %d %s", resp.StatusCode, b)
+		require.Failf(t, "stream refused", "stream: %d %s", resp.StatusCode, b)
 	}
 	first := make([]byte, 64)
-	if _, err := resp.Body.Read(first); err != nil { // the turn has started
-		t.Fatal(err)
-	}
+	_, err = resp.Body.Read(first) // the turn has started
+	require.NoError(t, err)
 	resp.Body.Close() // the client leaves before the answer
 	var msgs []reply
+	var readErr error
 	eventually(t, 20*time.Second, func() string { return fmt.Sprintf("the stored reply after the client left (have %+v)", msgs) }, func() bool {
 		q := directus.Query{Fields: []string{"id", "status", "messageText"}, Filter: map[string]any{"conversation": map[string]any{"_eq": conv}, "role": map[string]any{"_eq": "assistant"}}}
-		if err := d.admin.ReadItems(context.Background(), "messages", q, &msgs); err != nil {
-			t.Fatal(err)
-		}
-		return len(msgs) == 1 && msgs[0].Status == "completed"
+		readErr = d.admin.ReadItems(context.Background(), "messages", q, &msgs)
+		return readErr != nil || len(msgs) == 1 && msgs[0].Status == "completed" // an error ends the wait: the check below fails the test
 	})
-	if !strings.Contains(msgs[0].Text, "[sessions/s006]") {
-		t.Fatalf("stored answer %q", msgs[0].Text)
-	}
+	require.NoError(t, readErr)
+	assert.Contains(t, msgs[0].Text, "[sessions/s006]", "stored answer")
 	var questions []map[string]any
 	q := directus.Query{Fields: []string{"id", "reply_to"}, Filter: map[string]any{"conversation": map[string]any{"_eq": conv}, "role": map[string]any{"_eq": "user"}}}
-	if err := d.admin.ReadItems(context.Background(), "messages", q, &questions); err != nil || len(questions) != 1 || questions[0]["reply_to"] != nil {
-		t.Fatalf("the stored question: %v %v; want one, answering nothing (reply_to null)", questions, err)
-	}
+	const stored = "the stored question: %v; want one, answering nothing (reply_to null)"
+	require.NoError(t, d.admin.ReadItems(context.Background(), "messages", q, &questions), "the stored question")
+	require.Len(t, questions, 1, stored, questions)
+	assert.Nil(t, questions[0]["reply_to"], stored, questions)
 }
 
 // TestE2ESteeredAnswerLeavesNoForeignLinkOrCitation: a model that obeys
@@ -249,18 +242,16 @@ func TestE2ESteeredAnswerLeavesNoForeignLinkOrCitation(t *testing.T) {
 	time.Sleep(300 * time.Millisecond)
 	texts := []string{r.Text}
 	for _, e := range w.of(r.ID) {
+		require.NotEmpty(t, e.items, "a widget event about the reply")
 		if s, ok := e.items[0]["messageText"].(string); ok {
 			texts = append(texts, s)
 		}
 	}
 	for _, text := range texts {
 		for _, bad := range []string{"evil", "phish", "e999", "【", "Sessions/"} {
-			if strings.Contains(text, bad) {
-				t.Fatalf("%q reached the attendee: %q", bad, text)
-			}
+			require.NotContains(t, text, bad, "%q reached the attendee", bad)
 		}
 	}
-	if !strings.Contains(r.Text, "[sessions/s006]") || !strings.Contains(r.Text, "[the docs]") {
-		t.Fatalf("the stored answer lost what it may keep: %q", r.Text)
-	}
+	assert.Contains(t, r.Text, "[sessions/s006]", "the stored answer lost what it may keep")
+	assert.Contains(t, r.Text, "[the docs]", "the stored answer lost what it may keep")
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/erleah/erleah-agent/directus"
 )
 
@@ -42,9 +44,7 @@ func TestE2ETwoReplicasNeverWriteTheSameReply(t *testing.T) {
 		}
 		q := directus.Query{Fields: []string{"id", "status", "messageText", "reply_to", "metadata"},
 			Filter: map[string]any{"reply_to": map[string]any{"_in": questions}}, Limit: -1}
-		if err := d.admin.ReadItems(context.Background(), "messages", q, &rs); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, d.admin.ReadItems(context.Background(), "messages", q, &rs))
 		mu.Lock()
 		defer mu.Unlock()
 		for _, r := range rs {
@@ -65,15 +65,12 @@ func TestE2ETwoReplicasNeverWriteTheSameReply(t *testing.T) {
 	})
 	time.Sleep(8 * time.Second) // longer than RECONCILE_ABANDON_AFTER: a late restart would show now
 	check()
-	if len(bad) > 0 {
-		t.Fatalf("finished replies were rewritten:\n%v", bad)
-	}
+	require.Empty(t, bad, "finished replies were rewritten")
 	restarts := 0
 	for _, u := range questions {
 		rs := d.replies(t, u)
-		if len(rs) != 1 || rs[0].Status != "completed" {
-			t.Fatalf("replies to %s: %+v; want exactly one, completed", u, rs)
-		}
+		require.Len(t, rs, 1, "replies to %s: %+v; want exactly one, completed", u, rs)
+		require.Equal(t, "completed", rs[0].Status, "replies to %s: %+v; want exactly one, completed", u, rs)
 		if rs[0].Metadata["restarted_by"] != nil {
 			restarts++
 		}
@@ -84,9 +81,7 @@ func TestE2ETwoReplicasNeverWriteTheSameReply(t *testing.T) {
 	}
 	var claims []map[string]any
 	q := directus.Query{Fields: []string{"id", "owner"}, Filter: map[string]any{"reply": map[string]any{"_in": ids}}, Limit: -1}
-	if err := d.admin.ReadItems(context.Background(), "reply_claims", q, &claims); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, d.admin.ReadItems(context.Background(), "reply_claims", q, &claims))
 	owners := map[any]int{}
 	for _, c := range claims {
 		owners[c["owner"]]++

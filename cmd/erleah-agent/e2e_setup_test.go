@@ -44,9 +44,7 @@ func needDirectus(t testing.TB) *realDirectus {
 		t.Skip("set DIRECTUS_URL and DIRECTUS_ADMIN_TOKEN to run against a real Directus (scripts/directus/start.sh; scripts/test.sh does it)")
 	}
 	prepOnce.Do(func() { prepared, prepErr = prepare(url, token) })
-	if prepErr != nil {
-		t.Fatal(prepErr)
-	}
+	require.NoError(t, prepErr)
 	return prepared
 }
 
@@ -92,9 +90,8 @@ func (d *realDirectus) startAgent(t testing.TB, extra map[string]string) *agentP
 		env[k] = v
 	}
 	url, stop := serveForTest(t, env)
-	if _, err := provision.Flow(context.Background(), d.admin, provision.FlowOptions{URL: url + "/v1/webhooks/directus", Secret: secret}); err != nil {
-		t.Fatal(err)
-	}
+	_, err := provision.Flow(context.Background(), d.admin, provision.FlowOptions{URL: url + "/v1/webhooks/directus", Secret: secret})
+	require.NoError(t, err)
 	p := &agentProc{url: url, secret: secret, stop: stop}
 	stopped := false
 	p.stop = func() int { stopped = true; return stop() }
@@ -113,9 +110,7 @@ func (d *realDirectus) item(t testing.TB, collection string, body map[string]any
 	var out struct {
 		ID string `json:"id"`
 	}
-	if err := d.admin.CreateItem(context.Background(), collection, body, &out); err != nil {
-		t.Fatalf("create %s: %v", collection, err)
-	}
+	require.NoError(t, d.admin.CreateItem(context.Background(), collection, body, &out), "create %s", collection)
 	return out.ID
 }
 
@@ -140,9 +135,7 @@ func (d *realDirectus) replies(t testing.TB, user string) []reply {
 	t.Helper()
 	var out []reply
 	q := directus.Query{Fields: []string{"id", "status", "messageText", "thinking_output", "metadata"}, Filter: map[string]any{"reply_to": map[string]any{"_eq": user}}}
-	if err := d.admin.ReadItems(context.Background(), "messages", q, &out); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, d.admin.ReadItems(context.Background(), "messages", q, &out))
 	return out
 }
 
@@ -152,24 +145,37 @@ func (d *realDirectus) finished(t testing.TB, user string, within time.Duration)
 	t.Helper()
 	var rs []reply
 	eventually(t, within, func() string { return fmt.Sprintf("a finished reply to %s (have %+v)", user, rs) }, func() bool {
-		if rs = d.replies(t, user); len(rs) > 1 {
-			t.Fatalf("%d replies to %s", len(rs), user)
-		}
-		return len(rs) == 1 && (rs[0].Status == "completed" || rs[0].Status == "failed")
+		rs = d.replies(t, user)
+		// More than one reply ends the wait: the check below fails the test.
+		return len(rs) > 1 || len(rs) == 1 && (rs[0].Status == "completed" || rs[0].Status == "failed")
 	})
+	require.LessOrEqual(t, len(rs), 1, "replies to %s", user)
 	return rs[0]
 }
 
-// eventually polls cond every 100 ms and fails the test, saying what it
-// waited for, if cond does not hold within the time given.
+// eventually checks cond every 100 ms and fails the test, saying what it
+// waited for, if cond does not hold within the time given. cond runs in
+// another goroutine (require.Eventually's), one call at a time; what,
+// which reads what cond writes, runs only when the wait has failed, after
+// the call of cond in flight (the lock orders them).
 func eventually(t testing.TB, within time.Duration, what func() string, cond func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(within); !cond(); time.Sleep(100 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("waited %v for %s", within, what())
-		}
-	}
+	var mu sync.Mutex
+	require.Eventually(t, func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return cond()
+	}, within, 100*time.Millisecond, "waited %v for %s", within, lazy(func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		return what()
+	}))
 }
+
+// lazy is a failure message's argument formatted only when the message is.
+type lazy func() string
+
+func (l lazy) String() string { return l() }
 
 // saying makes a constant description for eventually.
 func saying(what string) func() string { return func() string { return what } }
@@ -192,21 +198,16 @@ func (d *realDirectus) subscribe(t testing.TB, conv string) *widget {
 	t.Helper()
 	ws := "ws" + strings.TrimPrefix(d.url, "http") + "/websocket"
 	conn, _, err := websocket.DefaultDialer.Dial(ws, http.Header{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	w := &widget{conn: conn}
 	t.Cleanup(func() { conn.Close() })
 	send := func(v any) {
-		if err := conn.WriteJSON(v); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, conn.WriteJSON(v))
 	}
 	send(map[string]any{"type": "auth", "access_token": d.adminToken})
 	var auth struct{ Type, Status string }
-	if err := conn.ReadJSON(&auth); err != nil || auth.Status != "ok" {
-		t.Fatalf("widget auth: %+v %v", auth, err)
-	}
+	require.NoError(t, conn.ReadJSON(&auth), "widget auth")
+	require.Equal(t, "ok", auth.Status, "widget auth: %+v", auth)
 	send(map[string]any{"type": "subscribe", "collection": "messages", "uid": "widget",
 		"query": map[string]any{"fields": []string{"id", "role", "status", "messageText", "thinking_output", "metadata", "reply_to"},
 			"filter": map[string]any{"conversation": map[string]any{"_eq": conv}}}})
@@ -215,7 +216,7 @@ func (d *realDirectus) subscribe(t testing.TB, conv string) *widget {
 	select {
 	case <-ready:
 	case <-time.After(10 * time.Second):
-		t.Fatal("the widget's subscription never started")
+		require.Fail(t, "the widget's subscription never started")
 	}
 	return w
 }
@@ -282,9 +283,7 @@ func (p *agentProc) post(t testing.TB, path, header, value, body string) (int, m
 		req.Header.Set(header, value)
 	}
 	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer resp.Body.Close()
 	var out map[string]any
 	json.NewDecoder(resp.Body).Decode(&out)

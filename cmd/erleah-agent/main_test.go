@@ -13,6 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/llm/llmtest"
 )
@@ -34,9 +37,7 @@ func cli(t *testing.T, env map[string]string, args ...string) (int, string, stri
 func writeFile(t *testing.T, name, body string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.WriteFile(p, []byte(body), 0o600))
 	return p
 }
 
@@ -68,12 +69,10 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errOut := cli(t, tc.env, tc.args...)
-			if code != 2 || !strings.Contains(errOut, tc.want) {
-				t.Fatalf("exit %d, stderr %q; want 2 and %q", code, errOut, tc.want)
-			}
-			if strings.Contains(errOut, "goroutine") || strings.Contains(out, "goroutine") {
-				t.Fatal("stack trace printed")
-			}
+			require.Equal(t, 2, code, "exit code; stderr %q; want 2 and %q", errOut, tc.want)
+			require.Contains(t, errOut, tc.want, "stderr")
+			assert.NotContains(t, errOut, "goroutine", "stack trace printed")
+			assert.NotContains(t, out, "goroutine", "stack trace printed")
 		})
 	}
 }
@@ -85,36 +84,30 @@ func TestMalformedBundleExitsOneWithEveryProblem(t *testing.T) {
 	code, out, errOut := cli(t, nil, "ask", "--data", bad, "anything?")
 	for _, want := range []string{`sessions[0].speaker_ids[0]: unknown speaker "p99"`, `sessions[1].id: duplicate id "s1"`,
 		`sessions[1].conference_id: unknown conference "c2"`, "sessions[1].title: required", "4 problems"} {
-		if !strings.Contains(errOut, want) {
-			t.Errorf("stderr lacks %q:\n%s", want, errOut)
-		}
+		assert.Contains(t, errOut, want, "stderr lacks %q", want)
 	}
-	if code != 1 || out != "" {
-		t.Fatalf("exit %d, stdout %q; want 1 and nothing on stdout", code, out)
-	}
+	require.Equal(t, 1, code, "exit code, stdout %q; want 1 and nothing on stdout", out)
+	require.Empty(t, out, "stdout; want nothing on stdout")
 	code, _, errOut = cli(t, nil, "ask", "--data", filepath.Join(t.TempDir(), "missing.json"), "hi")
-	if code != 1 || !strings.Contains(errOut, "no such file") {
-		t.Fatalf("missing bundle: exit %d, %q", code, errOut)
-	}
+	assert.Equal(t, 1, code, "missing bundle: exit code; stderr %q", errOut)
+	assert.Contains(t, errOut, "no such file", "missing bundle")
 }
 
 func TestAskPrintsThinkingThenAnswer(t *testing.T) {
 	code, out, errOut := cli(t, nil, "ask", "Who can help me deploy ML models on-prem?")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
+	require.Zero(t, code, "exit code; stderr %s", errOut)
 	note := strings.Index(out, "~ ")
 	answer := strings.Index(out, "Here is what I found")
-	if note < 0 || answer < note || !strings.Contains(out, "[exhibitors/e") || !strings.Contains(out, "Cited: ") {
-		t.Fatalf("want a thinking note, then an answer citing an exhibitor:\n%s", out)
-	}
+	const want = "want a thinking note, then an answer citing an exhibitor:\n%s"
+	require.GreaterOrEqual(t, note, 0, want, out)
+	require.GreaterOrEqual(t, answer, note, want, out)
+	assert.Contains(t, out, "[exhibitors/e", want, out)
+	assert.Contains(t, out, "Cited: ", want, out)
 }
 
 func TestAskJSONIsOnlyJSON(t *testing.T) {
 	code, out, errOut := cli(t, nil, "ask", "--json", "k8s workshops?", "--conference", "aidata26")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
+	require.Zero(t, code, "exit code; stderr %s", errOut)
 	var got struct {
 		Answer    string `json:"answer"`
 		Citations []struct {
@@ -126,17 +119,14 @@ func TestAskJSONIsOnlyJSON(t *testing.T) {
 		} `json:"trace"`
 	}
 	dec := json.NewDecoder(strings.NewReader(out))
-	if err := dec.Decode(&got); err != nil || dec.More() {
-		t.Fatalf("stdout is not one JSON document (%v):\n%s", err, out)
-	}
-	if got.Answer == "" || len(got.Citations) == 0 || len(got.Thinking) == 0 {
-		t.Fatalf("answer %q, %d citations, %d thinking records", got.Answer, len(got.Citations), len(got.Thinking))
-	}
+	require.NoError(t, dec.Decode(&got), "stdout is not one JSON document:\n%s", out)
+	require.False(t, dec.More(), "stdout is not one JSON document:\n%s", out)
+	require.NotEmpty(t, got.Answer, "answer")
+	require.NotEmpty(t, got.Citations, "citations")
+	require.NotEmpty(t, got.Thinking, "thinking records")
 	for _, rec := range got.Thinking {
 		for _, k := range []string{"message", "strategy", "retry_count", "ts"} {
-			if _, ok := rec[k]; !ok {
-				t.Fatalf("thinking record lacks %q: %v", k, rec)
-			}
+			require.Contains(t, rec, k, "thinking record lacks %q: %v", k, rec)
 		}
 	}
 	for _, c := range got.Citations {
@@ -144,9 +134,7 @@ func TestAskJSONIsOnlyJSON(t *testing.T) {
 		for _, r := range got.Trace.QueryResults[c.Collection] {
 			found = found || r.ID == c.ID
 		}
-		if !found {
-			t.Fatalf("cited %s/%s was not retrieved", c.Collection, c.ID)
-		}
+		require.True(t, found, "cited %s/%s was not retrieved", c.Collection, c.ID)
 	}
 }
 
@@ -156,53 +144,42 @@ func TestEvalJSONAndBadCases(t *testing.T) {
 `)
 	demo := writeFile(t, "demo.json", string(mustDemo(t)))
 	code, out, errOut := cli(t, nil, "eval", "--data", demo, "--cases", cases, "--json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
+	require.Zero(t, code, "exit code; stderr %s", errOut)
 	var rep struct {
 		Summary map[string]map[string]any `json:"summary"`
 		Cases   []map[string]any          `json:"cases"`
 	}
-	if err := json.Unmarshal([]byte(out), &rep); err != nil {
-		t.Fatalf("eval --json is not JSON: %v", err)
-	}
+	require.NoError(t, json.Unmarshal([]byte(out), &rep), "eval --json is not JSON")
 	for _, mode := range []string{"reflection", "mechanical"} {
 		for _, k := range []string{"cases", "first_pass_hit_rate", "final_hit_rate", "recovery_rate", "recall_at_10", "mrr", "false_citation_rate", "mean_attempts", "llm_calls", "p50_ms", "p95_ms",
 			"answer_hit_rate", "answer_precision", "nothing_fits_rate", "by_kind"} {
-			if _, ok := rep.Summary[mode][k]; !ok {
-				t.Fatalf("summary.%s lacks %q", mode, k)
-			}
+			require.Contains(t, rep.Summary[mode], k, "summary.%s lacks %q", mode, k)
 		}
 	}
-	if len(rep.Cases) != 4 {
-		t.Fatalf("%d case results, want 2 cases × 2 modes", len(rep.Cases))
-	}
+	require.Len(t, rep.Cases, 4, "case results, want 2 cases × 2 modes")
 	broken := writeFile(t, "broken.jsonl", "{\"id\":\"a\",\"conference_id\":\"aidata26\",\"message\":\"x\"}\nnot json\n{\"id\":\"a\",\"conference_id\":\"aidata26\",\"message\":\"y\"}\n")
 	code, _, errOut = cli(t, nil, "eval", "--data", demo, "--cases", broken)
-	if code != 1 || !strings.Contains(errOut, "line 2:") || !strings.Contains(errOut, `line 3: duplicate id "a"`) {
-		t.Fatalf("bad cases: exit %d, %s", code, errOut)
-	}
+	require.Equal(t, 1, code, "bad cases: exit code; stderr %s", errOut)
+	require.Contains(t, errOut, "line 2:", "bad cases")
+	require.Contains(t, errOut, `line 3: duplicate id "a"`, "bad cases")
 	wrong := writeFile(t, "wrong.jsonl", `{"id":"a","conference_id":"aidata26","message":"x","relevant":{"sessions":["cs01","s999"]}}`)
 	code, _, errOut = cli(t, nil, "eval", "--data", demo, "--cases", wrong)
-	if code != 1 || !strings.Contains(errOut, "sessions/cs01 belongs to climate26") || !strings.Contains(errOut, "unknown relevant item sessions/s999") {
-		t.Fatalf("cases not matching the bundle: exit %d, %s", code, errOut)
-	}
+	assert.Equal(t, 1, code, "cases not matching the bundle: exit code; stderr %s", errOut)
+	assert.Contains(t, errOut, "sessions/cs01 belongs to climate26", "cases not matching the bundle")
+	assert.Contains(t, errOut, "unknown relevant item sessions/s999", "cases not matching the bundle")
 }
 
 func mustDemo(t *testing.T) []byte {
 	t.Helper()
 	data, err := os.ReadFile("../../conference/demo/bundle.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return data
 }
 
 func TestVersion(t *testing.T) {
 	code, out, _ := cli(t, nil, "version")
-	if code != 0 || !strings.HasPrefix(out, "erleah-agent ") {
-		t.Fatalf("version: %d %q", code, out)
-	}
+	assert.Zero(t, code, "version: exit code")
+	assert.True(t, strings.HasPrefix(out, "erleah-agent "), "version: %q", out)
 }
 
 func TestAskUsesTheConfiguredProvider(t *testing.T) {
@@ -212,9 +189,7 @@ func TestAskUsesTheConfiguredProvider(t *testing.T) {
 	srv.Script(agent.StepEval, llmtest.Reply{Text: `{"quality_score":0.8,"confidence_score":0.8,"issues":[],"improvement_hint":null}`})
 	env := map[string]string{"MODEL": "openai:gpt-test", "OPENAI_API_KEY": "k", "OPENAI_BASE_URL": srv.URL + "/v1", "MAX_RETRY_COUNT": "0"}
 	code, out, errOut := cli(t, env, "ask", "--json", "sessions on RAG?")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
+	require.Zero(t, code, "exit code; stderr %s", errOut)
 	var got struct {
 		Answer string `json:"answer"`
 		Trace  struct {
@@ -224,12 +199,10 @@ func TestAskUsesTheConfiguredProvider(t *testing.T) {
 			} `json:"evaluation"`
 		} `json:"trace"`
 	}
-	if err := json.Unmarshal([]byte(out), &got); err != nil {
-		t.Fatal(err)
-	}
-	if got.Answer != "Go to [sessions/s006]." || got.Trace.PlanSource != "model" || got.Trace.Evaluation.Quality != 0.8 {
-		t.Fatalf("answer %q, plan from %s, evaluation %v", got.Answer, got.Trace.PlanSource, got.Trace.Evaluation)
-	}
+	require.NoError(t, json.Unmarshal([]byte(out), &got))
+	assert.Equal(t, "Go to [sessions/s006].", got.Answer, "answer")
+	assert.Equal(t, "model", got.Trace.PlanSource, "plan from")
+	assert.Equal(t, 0.8, got.Trace.Evaluation.Quality, "evaluation %v", got.Trace.Evaluation)
 }
 
 // TestAskSaysWhatTheModelGotWrong: a refused reply and ignored keys are
@@ -241,10 +214,9 @@ func TestAskSaysWhatTheModelGotWrong(t *testing.T) {
 	srv.Default = func(agent.Step) llmtest.Reply { return llmtest.Reply{Text: "Go to [sessions/s006]."} }
 	env := map[string]string{"MODEL": "anthropic:claude-test", "ANTHROPIC_API_KEY": "k", "ANTHROPIC_BASE_URL": srv.URL + "/v1", "MAX_RETRY_COUNT": "0"}
 	code, _, errOut := cli(t, env, "ask", "sessions on RAG?")
-	if code != 0 || !strings.Contains(errOut, "plan_queries reply from anthropic:claude-test refused by check tables_and_modes") ||
-		!strings.Contains(errOut, "ignored: confidence") {
-		t.Fatalf("exit %d, stderr:\n%s", code, errOut)
-	}
+	assert.Zero(t, code, "exit code; stderr:\n%s", errOut)
+	assert.Contains(t, errOut, "plan_queries reply from anthropic:claude-test refused by check tables_and_modes", "stderr")
+	assert.Contains(t, errOut, "ignored: confidence", "stderr")
 }
 
 func TestAskAnswersWhenTheProviderRejectsTheKey(t *testing.T) {
@@ -254,38 +226,33 @@ func TestAskAnswersWhenTheProviderRejectsTheKey(t *testing.T) {
 	}
 	env := map[string]string{"ANTHROPIC_API_KEY": "bad", "ANTHROPIC_BASE_URL": srv.URL + "/v1"}
 	code, out, errOut := cli(t, env, "ask", "Who can help me deploy ML models on-prem?")
-	if code != 0 || !strings.Contains(out, "[exhibitors/") || strings.Contains(out+errOut, "x-api-key") {
-		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out, errOut)
-	}
+	assert.Zero(t, code, "exit code\nstdout %s\nstderr %s", out, errOut)
+	assert.Contains(t, out, "[exhibitors/", "stdout; stderr %s", errOut)
+	assert.NotContains(t, out+errOut, "x-api-key", "stdout and stderr")
 }
 
 func TestAskAtAGivenMoment(t *testing.T) {
 	code, out, errOut := cli(t, nil, "ask", "--json", "--now", "2026-06-10T09:30:00+02:00", "what's next?")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
+	require.Zero(t, code, "exit code; stderr %s", errOut)
 	var got struct {
 		Citations []agent.Citation `json:"citations"`
 		Trace     agent.State      `json:"trace"`
 	}
-	if err := json.Unmarshal([]byte(out), &got); err != nil {
-		t.Fatal(err)
-	}
-	if got.Trace.Filter == nil || !got.Trace.Filter.Next || !got.Trace.AskedAt.Equal(time.Date(2026, 6, 10, 7, 30, 0, 0, time.UTC)) || len(got.Citations) == 0 {
-		t.Fatalf("asked at %v, filter %+v, citations %v", got.Trace.AskedAt, got.Trace.Filter, got.Citations)
-	}
+	require.NoError(t, json.Unmarshal([]byte(out), &got))
+	const moment = "asked at %v, filter %+v, citations %v"
+	require.NotNil(t, got.Trace.Filter, moment, got.Trace.AskedAt, got.Trace.Filter, got.Citations)
+	require.True(t, got.Trace.Filter.Next, moment, got.Trace.AskedAt, got.Trace.Filter, got.Citations)
+	require.True(t, got.Trace.AskedAt.Equal(time.Date(2026, 6, 10, 7, 30, 0, 0, time.UTC)), moment, got.Trace.AskedAt, got.Trace.Filter, got.Citations)
+	require.NotEmpty(t, got.Citations, moment, got.Trace.AskedAt, got.Trace.Filter, got.Citations)
 	for _, c := range got.Citations {
-		if c.Collection != "sessions" && c.Collection != "speakers" {
-			t.Fatalf("what's next cites %s", c.Key())
-		}
+		require.True(t, c.Collection == "sessions" || c.Collection == "speakers", "what's next cites %s", c.Key())
 	}
 }
 
 func TestAblationsTakeNoOtherOutputFlags(t *testing.T) {
 	code, _, errOut := cli(t, nil, "eval", "--ablations", "--json")
-	if code != 2 || !strings.Contains(errOut, "--ablations prints its own table") {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
+	assert.Equal(t, 2, code, "exit code; stderr %s", errOut)
+	assert.Contains(t, errOut, "--ablations prints its own table")
 }
 
 // TestDirectusCheckWithANonAdminTokenSaysSo: a 403 on the schema is
@@ -298,9 +265,10 @@ func TestDirectusCheckWithANonAdminTokenSaysSo(t *testing.T) {
 	}))
 	defer srv.Close()
 	code, _, errOut := cli(t, map[string]string{"DIRECTUS_URL": srv.URL, "DIRECTUS_TOKEN": "agent-token"}, "directus", "check")
-	if code != 1 || !strings.Contains(errOut, "needs an admin token") || strings.Contains(errOut, "/fields") || strings.Contains(errOut, "/collections") {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
+	assert.Equal(t, 1, code, "exit code; stderr %s", errOut)
+	assert.Contains(t, errOut, "needs an admin token")
+	assert.NotContains(t, errOut, "/fields")
+	assert.NotContains(t, errOut, "/collections")
 }
 
 // TestAskPrintsEachBlockOnce: header, notes (the acknowledgment first) and
@@ -309,11 +277,10 @@ func TestDirectusCheckWithANonAdminTokenSaysSo(t *testing.T) {
 func TestAskPrintsEachBlockOnce(t *testing.T) {
 	for _, q := range []string{"hi", "Who can help me deploy ML models on-prem?"} {
 		code, out, errOut := cli(t, nil, "ask", q)
-		if code != 0 || strings.Contains(out, "\n\n\n") {
-			t.Fatalf("%q: exit %d, output with a doubled blank line:\n%s%s", q, code, out, errOut)
-		}
-		if ack, note := strings.Index(out, "Let me"), strings.Index(out, "\n~ "); ack >= 0 && note >= 0 && ack > note {
-			t.Fatalf("%q: a thinking note before the acknowledgment:\n%s", q, out)
+		require.Zero(t, code, "%q: exit code; stderr %s", q, errOut)
+		require.NotContains(t, out, "\n\n\n", "%q: output with a doubled blank line; stderr %s", q, errOut)
+		if ack, note := strings.Index(out, "Let me"), strings.Index(out, "\n~ "); ack >= 0 && note >= 0 {
+			require.LessOrEqual(t, ack, note, "%q: a thinking note before the acknowledgment:\n%s", q, out)
 		}
 	}
 }
@@ -322,18 +289,10 @@ func TestDotEnvFillsWhatTheEnvironmentLeavesUnset(t *testing.T) {
 	path := filepath.Join(t.TempDir(), ".env")
 	os.WriteFile(path, []byte("# settings\nMAX_TURNS=8\nexport TURN_QUEUE = 16\nAPI_TOKEN=\nPUBLIC_URL=\"http://x:1\"\nMODEL='builtin'\nLOG_LEVEL=debug\n"), 0o600)
 	env := map[string]string{"LOG_LEVEL": "warn"}
-	if err := dotEnv(path, env); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, dotEnv(path, env))
 	want := map[string]string{"MAX_TURNS": "8", "TURN_QUEUE": "16", "PUBLIC_URL": "http://x:1", "MODEL": "builtin", "LOG_LEVEL": "warn"}
-	if fmt.Sprint(env) != fmt.Sprint(want) {
-		t.Fatalf("env %v, want %v (the environment wins, empty values are unset)", env, want)
-	}
+	require.Equal(t, want, env, "env (the environment wins, empty values are unset)")
 	os.WriteFile(path, []byte("MAX_TURNS=8\nthis is not a setting\n"), 0o600)
-	if err := dotEnv(path, map[string]string{}); err == nil || !strings.Contains(err.Error(), "line 2") {
-		t.Fatalf("a malformed line: %v", err)
-	}
-	if err := dotEnv(filepath.Join(t.TempDir(), "none"), map[string]string{}); err != nil {
-		t.Fatalf("a missing file: %v", err)
-	}
+	require.ErrorContains(t, dotEnv(path, map[string]string{}), "line 2", "a malformed line")
+	assert.NoError(t, dotEnv(filepath.Join(t.TempDir(), "none"), map[string]string{}), "a missing file")
 }

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 type withBearer struct{ token string }
@@ -30,18 +32,15 @@ func TestServeMountsMCP(t *testing.T) {
 	}
 	if cs, err := connect("nope"); err == nil {
 		_ = cs.Close()
-		t.Fatal("a wrong token connected")
+		require.Fail(t, "a wrong token connected")
 	}
 	cs, err := connect("op-token")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer cs.Close()
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "list_conferences"})
-	if err != nil || res.IsError {
-		t.Fatalf("list_conferences: %v %+v", err, res)
-	}
-	if m, ok := res.StructuredContent.(map[string]any); !ok || len(m["conferences"].([]any)) == 0 {
-		t.Fatalf("list_conferences: %#v", res.StructuredContent)
-	}
+	require.NoError(t, err, "list_conferences")
+	require.False(t, res.IsError, "list_conferences: %+v", res)
+	m, ok := res.StructuredContent.(map[string]any)
+	require.True(t, ok, "list_conferences: %#v", res.StructuredContent)
+	assert.NotEmpty(t, m["conferences"].([]any), "list_conferences: %#v", res.StructuredContent)
 }

@@ -13,6 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/llm/llmtest"
 )
@@ -41,9 +44,9 @@ func serveForTest(t testing.TB, env map[string]string) (string, func() int) {
 	case a := <-addr:
 		return "http://" + a, func() int { cancel(); return <-done }
 	case code := <-done:
-		t.Fatalf("serve exited with %d:\n%s", code, logs.String())
+		require.Failf(t, "serve exited", "serve exited with %d:\n%s", code, logs.String())
 	case <-time.After(10 * time.Second):
-		t.Fatal("serve did not start")
+		require.Fail(t, "serve did not start")
 	}
 	cancel()
 	return "", nil
@@ -83,19 +86,16 @@ func TestServeFinishesAnInFlightTurnOnShutdown(t *testing.T) {
 		b, _ := io.ReadAll(resp.Body)
 		body <- string(b)
 	}()
-	for deadline := time.Now().Add(5 * time.Second); len(model.Of(agent.StepRespond)) == 0; time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the turn never reached its answer")
-		}
-	}
+	require.Eventually(t, func() bool { return len(model.Of(agent.StepRespond)) != 0 }, 5*time.Second, 5*time.Millisecond,
+		"the turn never reached its answer")
 	code := stop() // SIGTERM while the answer is being written
 	got := <-body
-	if code != 0 || !strings.Contains(got, "event: answer") || !strings.Contains(got, "event: done") || !strings.Contains(got, "sessions/s006") {
-		t.Fatalf("exit %d; stream:\n%s", code, got)
-	}
-	if _, err := http.Get(url + "/healthz"); err == nil {
-		t.Fatal("still accepting after shutdown")
-	}
+	require.Zero(t, code, "exit code; stream:\n%s", got)
+	require.Contains(t, got, "event: answer", "stream")
+	require.Contains(t, got, "event: done", "stream")
+	require.Contains(t, got, "sessions/s006", "stream")
+	_, err := http.Get(url + "/healthz")
+	assert.Error(t, err, "still accepting after shutdown")
 }
 
 func TestServeHealthReadinessAndMetrics(t *testing.T) {
@@ -103,13 +103,10 @@ func TestServeHealthReadinessAndMetrics(t *testing.T) {
 	defer stop()
 	for path, want := range map[string]string{"/healthz": `"ok"`, "/readyz": `"ready"`, "/metrics": "erleah_turns_total"} {
 		resp, err := http.Get(url + path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		b, _ := io.ReadAll(resp.Body)
-		if resp.StatusCode != 200 || !strings.Contains(string(b), want) {
-			t.Fatalf("%s: %d %.200s", path, resp.StatusCode, b)
-		}
+		require.Equal(t, 200, resp.StatusCode, "%s: %.200s", path, b)
+		require.True(t, strings.Contains(string(b), want), "%s: %.200s", path, b)
 	}
 }
 
@@ -125,30 +122,18 @@ func TestServeReportsAnOpenBreaker(t *testing.T) {
 		"MODEL_CALL_TIMEOUT": "300ms"})
 	defer stop()
 	opened := time.Now()
-	if got := fetch(t, url+"/v1/chat/stream", `{"message":"RAG sessions?","conference_id":"aidata26"}`); !strings.Contains(got, "event: answer") {
-		t.Fatalf("no fallback answer while the model is rate-limited:\n%s", got)
-	}
-	if got := fetch(t, url+"/readyz", ""); !strings.Contains(got, `"models":"failing"`) {
-		t.Fatalf("/readyz with the breaker open: %s", got)
-	}
+	require.Contains(t, fetch(t, url+"/v1/chat/stream", `{"message":"RAG sessions?","conference_id":"aidata26"}`), "event: answer",
+		"no fallback answer while the model is rate-limited")
+	require.Contains(t, fetch(t, url+"/readyz", ""), `"models":"failing"`, "/readyz with the breaker open")
 	metrics := fetch(t, url+"/metrics", "")
 	for _, want := range []string{`erleah_model_breaker_state{model="openai:gpt-x"} 2`, `erleah_model_breaker_opened_total{model="openai:gpt-x"} 1`} {
-		if !strings.Contains(metrics, want) {
-			t.Fatalf("/metrics lacks %s", want)
-		}
+		require.Contains(t, metrics, want, "/metrics lacks %s", want)
 	}
-	for !strings.Contains(fetch(t, url+"/readyz", ""), `"ready"`) {
-		if time.Since(opened) > 10*time.Second {
-			t.Fatal("/readyz never became ready once the breaker's second was over")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	if time.Since(opened) < time.Second {
-		t.Fatalf("ready again %v after the 429 asked for a second", time.Since(opened))
-	}
-	if !strings.Contains(fetch(t, url+"/metrics", ""), `erleah_model_breaker_state{model="openai:gpt-x"} 1`) {
-		t.Fatal("/metrics does not show the breaker half-open")
-	}
+	// Ten seconds from the 429, as before.
+	require.Eventually(t, func() bool { return strings.Contains(fetch(t, url+"/readyz", ""), `"ready"`) }, 10*time.Second-time.Since(opened), 50*time.Millisecond,
+		"/readyz never became ready once the breaker's second was over")
+	require.GreaterOrEqual(t, time.Since(opened), time.Second, "ready again too soon after the 429 asked for a second")
+	assert.Contains(t, fetch(t, url+"/metrics", ""), `erleah_model_breaker_state{model="openai:gpt-x"} 1`, "/metrics does not show the breaker half-open")
 }
 
 // fetch gets url, or POSTs body to it when body is set, and returns the
@@ -162,9 +147,7 @@ func fetch(t *testing.T, url, body string) string {
 	} else {
 		resp, err = http.Post(url, "application/json", strings.NewReader(body))
 	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return string(b)
@@ -180,40 +163,30 @@ func TestServeRemembersReflectionsAndClearsThem(t *testing.T) {
 		req, _ := http.NewRequest(method, url+path, strings.NewReader(body))
 		req.Header.Set("Authorization", "Bearer tok")
 		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		defer resp.Body.Close()
 		data, _ := io.ReadAll(resp.Body) // a stream to its end: leaving early cancels the turn
 		var out map[string]any
 		_ = json.Unmarshal(data, &out)
 		return resp.StatusCode, out
 	}
-	if code, _ := call("POST", "/v1/chat/stream", `{"message":"any good MLOps talks?","conference_id":"aidata26"}`); code != 200 {
-		t.Fatalf("stream: %d", code)
-	}
+	code, _ := call("POST", "/v1/chat/stream", `{"message":"any good MLOps talks?","conference_id":"aidata26"}`)
+	require.Equal(t, 200, code, "stream")
 	var listed map[string]any
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if _, listed = call("GET", "/v1/admin/memory?conference=aidata26", ""); listed["count"] != nil && listed["count"].(float64) > 0 {
-			break
-		}
-	}
-	if n, _ := listed["count"].(float64); n == 0 {
-		t.Fatalf("no lesson after a reflected turn: %v", listed)
-	}
-	if _, err := os.Stat(filepath.Join(state, "reflections.json")); err != nil {
-		t.Fatalf("the memory file: %v", err)
-	}
-	if code, out := call("DELETE", "/v1/admin/memory", ""); code != 400 {
-		t.Fatalf("clearing without naming a conference: %d %v", code, out)
-	}
-	if code, out := call("DELETE", "/v1/admin/memory?conference=aidata26", ""); code != 200 || out["cleared"] != listed["count"] {
-		t.Fatalf("clear: %d %v, want %v cleared", code, out, listed["count"])
-	}
+	require.Eventually(t, func() bool {
+		_, listed = call("GET", "/v1/admin/memory?conference=aidata26", "")
+		return listed["count"] != nil && listed["count"].(float64) > 0
+	}, 10*time.Second, 50*time.Millisecond, "no lesson after a reflected turn")
+	_, err := os.Stat(filepath.Join(state, "reflections.json"))
+	require.NoError(t, err, "the memory file")
+	code, out := call("DELETE", "/v1/admin/memory", "")
+	require.Equal(t, 400, code, "clearing without naming a conference: %v", out)
+	code, out = call("DELETE", "/v1/admin/memory?conference=aidata26", "")
+	require.Equal(t, 200, code, "clear: %v", out)
+	require.Equal(t, listed["count"], out["cleared"], "clear: %v", out)
 	stop()
 	url, stop = serveForTest(t, map[string]string{"STATE_DIR": state, "API_TOKEN": "tok", "MEMORY_ENABLED": "false"})
 	defer stop()
-	if code, _ := call("GET", "/v1/admin/memory", ""); code != 404 {
-		t.Fatalf("memory off: listing gives %d, want 404", code)
-	}
+	code, _ = call("GET", "/v1/admin/memory", "")
+	assert.Equal(t, 404, code, "memory off: listing")
 }

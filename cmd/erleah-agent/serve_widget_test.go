@@ -5,6 +5,9 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestServeServesTheWidget: serve answers /widget/ with the embedded page
@@ -14,21 +17,15 @@ func TestServeServesTheWidget(t *testing.T) {
 	defer stop()
 	for path, want := range map[string]string{"/widget/": `<script src="widget.js"></script>`, "/widget/widget.js": "thinking_output"} {
 		res, err := http.Get(url + path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		body, _ := io.ReadAll(res.Body)
 		res.Body.Close()
-		if res.StatusCode != http.StatusOK || !strings.Contains(string(body), want) {
-			t.Errorf("GET %s: %d, body has %q: %v", path, res.StatusCode, want, strings.Contains(string(body), want))
-		}
+		assert.Equal(t, http.StatusOK, res.StatusCode, "GET %s", path)
+		assert.True(t, strings.Contains(string(body), want), "GET %s: body has %q", path, want)
 	}
 	res, err := http.Get(url + "/widget")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	res.Body.Close()
-	if res.StatusCode != http.StatusOK || res.Request.URL.Path != "/widget/" {
-		t.Errorf("GET /widget: %d at %s, want a redirect to /widget/", res.StatusCode, res.Request.URL.Path)
-	}
+	assert.Equal(t, http.StatusOK, res.StatusCode, "GET /widget: want a redirect to /widget/")
+	assert.Equal(t, "/widget/", res.Request.URL.Path, "GET /widget: want a redirect to /widget/")
 }

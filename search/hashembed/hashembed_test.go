@@ -2,9 +2,11 @@ package hashembed_test
 
 import (
 	"context"
-	"errors"
 	"math"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/erleah/erleah-agent/search/hashembed"
 )
@@ -20,15 +22,12 @@ func cos(a, b []float32) float64 {
 func TestVectorsAreDeterministicUnitVectors(t *testing.T) {
 	e := hashembed.New(0)
 	a, b := e.Vector("Deploying models on-premises"), e.Vector("Deploying models on-premises")
-	if len(a) != hashembed.DefaultDim || cos(a, b) < 0.999999 {
-		t.Fatalf("same text: dim %d, cosine %v", len(a), cos(a, b))
-	}
-	if n := math.Sqrt(cos(a, a)); math.Abs(n-1) > 1e-5 {
-		t.Fatalf("norm %v, want 1", n)
-	}
-	if z := e.Vector("the and of, ?!"); cos(z, z) != 0 {
-		t.Fatal("a text of stop words should embed to the zero vector")
-	}
+	require.Len(t, a, hashembed.DefaultDim, "same text: dim %d, cosine %v", len(a), cos(a, b))
+	require.GreaterOrEqual(t, cos(a, b), 0.999999, "same text: dim %d, cosine %v", len(a), cos(a, b))
+	n := math.Sqrt(cos(a, a))
+	require.InDelta(t, 1, n, 1e-5, "norm %v, want 1", n)
+	z := e.Vector("the and of, ?!")
+	assert.Zero(t, cos(z, z), "a text of stop words should embed to the zero vector")
 }
 
 func TestSimilarTextsAreCloserThanUnrelatedOnes(t *testing.T) {
@@ -47,27 +46,26 @@ func TestSimilarTextsAreCloserThanUnrelatedOnes(t *testing.T) {
 			base = e.Vector("kubernetes")
 		}
 		r, u := cos(base, e.Vector(p.related)), cos(base, e.Vector(p.unrelated))
-		if r <= u+0.1 {
-			t.Errorf("%q: related %.3f not clearly above unrelated %q %.3f", p.related, r, p.unrelated, u)
-		}
+		assert.Greater(t, r, u+0.1, "%q: related %.3f not clearly above unrelated %q %.3f", p.related, r, p.unrelated, u)
 	}
 }
 
 func TestCalibrationIsOrdered(t *testing.T) {
 	c := hashembed.New(0).Calibration()
-	if !(0 < c.Loosest && c.Loosest < c.Relaxed && c.Relaxed < c.Threshold && c.Threshold < c.Confident && c.Confident < 1) {
-		t.Fatalf("levels out of order: %+v", c)
-	}
+	assert.Less(t, float32(0), c.Loosest, "levels out of order: %+v", c)
+	assert.Less(t, c.Loosest, c.Relaxed, "levels out of order: %+v", c)
+	assert.Less(t, c.Relaxed, c.Threshold, "levels out of order: %+v", c)
+	assert.Less(t, c.Threshold, c.Confident, "levels out of order: %+v", c)
+	assert.Less(t, c.Confident, float32(1), "levels out of order: %+v", c)
 }
 
 func TestEmbedHonoursContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := hashembed.New(64).Embed(ctx, []string{"a"}); !errors.Is(err, context.Canceled) {
-		t.Fatalf("err = %v", err)
-	}
+	_, err := hashembed.New(64).Embed(ctx, []string{"a"})
+	assert.ErrorIs(t, err, context.Canceled)
 	vs, err := hashembed.New(64).Embed(context.Background(), []string{"a b", "c"})
-	if err != nil || len(vs) != 2 || len(vs[0]) != 64 {
-		t.Fatalf("Embed: %d vectors, %v", len(vs), err)
-	}
+	require.NoError(t, err, "Embed")
+	require.Len(t, vs, 2, "Embed: %d vectors", len(vs))
+	assert.Len(t, vs[0], 64, "Embed: first vector's dim")
 }

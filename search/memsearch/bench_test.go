@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/erleah/erleah-agent/search"
 )
 
@@ -70,9 +72,7 @@ func BenchmarkFacetedTop10(b *testing.B) {
 func benchScan(b *testing.B, ents []search.Entity, dim int, q search.VectorQuery, scan string, opt Option) {
 	before := heap()
 	idx := New(dim, opt)
-	if err := idx.Upsert(context.Background(), ents); err != nil {
-		b.Fatal(err)
-	}
+	require.NoError(b, idx.Upsert(context.Background(), ents))
 	held := heap() - before
 	st := idx.Stats()
 	raw := float64(st.Vectors * dim * 4)
@@ -103,9 +103,7 @@ func BenchmarkQuantisedRecall(b *testing.B) {
 		ents := synthetic(c.n, c.dim)
 		exact, quant := New(c.dim, QuantiseAbove(math.MaxInt)), New(c.dim, QuantiseAbove(0))
 		for _, idx := range []*Index{exact, quant} {
-			if err := idx.Upsert(context.Background(), ents); err != nil {
-				b.Fatal(err)
-			}
+			require.NoError(b, idx.Upsert(context.Background(), ents))
 		}
 		for _, mode := range []search.Mode{search.Faceted, search.Master} {
 			b.Run(fmt.Sprintf("%dk×%d/%s", c.n/1000, c.dim, mode), func(b *testing.B) {

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/erleah/erleah-agent/search"
 )
 
@@ -31,9 +33,7 @@ func TestDotRowsMatchesReference(t *testing.T) {
 			for i := range dim {
 				want += float64(v[i]) * float64(m[row*dim+i])
 			}
-			if math.Abs(float64(out[row])-want) > 1e-3*math.Max(1, math.Abs(want)) {
-				t.Fatalf("dim %d row %d: got %v, want %v", dim, row, out[row], want)
-			}
+			require.InDelta(t, want, float64(out[row]), 1e-3*math.Max(1, math.Abs(want)), "dim %d row %d", dim, row)
 		}
 	}
 }
@@ -87,9 +87,7 @@ func TestDotRowsU8MatchesReference(t *testing.T) {
 			for i := range dim {
 				want += int32(q[i]) * int32(m[row*dim+i])
 			}
-			if out[row] != want {
-				t.Fatalf("dim %d row %d: got %d, want %d", dim, row, out[row], want)
-			}
+			require.Equal(t, want, out[row], "dim %d row %d", dim, row)
 		}
 	}
 }
@@ -111,8 +109,6 @@ func TestQuantisedSimsAreClose(t *testing.T) {
 	buf := new([]float32)
 	approx := q.approxSims(buf, v, dim)
 	for i := range rows {
-		if d := math.Abs(float64(approx[i] - exact[i])); d > 0.02 {
-			t.Fatalf("row %d: int8 %v, float %v", i, approx[i], exact[i])
-		}
+		require.InDelta(t, float64(exact[i]), float64(approx[i]), 0.02, "row %d: int8 %v, float %v", i, approx[i], exact[i])
 	}
 }

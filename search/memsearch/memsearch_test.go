@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/erleah/erleah-agent/search"
 	"github.com/erleah/erleah-agent/search/memsearch"
 	"github.com/erleah/erleah-agent/search/searchtest"
@@ -28,26 +31,18 @@ func TestDroppedOwnFacetKeysStopCounting(t *testing.T) {
 	for i := range 16 {
 		ents = append(ents, ent(fmt.Sprint("s", i), "session_topic"))
 	}
-	if err := idx.Upsert(ctx, append(ents, ent("own", "talks_about"))); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, idx.Upsert(ctx, append(ents, ent("own", "talks_about"))))
 	score := func() float32 {
 		hits, err := idx.Search(ctx, search.VectorQuery{Conference: "c", Table: search.Sessions, Mode: search.Faceted, Vector: v, Limit: 1})
-		if err != nil || len(hits) == 0 {
-			t.Fatalf("search: %v %v", hits, err)
-		}
+		require.NoError(t, err, "search")
+		require.NotEmpty(t, hits, "search")
 		return hits[0].Score
 	}
 	with := score()
-	if err := idx.Delete(ctx, []search.Ref{{Conference: "c", Table: search.Sessions, ID: "own"}}); err != nil {
-		t.Fatal(err)
-	}
-	if err := idx.Upsert(ctx, ents[:3]); err != nil { // churn enough rows to compact
-		t.Fatal(err)
-	}
-	if without := score(); without <= with {
-		t.Fatalf("score %v after the own key went, %v with it: the denominator still counts it", without, with)
-	}
+	require.NoError(t, idx.Delete(ctx, []search.Ref{{Conference: "c", Table: search.Sessions, ID: "own"}}))
+	require.NoError(t, idx.Upsert(ctx, ents[:3])) // churn enough rows to compact
+	without := score()
+	assert.Greater(t, without, with, "score %v after the own key went, %v with it: the denominator still counts it", without, with)
 }
 
 // Every shard quantised: the int8 scan only picks candidates, so the suite's

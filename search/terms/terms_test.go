@@ -1,8 +1,9 @@
 package terms_test
 
 import (
-	"slices"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
 
 	"github.com/erleah/erleah-agent/search/terms"
 )
@@ -10,9 +11,7 @@ import (
 func TestWords(t *testing.T) {
 	got := terms.Words("On-prem CI/CD for K8s — déploiement!")
 	want := []string{"on", "prem", "ci", "cd", "for", "k8s", "déploiement"}
-	if !slices.Equal(got, want) {
-		t.Fatalf("Words = %v, want %v", got, want)
-	}
+	assert.Equal(t, want, got, "Words")
 }
 
 func TestStem(t *testing.T) {
@@ -26,9 +25,7 @@ func TestStem(t *testing.T) {
 		// words that only look British stay themselves
 		"expertise": "expertis", "enterprise": "enterpris", "hour": "hour",
 	} {
-		if got := terms.Stem(in); got != want {
-			t.Errorf("Stem(%q) = %q, want %q", in, got, want)
-		}
+		assert.Equal(t, want, terms.Stem(in), "Stem(%q)", in)
 	}
 }
 
@@ -37,12 +34,8 @@ func TestContentDropsStopWords(t *testing.T) {
 	for _, tok := range terms.Content("Who can help me find the Kubernetes workshops?") {
 		got = append(got, tok.Stem)
 	}
-	if !slices.Equal(got, []string{"kubernet", "workshop"}) {
-		t.Fatalf("Content stems = %v", got)
-	}
-	if !slices.Equal(terms.Stems("models model Models"), []string{"model"}) {
-		t.Fatalf("Stems should deduplicate: %v", terms.Stems("models model Models"))
-	}
+	assert.Equal(t, []string{"kubernet", "workshop"}, got, "Content stems")
+	assert.Equal(t, []string{"model"}, terms.Stems("models model Models"), "Stems should deduplicate")
 }
 
 func TestIsEnglish(t *testing.T) {
@@ -50,8 +43,6 @@ func TestIsEnglish(t *testing.T) {
 		"sauna": true, "knitting": true, "german": true, "database": true, "monday": true,
 		"databses": false, "kubernets": false, "sbom": false, "": false,
 	} {
-		if got := terms.IsEnglish(w); got != want {
-			t.Errorf("IsEnglish(%q) = %v, want %v", w, got, want)
-		}
+		assert.Equal(t, want, terms.IsEnglish(w), "IsEnglish(%q)", w)
 	}
 }
