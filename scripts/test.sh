@@ -31,11 +31,26 @@ else
   echo "test.sh: $realconf not found: the realconf evaluation sets will be skipped" >&2
 fi
 
+# What this script starts, it stops on exit, last started first.
+stops=()
+stop_all() { for ((i = ${#stops[@]} - 1; i >= 0; i--)); do ${stops[i]} || true; done; }
+trap stop_all EXIT
+
 if [[ -z ${DIRECTUS_URL:-} || -z ${DIRECTUS_ADMIN_TOKEN:-} ]]; then
   eval "$(scripts/directus/start.sh)"
-  trap 'scripts/directus/stop.sh' EXIT
+  stops+=(scripts/directus/stop.sh)
 fi
 export DIRECTUS_URL DIRECTUS_ADMIN_TOKEN
+
+# A real Weaviate for search/weaviatesearch's conformance suite and the
+# agent's SEARCH_BACKEND=weaviate test, built once into ~/.cache
+# (scripts/weaviate/install.sh) and started on loopback; with WEAVIATE_URL
+# already set it uses that (throw-away) instance instead.
+if [[ -z ${WEAVIATE_URL:-} ]]; then
+  eval "$(scripts/weaviate/start.sh)"
+  stops+=(scripts/weaviate/stop.sh)
+fi
+export WEAVIATE_URL
 
 # The CLI's own setup against the instance first: the tests then find the
 # schema in place (and setup is itself exercised on a fresh Directus).

@@ -64,6 +64,9 @@ type config struct {
 	Embedder       string `env:"EMBEDDER" envDefault:"hash"`
 	EmbedderLevels string `env:"EMBEDDER_LEVELS"`
 	SearchBackend  string `env:"SEARCH_BACKEND" envDefault:"memory"`
+	WeaviateURL    string `env:"WEAVIATE_URL"`
+	WeaviateKey    secret `env:"WEAVIATE_API_KEY"`
+	WeaviateClass  string `env:"WEAVIATE_COLLECTION" envDefault:"ErleahEntities"`
 	StateDir       string `env:"STATE_DIR"`
 	// AllowAnonymous lets serve listen beyond loopback without API_TOKEN:
 	// /v1/chat/stream then answers anyone who reaches it.
@@ -146,7 +149,8 @@ func (c config) check() []string {
 		"MODEL_CALL_TIMEOUT=%s: want more than 0 and less than TURN_TIMEOUT (%s), to leave the fallback time", c.CallTimeout, c.TurnTimeout)
 	add(c.StreamIdle <= 0, "MODEL_STREAM_IDLE_TIMEOUT=%s: want more than 0", c.StreamIdle)
 	add(c.RegenThreshold < 0 || c.RegenThreshold > 1, "EVALUATE_REGENERATION_THRESHOLD=%g is outside 0..1", c.RegenThreshold)
-	add(c.SearchBackend != "memory", "SEARCH_BACKEND=%q: only memory is available", c.SearchBackend)
+	add(c.SearchBackend != "memory" && c.SearchBackend != "weaviate", "SEARCH_BACKEND=%q: want memory or weaviate", c.SearchBackend)
+	add(c.SearchBackend == "weaviate" && c.WeaviateURL == "", "SEARCH_BACKEND=weaviate needs WEAVIATE_URL (scripts/weaviate/start.sh starts one)")
 	add(c.RatePerIP < 0 || c.BurstPerIP < 1, "RATE_PER_IP=%g / RATE_PER_IP_BURST=%g: want a rate ≥ 0 (0 = off) and a burst ≥ 1", c.RatePerIP, c.BurstPerIP)
 	add(c.RatePerUser < 0 || c.BurstPerUser < 1, "RATE_PER_USER=%g / RATE_PER_USER_BURST=%g: want a rate ≥ 0 (0 = off) and a burst ≥ 1", c.RatePerUser, c.BurstPerUser)
 	add(c.Trigger != "webhook" && c.Trigger != "realtime", "TRIGGER=%q: want webhook or realtime", c.Trigger)

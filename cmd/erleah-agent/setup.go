@@ -21,6 +21,7 @@ import (
 	"github.com/erleah/erleah-agent/search/embedcache"
 	"github.com/erleah/erleah-agent/search/hashembed"
 	"github.com/erleah/erleah-agent/search/memsearch"
+	"github.com/erleah/erleah-agent/search/weaviatesearch"
 )
 
 // common holds the flags every offline command shares (contract §1).
@@ -103,7 +104,24 @@ func newIndex(ctx context.Context, cfg config) (*search.Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("embedder: %w", err)
 	}
-	return search.NewEngine(emb, memsearch.New(emb.Dim()))
+	idx, err := newVectorIndex(ctx, cfg, emb.Dim())
+	if err != nil {
+		return nil, err
+	}
+	return search.NewEngine(emb, idx)
+}
+
+// newVectorIndex is the configured search driver: in memory, or a
+// collection in Weaviate shared by every replica.
+func newVectorIndex(ctx context.Context, cfg config, dim int) (search.Index, error) {
+	if cfg.SearchBackend != "weaviate" {
+		return memsearch.New(dim), nil
+	}
+	idx, err := weaviatesearch.New(ctx, weaviatesearch.Config{URL: cfg.WeaviateURL, APIKey: string(cfg.WeaviateKey), Collection: cfg.WeaviateClass, Dim: dim})
+	if err != nil {
+		return nil, fmt.Errorf("SEARCH_BACKEND=weaviate: %w", err)
+	}
+	return idx, nil
 }
 
 // newEngine indexes a bundle in memory with the configured embedder and

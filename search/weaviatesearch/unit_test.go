@@ -1,0 +1,163 @@
+package weaviatesearch
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/erleah/erleah-agent/search"
+)
+
+// The tests in this file need no Weaviate.
+
+func TestObjectIDIsDeterministicUUIDv5(t *testing.T) {
+	r := search.Ref{Conference: "c1", Table: search.Sessions, ID: "s1"}
+	id := objectID(r, "topic")
+	assert.Equal(t, id, objectID(r, "topic"), "same entity and facet, same id")
+	assert.Regexp(t, regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`), id)
+	others := []string{
+		objectID(r, ""),
+		objectID(search.Ref{Conference: "c2", Table: search.Sessions, ID: "s1"}, "topic"),
+		objectID(search.Ref{Conference: "c1", Table: search.Speakers, ID: "s1"}, "topic"),
+		objectID(search.Ref{Conference: "c1", Table: search.Sessions, ID: "s1t"}, "opic"), // same concatenation
+	}
+	for _, o := range others {
+		assert.NotEqual(t, id, o)
+	}
+}
+
+func TestFilterRendersAsJSONAndGraphQL(t *testing.T) {
+	w := and(shardFilter("c\"1", search.Sessions, kindFacet), containsAny(propEntity, []string{"a", "b"}))
+	assert.Equal(t, `{operator: And, operands: [{operator: And, operands: [`+
+		`{operator: Equal, path: ["conference"], valueText: "c\"1"}, `+
+		`{operator: Equal, path: ["table"], valueText: "sessions"}, `+
+		`{operator: Equal, path: ["kind"], valueText: "facet"}]}, `+
+		`{operator: ContainsAny, path: ["entity"], valueText: ["a", "b"]}]}`, w.gql())
+	data, err := json.Marshal(containsNone(propFacet, []string{"x"}))
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"operator":"ContainsNone","path":["facet"],"valueTextArray":["x"]}`, string(data))
+}
+
+func TestVectorsRoundTrip(t *testing.T) {
+	e := search.Entity{Ref: search.Ref{Conference: "c", Table: search.Exhibitors, ID: "e"}, Master: []float32{1, -0.5},
+		Facets: []search.FacetVector{{Key: "a", Vector: []float32{0.25, 3}}, {Key: "b", Vector: []float32{-1, 0}}}}
+	objs := objects("C", &e)
+	require.Len(t, objs, 3)
+	ent := objs[2].Properties
+	got, err := decodeStored("e", ent[propFacetKeys].([]string), ent[propVectors].(string), 2)
+	require.NoError(t, err)
+	assert.Equal(t, e.Master, got.master)
+	assert.Equal(t, [][]float32{{0.25, 3}, {-1, 0}}, got.facets)
+	assert.Equal(t, []string{"a", "b"}, got.keys)
+	_, err = decodeStored("e", []string{"a"}, ent[propVectors].(string), 2)
+	assert.Error(t, err, "a blob that does not fit its keys")
+}
+
+func TestCheck(t *testing.T) {
+	ok := func() search.Entity {
+		return search.Entity{Ref: search.Ref{Conference: "c", Table: search.Sessions, ID: "s"}, Master: make([]float32, 3),
+			Facets: []search.FacetVector{{Key: "a", Vector: make([]float32, 3)}}}
+	}
+	require.NoError(t, check(new(ok()), 3))
+	for name, tc := range map[string]struct {
+		mutate func(*search.Entity)
+		want   error
+	}{
+		"no conference":  {func(e *search.Entity) { e.Conference = "" }, search.ErrInvalidQuery},
+		"unknown table":  {func(e *search.Entity) { e.Table = "rooms" }, search.ErrInvalidQuery},
+		"short master":   {func(e *search.Entity) { e.Master = e.Master[:2] }, search.ErrDimension},
+		"long facet":     {func(e *search.Entity) { e.Facets[0].Vector = make([]float32, 4) }, search.ErrDimension},
+		"empty key":      {func(e *search.Entity) { e.Facets[0].Key = "" }, search.ErrInvalidQuery},
+		"repeated key":   {func(e *search.Entity) { e.Facets = append(e.Facets, e.Facets[0]) }, search.ErrInvalidQuery},
+		"too many facet": {func(e *search.Entity) { e.Facets = make([]search.FacetVector, maxFacets+1) }, search.ErrInvalidQuery},
+	} {
+		e := ok()
+		tc.mutate(&e)
+		assert.ErrorIs(t, check(&e, 3), tc.want, name)
+	}
+}
+
+func TestConfigIsChecked(t *testing.T) {
+	for name, cfg := range map[string]Config{
+		"no url":         {Dim: 3},
+		"no dimension":   {URL: "http://x"},
+		"lowercase name": {URL: "http://x", Dim: 3, Collection: "entities"},
+		"unknown index":  {URL: "http://x", Dim: 3, VectorIndex: "ivf"},
+		"no replicas":    {URL: "http://x", Dim: 3, Replicas: -1},
+	} {
+		_, err := New(context.Background(), cfg)
+		assert.Error(t, err, name)
+	}
+}
+
+func TestUnreachableServerIsAnError(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	url := "http://" + ln.Addr().String()
+	require.NoError(t, ln.Close()) // nothing listens there now
+	_, err = New(context.Background(), Config{URL: url, Dim: 3})
+	var te *transportError
+	assert.ErrorAs(t, err, &te)
+	assert.Contains(t, err.Error(), "weaviatesearch: collection ErleahEntities")
+}
+
+func TestServerErrorsAreRetriedThenReturned(t *testing.T) {
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		w.WriteHeader(http.StatusServiceUnavailable)
+		w.Write([]byte(`{"error":[{"message":"shard not ready"}]}`))
+	}))
+	defer srv.Close()
+	x := &Index{c: client{base: srv.URL, http: srv.Client()}, class: "C", dim: 2}
+	_, err := x.Search(context.Background(), search.VectorQuery{Conference: "c", Table: search.Sessions,
+		Mode: search.Master, Vector: []float32{1, 0}, Limit: 5})
+	var we *Error
+	require.ErrorAs(t, err, &we)
+	assert.Equal(t, http.StatusServiceUnavailable, we.Status)
+	assert.Contains(t, err.Error(), "shard not ready")
+	assert.Equal(t, int32(len(retryPauses)+1), calls.Load())
+}
+
+func TestClientErrorsAreNotRetried(t *testing.T) {
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		w.WriteHeader(http.StatusUnprocessableEntity)
+	}))
+	defer srv.Close()
+	x := &Index{c: client{base: srv.URL, http: srv.Client()}, class: "C", dim: 2}
+	err := x.Delete(context.Background(), []search.Ref{{Conference: "c", Table: search.Sessions, ID: "s"}})
+	assert.Error(t, err)
+	assert.Equal(t, int32(1), calls.Load())
+}
+
+func TestContextEndsTheRetries(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusInternalServerError)
+	}))
+	defer srv.Close()
+	x := &Index{c: client{base: srv.URL, http: srv.Client()}, class: "C", dim: 2}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	_, err := x.Refs(ctx, "c", search.Sessions)
+	assert.True(t, errors.Is(err, context.DeadlineExceeded), "err = %v", err)
+}
+
+func TestEmptyIDsFindNothingWithoutAsking(t *testing.T) {
+	x := &Index{c: client{base: "http://127.0.0.1:1", http: http.DefaultClient}, class: "C", dim: 2}
+	hits, err := x.Search(context.Background(), search.VectorQuery{Conference: "c", Table: search.Sessions,
+		Mode: search.Faceted, Vector: []float32{1, 0}, Limit: 5, IDs: []string{}})
+	require.NoError(t, err)
+	assert.Empty(t, hits)
+}

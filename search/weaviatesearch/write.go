@@ -1,0 +1,250 @@
+package weaviatesearch
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"iter"
+	"net/http"
+	"strings"
+
+	"github.com/erleah/erleah-agent/search"
+)
+
+// Batch sizes: objects per batch write, entity ids per filter.
+const (
+	batchObjects = 200
+	filterChunk  = 200
+	refsPage     = 1000
+)
+
+func chunks[T any](s []T, n int) iter.Seq[[]T] {
+	return func(yield func([]T) bool) {
+		for len(s) > 0 {
+			k := min(n, len(s))
+			if !yield(s[:k]) {
+				return
+			}
+			s = s[k:]
+		}
+	}
+}
+
+// ensureCollection creates the collection unless it exists.
+// https://weaviate.io/developers/weaviate/api/rest#tag/schema
+func (x *Index) ensureCollection(ctx context.Context, cfg Config) error {
+	err := x.c.do(ctx, http.MethodGet, "/v1/schema/"+x.class, nil, nil)
+	var we *Error
+	if err == nil || !errors.As(err, &we) || we.Status != http.StatusNotFound {
+		return err
+	}
+	err = x.c.do(ctx, http.MethodPost, "/v1/schema", collectionSchema(x.class, cfg), nil)
+	if errors.As(err, &we) && we.Status == http.StatusUnprocessableEntity && strings.Contains(we.Message, "already exists") {
+		return nil // created concurrently by another index
+	}
+	return err
+}
+
+// collectionSchema is the collection's definition: one shard (replicated
+// cfg.Replicas times), because Weaviate sorts each shard's results on its
+// own and Refs pages through one sorted list.
+func collectionSchema(class string, cfg Config) map[string]any {
+	filterable := func(name string) map[string]any {
+		return map[string]any{"name": name, "dataType": []string{"text"}, "tokenization": "field",
+			"indexFilterable": true, "indexSearchable": false}
+	}
+	return map[string]any{
+		"class":             class,
+		"description":       fmt.Sprintf("erleah-agent search index: entity and facet vectors of dimension %d", cfg.Dim),
+		"vectorizer":        "none",
+		"vectorIndexType":   cfg.VectorIndex,
+		"shardingConfig":    map[string]any{"desiredCount": 1},
+		"replicationConfig": map[string]any{"factor": cfg.Replicas},
+		"vectorIndexConfig": map[string]any{"distance": "cosine"},
+		"properties": []map[string]any{
+			filterable(propConference), filterable(propTable), filterable(propEntity),
+			filterable(propKind), filterable(propFacet), filterable(propOrder),
+			{"name": propFacetKeys, "dataType": []string{"text[]"}, "tokenization": "field",
+				"indexFilterable": false, "indexSearchable": false},
+			{"name": propVectors, "dataType": []string{"blob"}},
+		},
+	}
+}
+
+// write stores the entities' objects in batches, the key markers first.
+// https://weaviate.io/developers/weaviate/api/rest#tag/batch/post/batch/objects
+func (x *Index) write(ctx context.Context, entities []search.Entity) error {
+	objs := markers(x.class, entities)
+	for i := range entities {
+		objs = append(objs, objects(x.class, &entities[i])...)
+	}
+	for batch := range chunks(objs, batchObjects) {
+		if err := x.writeBatch(ctx, batch); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (x *Index) writeBatch(ctx context.Context, objs []object) error {
+	var results []struct {
+		ID     string `json:"id"`
+		Result struct {
+			Errors *struct {
+				Error []struct {
+					Message string `json:"message"`
+				} `json:"error"`
+			} `json:"errors"`
+		} `json:"result"`
+	}
+	if err := x.c.do(ctx, http.MethodPost, "/v1/batch/objects", map[string]any{"objects": objs}, &results); err != nil {
+		return fmt.Errorf("batch of %d objects: %w", len(objs), err)
+	}
+	for _, r := range results {
+		if e := r.Result.Errors; e != nil && len(e.Error) > 0 {
+			return fmt.Errorf("batch of %d objects: object %s: %w", len(objs), r.ID, &Error{Message: e.Error[0].Message})
+		}
+	}
+	return nil
+}
+
+// dropStaleFacets deletes the facet objects of the entities whose keys the
+// entities no longer have.
+func (x *Index) dropStaleFacets(ctx context.Context, entities []search.Entity) error {
+	byShard := map[shardKey][]where{}
+	for _, e := range entities {
+		keys := make([]string, len(e.Facets))
+		for i, f := range e.Facets {
+			keys[i] = f.Key
+		}
+		stale := equal(propEntity, e.ID)
+		if len(keys) > 0 {
+			stale = and(stale, containsNone(propFacet, keys))
+		}
+		k := shardKey{e.Conference, e.Table}
+		byShard[k] = append(byShard[k], stale)
+	}
+	for k, stale := range byShard {
+		for chunk := range chunks(stale, filterChunk) {
+			if err := x.deleteWhere(ctx, and(shardFilter(k.conference, k.table, kindFacet), or(chunk...))); err != nil {
+				return fmt.Errorf("drop stale facets in %s %s: %w", k.conference, k.table, err)
+			}
+		}
+		if err := x.pruneMarkers(ctx, k); err != nil {
+			return fmt.Errorf("prune key markers of %s %s: %w", k.conference, k.table, err)
+		}
+	}
+	return nil
+}
+
+// pruneMarkers deletes the key markers of a conference's table whose key no
+// facet object has any more, so a key a reload dropped stops widening the
+// coverage denominator.
+func (x *Index) pruneMarkers(ctx context.Context, k shardKey) error {
+	keys, err := x.extraKeys(ctx, k.conference, k.table)
+	if err != nil || len(keys) == 0 {
+		return err
+	}
+	var q strings.Builder
+	q.WriteString("{Get{")
+	for i, key := range keys {
+		w := and(shardFilter(k.conference, k.table, kindFacet), equal(propFacet, key))
+		fmt.Fprintf(&q, "k%d: %s(where: %s, limit: 1){%s} ", i, x.class, w.gql(), propEntity)
+	}
+	q.WriteString("}}")
+	var data struct{ Get map[string][]map[string]any }
+	if err := x.c.graphql(ctx, q.String(), &data); err != nil {
+		return err
+	}
+	for i, key := range keys {
+		if len(data.Get[fmt.Sprintf("k%d", i)]) == 0 {
+			if err := x.deleteWhere(ctx, and(shardFilter(k.conference, k.table, kindKey), equal(propFacet, key))); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// extraKeys lists the facet keys outside the schema that a conference's
+// table holds (its key markers).
+func (x *Index) extraKeys(ctx context.Context, conference string, table search.Table) ([]string, error) {
+	var data struct{ Get map[string][]objectFields }
+	if err := x.c.graphql(ctx, "{Get{"+x.markerQuery("", conference, table)+"}}", &data); err != nil {
+		return nil, err
+	}
+	return markerKeys(data.Get[x.class]), nil
+}
+
+// markerQuery is the GraphQL field (with an optional alias) that reads a
+// table's key markers.
+func (x *Index) markerQuery(alias, conference string, table search.Table) string {
+	if alias != "" {
+		alias += ": "
+	}
+	return fmt.Sprintf("%s%s(where: %s, limit: %d){%s}", alias, x.class, shardFilter(conference, table, kindKey).gql(), maxFacetKeys, propFacet)
+}
+
+// maxFacetKeys bounds the facet keys outside the schema one table lists.
+const maxFacetKeys = 1000
+
+func markerKeys(objs []objectFields) []string {
+	keys := make([]string, len(objs))
+	for i, o := range objs {
+		keys[i] = o.Facet
+	}
+	return keys
+}
+
+// deleteWhere deletes every object w matches, in as many requests as the
+// server's per-request limit needs.
+// https://weaviate.io/developers/weaviate/api/rest#tag/batch/delete/batch/objects
+func (x *Index) deleteWhere(ctx context.Context, w where) error {
+	if len(w.Operands) == 1 && w.Operator != "Not" {
+		w = w.Operands[0] // Weaviate wants two operands or more
+	}
+	body := map[string]any{"match": map[string]any{"class": x.class, "where": w}, "output": "minimal"}
+	for {
+		var resp struct {
+			Results struct {
+				Matches, Limit, Successful, Failed int
+			} `json:"results"`
+		}
+		if err := x.c.do(ctx, http.MethodDelete, "/v1/batch/objects", body, &resp); err != nil {
+			return err
+		}
+		r := resp.Results
+		if r.Failed > 0 {
+			return fmt.Errorf("%d of %d objects not deleted", r.Failed, r.Matches)
+		}
+		if r.Limit == 0 || r.Matches < r.Limit {
+			return nil
+		}
+	}
+}
+
+// refsPage returns up to refsPage entity ids of one conference and table
+// greater than after, sorted. Weaviate sorts text ignoring case, so pages
+// are sorted and cut on the id's hex form, whose order is the ids' byte order.
+func (x *Index) refsPage(ctx context.Context, conference string, table search.Table, after string) ([]string, error) {
+	w := shardFilter(conference, table, kindEntity)
+	if after != "" {
+		w.Operands = append(w.Operands, greater(propOrder, hex.EncodeToString([]byte(after))))
+	}
+	query := fmt.Sprintf(`{Get{%s(where: %s, limit: %d, sort: [{path: [%q], order: asc}]){%s}}}`,
+		x.class, w.gql(), refsPage, propOrder, propEntity)
+	var data struct {
+		Get map[string][]map[string]any
+	}
+	if err := x.c.graphql(ctx, query, &data); err != nil {
+		return nil, err
+	}
+	objs := data.Get[x.class]
+	ids := make([]string, 0, len(objs))
+	for _, o := range objs {
+		id, _ := o[propEntity].(string)
+		ids = append(ids, id)
+	}
+	return ids, nil
+}
