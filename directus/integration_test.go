@@ -57,6 +57,13 @@ func applySchema(ctx context.Context, t *testing.T, c *Client) {
 			t.Logf("schema applied (force=%v)", force)
 			return
 		}
+		if _, ferr := c.Fields(ctx, "messages"); force && ferr == nil {
+			// Across database vendors a forced diff is never empty, and
+			// applying it to a schema in place fails on PostgreSQL:
+			// checkSchema says whether what the tests need is there.
+			t.Logf("forced schema apply: %v; the schema is in place already", err)
+			return
+		}
 		t.Logf("schema apply: %v; diffing again", err)
 	}
 	require.FailNow(t, "could not apply the schema")

@@ -224,7 +224,7 @@ func TestDirectusBackendUpsertsDeletesAndSkips(t *testing.T) {
 
 	// Two items a Load must skip: a lesson that is not an object, and none.
 	for _, bad := range []map[string]any{
-		{"conference": conf, "failure": "empty", "lesson": "not a lesson"},
+		{"conference": conf, "failure": "empty", "lesson": []string{"not", "a lesson"}},
 		{"conference": conf, "failure": "empty", "lesson": nil},
 	} {
 		require.NoError(t, d.agent.CreateItem(ctx, memory.Collection, bad, nil))

@@ -76,7 +76,7 @@ func ApplySchema(ctx context.Context, c *directus.Client, data []byte) (SchemaRe
 	if err != nil {
 		return res, fmt.Errorf("provision: schema diff: %w", err)
 	}
-	if !changed {
+	if !changed || (res.Forced != "" && complete(ctx, c, data)) {
 		return res, nil
 	}
 	if err := c.SchemaApply(ctx, diff, res.Forced != ""); err != nil {
@@ -84,6 +84,16 @@ func ApplySchema(ctx context.Context, c *directus.Client, data []byte) (SchemaRe
 	}
 	res.Changed = true
 	return res, nil
+}
+
+// complete reports whether the instance already has everything the
+// snapshot names. A forced diff across database vendors is never empty
+// (varchar against character varying, char(36) against uuid), and applying
+// it to a schema that is in place fails on PostgreSQL (it tries to drop the
+// primary keys' NOT NULL), so setup on such an instance changes nothing.
+func complete(ctx context.Context, c *directus.Client, data []byte) bool {
+	problems, err := Check(ctx, c, data)
+	return err == nil && len(problems) == 0
 }
 
 // versionOrVendor recognises Directus refusing a snapshot of another

@@ -36,11 +36,18 @@ stops=()
 stop_all() { for ((i = ${#stops[@]} - 1; i >= 0; i--)); do ${stops[i]} || true; done; }
 trap stop_all EXIT
 
+# Directus as production runs it: PostgreSQL (a fresh database per run) and
+# two instances sharing it and Redis, so the end-to-end tests see realtime
+# events across instances (DIRECTUS_DB=sqlite DIRECTUS_INSTANCES=1 for the
+# lighter set-up; start.sh falls back to SQLite where PostgreSQL cannot run).
+# Directus's pressure limiter would refuse requests on a loaded 2-core CI
+# machine, which says nothing about the agent: it is off here.
 if [[ -z ${DIRECTUS_URL:-} || -z ${DIRECTUS_ADMIN_TOKEN:-} ]]; then
-  eval "$(scripts/directus/start.sh)"
+  export PRESSURE_LIMITER_ENABLED=${PRESSURE_LIMITER_ENABLED:-false}
+  eval "$(DIRECTUS_INSTANCES=${DIRECTUS_INSTANCES:-2} scripts/directus/start.sh)"
   stops+=(scripts/directus/stop.sh)
 fi
-export DIRECTUS_URL DIRECTUS_ADMIN_TOKEN
+export DIRECTUS_URL DIRECTUS_ADMIN_TOKEN DIRECTUS_URL_2
 
 # A real Weaviate for search/weaviatesearch's conformance suite and the
 # agent's SEARCH_BACKEND=weaviate test, built once into ~/.cache

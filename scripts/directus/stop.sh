@@ -1,24 +1,75 @@
 #!/usr/bin/env bash
-# Stops a Directus started by start.sh (uses DIRECTUS_PID and DIRECTUS_DIR from
-# its export lines) and removes its temp dir:
+# Stops what start.sh started, using the variables of its export lines:
+# the Directus servers (DIRECTUS_PID_2, DIRECTUS_PID), redis-server
+# (REDIS_PID), drops the run's PostgreSQL database and role
+# (DIRECTUS_PG_DATABASE, DIRECTUS_PG_PORT), stops the PostgreSQL cluster when
+# this run started it and no other run's database or client is left
+# (DIRECTUS_PG_STARTED_CLUSTER), and removes the temp dir (DIRECTUS_DIR):
 #
 #   scripts/directus/stop.sh
 set -euo pipefail
 
+SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+PG_VERSION=15
+PG_CLUSTER=main
+PG_LOCK="${TMPDIR:-/tmp}/erleah-directus-pg.lock"
+
+# shellcheck source=lib.sh
+. "$SCRIPT_DIR/lib.sh"
 log() { echo "directus-stop: $*" >&2; }
 
-if [ -n "${DIRECTUS_PID:-}" ] && kill -0 "$DIRECTUS_PID" 2>/dev/null; then
-  # start.sh runs the server as leader of its own process group.
-  kill -TERM -- "-$DIRECTUS_PID" 2>/dev/null || kill -TERM "$DIRECTUS_PID" 2>/dev/null || true
-  for _ in $(seq 50); do
-    kill -0 "$DIRECTUS_PID" 2>/dev/null || break
-    sleep 0.1
-  done
-  if kill -0 "$DIRECTUS_PID" 2>/dev/null; then
-    log "pid $DIRECTUS_PID still running after 5s, sending KILL"
-    kill -KILL -- "-$DIRECTUS_PID" 2>/dev/null || kill -KILL "$DIRECTUS_PID" 2>/dev/null || true
+# is_ours PID PATTERN: the process's command line matches PATTERN, so a
+# stale PID reused by another process is left alone.
+is_ours() {
+  [ -n "$1" ] && [ -r "/proc/$1/cmdline" ] && tr '\0' ' ' <"/proc/$1/cmdline" | grep -q -- "$2"
+}
+
+for var in DIRECTUS_PID_2 DIRECTUS_PID; do
+  pid="${!var:-}"
+  [ -n "$pid" ] || continue
+  if is_ours "$pid" 'cli/run.js'; then
+    stop_group "$pid" "directus ($var)"
+  elif kill -0 "$pid" 2>/dev/null; then
+    log "not stopping pid $pid ($var): not a Directus server"
   fi
-  log "stopped pid $DIRECTUS_PID"
+done
+if [ -n "${REDIS_PID:-}" ]; then
+  if is_ours "$REDIS_PID" 'redis-server'; then
+    stop_group "$REDIS_PID" redis-server
+  elif kill -0 "$REDIS_PID" 2>/dev/null; then
+    log "not stopping pid $REDIS_PID (REDIS_PID): not a redis-server"
+  fi
+fi
+
+pg_db="${DIRECTUS_PG_DATABASE:-}"
+if [ -n "$pg_db" ] && [ -n "${DIRECTUS_PG_PORT:-}" ]; then
+  if [[ ! $pg_db =~ ^erleah_[0-9a-f]{12}$ ]]; then
+    log "not dropping DIRECTUS_PG_DATABASE=$pg_db (not made by start.sh)"
+  else
+    exec 9>"$PG_LOCK"
+    flock -w 120 9 || log "could not lock $PG_LOCK; going on without it"
+    if pg_psql -c "DROP DATABASE IF EXISTS $pg_db WITH (FORCE)" -c "DROP ROLE IF EXISTS $pg_db" >/dev/null; then
+      log "dropped PostgreSQL database and role $pg_db"
+    else
+      log "could not drop PostgreSQL database/role $pg_db"
+    fi
+    if [ "${DIRECTUS_PG_STARTED_CLUSTER:-}" = 1 ]; then
+      # Other runs' databases, or anyone else connected: leave it running.
+      others="$(pg_psql -tA -c "SELECT (SELECT count(*) FROM pg_database WHERE datname LIKE 'erleah\_%')
+        + (SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid())" 2>/dev/null || echo 1)"
+      if [ "$others" = 0 ]; then
+        if [ "$(id -u)" -eq 0 ]; then
+          pg_ctlcluster "$PG_VERSION" "$PG_CLUSTER" stop >&2 || true
+        else
+          as_postgres pg_ctlcluster "$PG_VERSION" "$PG_CLUSTER" stop >&2 || true
+        fi
+        log "stopped PostgreSQL cluster $PG_VERSION/$PG_CLUSTER (start.sh had started it)"
+      else
+        log "leaving PostgreSQL cluster $PG_VERSION/$PG_CLUSTER running: other databases or clients use it"
+      fi
+    fi
+    exec 9>&-
+  fi
 fi
 
 # Only remove what start.sh created.
