@@ -6,6 +6,9 @@ import (
 	"os"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/conference"
 	"github.com/erleah/erleah-agent/eval"
@@ -24,12 +27,8 @@ func setup(t *testing.T) demoSetup {
 	t.Helper()
 	b, eng := searchtest.Demo(t)
 	cases, err := eval.DemoCases()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := eval.Check(cases, b); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
+	require.NoError(t, eval.Check(cases, b))
 	return demoSetup{b, eng, cases}
 }
 
@@ -46,13 +45,9 @@ func TestPublicSetCoversEveryFailureReason(t *testing.T) {
 	for _, c := range d.cases {
 		count[c.KindOf()]++
 	}
-	if len(d.cases) < 40 {
-		t.Fatalf("%d cases, want at least 40", len(d.cases))
-	}
+	assert.GreaterOrEqual(t, len(d.cases), 40, "cases, want at least 40")
 	for _, cat := range []string{"jargon", "wrong_table", "strict_threshold", "no_answer"} {
-		if count[cat] < 5 {
-			t.Fatalf("only %d %s cases", count[cat], cat)
-		}
+		assert.GreaterOrEqual(t, count[cat], 5, "%s cases", cat)
 	}
 }
 
@@ -66,24 +61,18 @@ func TestDemoEvalMeetsTargets(t *testing.T) {
 		eval.Mechanical: agent.New(rules.New(), d.engine, agent.Options{Mechanical: true}),
 	}}
 	rep, err := r.Run(context.Background(), d.cases)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	refl, mech := rep.Summary[eval.Reflection], rep.Summary[eval.Mechanical]
 	t.Logf("reflection %+v", refl)
 	t.Logf("mechanical %+v", mech)
-	if refl.Errors+mech.Errors > 0 {
-		t.Fatalf("%d turns failed", refl.Errors+mech.Errors)
-	}
-	if refl.RecoveryRate < 0.6 || refl.RecoveryRate < 1.5*mech.RecoveryRate {
-		t.Fatalf("recovery %.3f (mechanical %.3f): want ≥ 0.6 and ≥ 1.5×", refl.RecoveryRate, mech.RecoveryRate)
-	}
-	if refl.FalseCitationRate > 0.1 {
-		t.Fatalf("false citation rate %.3f > 0.1", refl.FalseCitationRate)
-	}
+	// The rates below mean nothing if turns failed.
+	require.Zero(t, refl.Errors+mech.Errors, "turns failed")
+	assert.GreaterOrEqual(t, refl.RecoveryRate, 0.6, "recovery %.3f (mechanical %.3f): want ≥ 0.6", refl.RecoveryRate, mech.RecoveryRate)
+	assert.GreaterOrEqual(t, refl.RecoveryRate, 1.5*mech.RecoveryRate, "recovery %.3f (mechanical %.3f): want ≥ 1.5×", refl.RecoveryRate, mech.RecoveryRate)
+	assert.LessOrEqual(t, refl.FalseCitationRate, 0.1, "false citation rate")
 	for _, c := range rep.Cases {
-		if c.Mode == eval.Reflection && len(c.Strategies) > agent.DefaultMaxRetries {
-			t.Fatalf("case %s ran %d reflection rounds", c.ID, len(c.Strategies))
+		if c.Mode == eval.Reflection {
+			assert.LessOrEqual(t, len(c.Strategies), agent.DefaultMaxRetries, "case %s: reflection rounds", c.ID)
 		}
 	}
 }
@@ -98,21 +87,17 @@ func TestNoAnswerMixesConferences(t *testing.T) {
 		info, _ := conferenceOf(d.bundle)(conf)
 		for _, c := range d.cases {
 			st, err := a.Run(context.Background(), agent.Request{Message: c.Message, Conference: info}, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err, "%s in %s", c.ID, conf)
+			// require, not assert: one leak is enough, and the loops would repeat it many times.
 			for tb, rs := range st.QueryResults {
 				for _, r := range rs {
-					if r.Conference != conf {
-						t.Fatalf("%s asked in %s retrieved %s/%s of %s", c.ID, conf, tb, r.ID, r.Conference)
-					}
+					require.Equal(t, conf, r.Conference, "%s asked in %s retrieved %s/%s of %s", c.ID, conf, tb, r.ID, r.Conference)
 				}
 			}
 			own := st.Retrieved()
 			for _, cit := range st.Citations {
-				if _, ok := own[cit.Key()]; !ok {
-					t.Fatalf("%s in %s cites %s, which it did not retrieve", c.ID, conf, cit.Key())
-				}
+				_, ok := own[cit.Key()]
+				require.True(t, ok, "%s in %s cites %s, which it did not retrieve", c.ID, conf, cit.Key())
 			}
 		}
 	}
@@ -125,11 +110,9 @@ func TestShippedSetsMatchTheirBundles(t *testing.T) {
 	for _, s := range eval.Sets {
 		t.Run(s.Name, func(t *testing.T) {
 			b, cases := shipped(t, s)
-			if err := eval.Check(cases, b); err != nil {
-				t.Fatal(err)
-			}
-			if s.Role == eval.HeldOut && len(cases) < 30 {
-				t.Fatalf("held-out set %s has %d cases, want at least 30", s.Name, len(cases))
+			assert.NoError(t, eval.Check(cases, b))
+			if s.Role == eval.HeldOut {
+				assert.GreaterOrEqual(t, len(cases), 30, "held-out set %s: cases, want at least 30", s.Name)
 			}
 		})
 	}
@@ -158,25 +141,19 @@ func TestEverySetKeepsItsFigures(t *testing.T) {
 				eval.Mechanical: agent.New(rules.New(), eng, agent.Options{Mechanical: true}),
 			}}
 			rep, err := r.Run(context.Background(), cases)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			refl, mech, f := rep.Summary[eval.Reflection], rep.Summary[eval.Mechanical], floors[s.Name]
-			if refl.AnswerHitRate < f.hit || refl.AnswerPrecision < f.precision || refl.NothingFitsRate < f.nothing {
-				t.Fatalf("answer hit %.3f (≥ %.2f), precision %.3f (≥ %.2f), nothing fits %.3f (≥ %.2f)",
-					refl.AnswerHitRate, f.hit, refl.AnswerPrecision, f.precision, refl.NothingFitsRate, f.nothing)
-			}
+			assert.GreaterOrEqual(t, refl.AnswerHitRate, f.hit, "answer hit rate")
+			assert.GreaterOrEqual(t, refl.AnswerPrecision, f.precision, "answer precision")
+			assert.GreaterOrEqual(t, refl.NothingFitsRate, f.nothing, "nothing-fits rate")
 			if s.Name == "followup" {
 				r.NoHistory = true
 				alone, err := r.Run(context.Background(), cases)
-				if err != nil || alone.Summary[eval.Reflection].AnswerHitRate >= refl.AnswerHitRate {
-					t.Fatalf("without history the follow-ups hit %.3f, with it %.3f (%v)", alone.Summary[eval.Reflection].AnswerHitRate, refl.AnswerHitRate, err)
-				}
+				require.NoError(t, err, "run without history")
+				assert.Less(t, alone.Summary[eval.Reflection].AnswerHitRate, refl.AnswerHitRate, "without history the follow-ups should hit less than with it")
 			}
-			if refl.AnswerHitRate < mech.AnswerHitRate || refl.RecoveryRate < mech.RecoveryRate {
-				t.Fatalf("reflection answers %.3f and recovers %.3f; mechanical %.3f and %.3f",
-					refl.AnswerHitRate, refl.RecoveryRate, mech.AnswerHitRate, mech.RecoveryRate)
-			}
+			assert.GreaterOrEqual(t, refl.AnswerHitRate, mech.AnswerHitRate, "reflection answers %.3f; mechanical %.3f", refl.AnswerHitRate, mech.AnswerHitRate)
+			assert.GreaterOrEqual(t, refl.RecoveryRate, mech.RecoveryRate, "reflection recovers %.3f; mechanical %.3f", refl.RecoveryRate, mech.RecoveryRate)
 		})
 	}
 }
@@ -194,13 +171,9 @@ func shipped(t *testing.T, s eval.Set) (*conference.Bundle, []eval.Case) {
 	if err != nil && s.DataFile != "" && path == "" && errors.Is(err, os.ErrNotExist) {
 		t.Skipf("%s: %v", s.Name, err)
 	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	cases, err := s.Cases()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return b, cases
 }
 
@@ -210,28 +183,20 @@ func shipped(t *testing.T, s eval.Set) (*conference.Bundle, []eval.Case) {
 // worse (EVAL.md has the figures).
 func TestMemoryEarnsItsPlace(t *testing.T) {
 	s, err := eval.SetNamed("demo")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	b, cases := shipped(t, s)
 	eng := searchtest.Engine(t, b)
 	para, err := eval.Paraphrases(cases)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	r := &eval.Runner{Conference: conferenceOf(b), Calendar: eng.Calendar}
 	rep, err := r.MemoryRun(context.Background(), cases, para, func(m agent.Memory) *agent.Agent {
 		return agent.New(rules.New(), eng, agent.Options{Memory: m})
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	warm, off := rep.Warm, rep.Off
-	if rep.Lessons == 0 || rep.WarmRecalls == 0 {
-		t.Fatalf("%d lessons learnt, %d warm turns used one", rep.Lessons, rep.WarmRecalls)
-	}
-	if warm.MeanAttempts > 0.8*off.MeanAttempts || warm.AnswerHitRate < off.AnswerHitRate || warm.AnswerPrecision < off.AnswerPrecision {
-		t.Fatalf("warm: attempts %.3f, hit %.3f, precision %.3f; memory off: %.3f, %.3f, %.3f",
-			warm.MeanAttempts, warm.AnswerHitRate, warm.AnswerPrecision, off.MeanAttempts, off.AnswerHitRate, off.AnswerPrecision)
-	}
+	assert.NotZero(t, rep.Lessons, "lessons learnt")
+	assert.NotZero(t, rep.WarmRecalls, "warm turns that used a lesson")
+	assert.LessOrEqual(t, warm.MeanAttempts, 0.8*off.MeanAttempts, "mean attempts: warm %.3f, memory off %.3f (want ≤ 0.8×)", warm.MeanAttempts, off.MeanAttempts)
+	assert.GreaterOrEqual(t, warm.AnswerHitRate, off.AnswerHitRate, "answer hit rate: warm %.3f, memory off %.3f", warm.AnswerHitRate, off.AnswerHitRate)
+	assert.GreaterOrEqual(t, warm.AnswerPrecision, off.AnswerPrecision, "answer precision: warm %.3f, memory off %.3f", warm.AnswerPrecision, off.AnswerPrecision)
 }

@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/search"
 )
@@ -27,13 +30,15 @@ func TestScoreOneCase(t *testing.T) {
 	}
 	var r CaseResult
 	score(&r, c, st)
-	if r.FirstPassHit || !r.FinalHit || r.Attempts != 2 || r.ModelCalls != 3 || r.FalseCitations != 1 {
-		t.Fatalf("result = %+v", r)
-	}
+	assert.False(t, r.FirstPassHit, "result = %+v", r)
+	assert.True(t, r.FinalHit, "result = %+v", r)
+	assert.Equal(t, 2, r.Attempts, "result = %+v", r)
+	assert.Equal(t, 3, r.ModelCalls, "result = %+v", r)
+	assert.Equal(t, 1, r.FalseCitations, "result = %+v", r)
 	// Final ranking across tables: s1 0.5, e1 0.4, s2 0.3 → first relevant at rank 2.
-	if r.RR != 0.5 || r.Recall < 0.666 || r.Recall > 0.667 {
-		t.Fatalf("rr %v recall %v", r.RR, r.Recall)
-	}
+	assert.Equal(t, 0.5, r.RR, "rr")
+	assert.GreaterOrEqual(t, r.Recall, 0.666, "recall")
+	assert.LessOrEqual(t, r.Recall, 0.667, "recall")
 }
 
 func TestRetrievedIsTopTenPerTable(t *testing.T) {
@@ -42,9 +47,8 @@ func TestRetrievedIsTopTenPerTable(t *testing.T) {
 		rs = append(rs, res(search.Speakers, string(rune('a'+i)), float32(15-i)/15))
 	}
 	got := retrieved(map[search.Table][]search.Result{search.Speakers: rs})
-	if len(got) != agent.AnswerLimit || got[9] != "speakers/j" {
-		t.Fatalf("retrieved = %v", got)
-	}
+	require.Len(t, got, agent.AnswerLimit, "retrieved = %v", got)
+	assert.Equal(t, "speakers/j", got[9], "retrieved = %v", got)
 }
 
 func TestSummaryRates(t *testing.T) {
@@ -63,16 +67,16 @@ func TestSummaryRates(t *testing.T) {
 		"attempts":  {s.MeanAttempts, 1.6}, "p50": {s.P50MS, 3},
 	}
 	for name, c := range checks {
-		if c[0] != c[1] {
-			t.Errorf("%s = %v, want %v", name, c[0], c[1])
-		}
+		assert.Equal(t, c[1], c[0], name)
 	}
-	if s.AnswerableCases != 3 || s.FirstPassMisses != 2 || s.Recovered != 1 || s.NoAnswerCases != 2 {
-		t.Fatalf("counts %+v", s)
-	}
-	if s.Citations != 4 || s.FalseCitations != 2 || s.AnswerHits != 2 || s.NothingFits != 1 {
-		t.Fatalf("citation counts %+v", s)
-	}
+	assert.Equal(t, 3, s.AnswerableCases, "answerable cases")
+	assert.Equal(t, 2, s.FirstPassMisses, "first-pass misses")
+	assert.Equal(t, 1, s.Recovered, "recovered")
+	assert.Equal(t, 2, s.NoAnswerCases, "no-answer cases")
+	assert.Equal(t, 4, s.Citations, "citations")
+	assert.Equal(t, 2, s.FalseCitations, "false citations")
+	assert.Equal(t, 2, s.AnswerHits, "answer hits")
+	assert.Equal(t, 1, s.NothingFits, "nothing fits")
 }
 
 func TestSummaryByKind(t *testing.T) {
@@ -82,33 +86,32 @@ func TestSummaryByKind(t *testing.T) {
 		{Kind: "impossible", Cited: []string{"x"}, FalseCitations: 1},
 	})
 	j, imp := s.ByKind["jargon"], s.ByKind["impossible"]
-	if j.Cases != 2 || j.AnswerHitRate != 0.5 || j.RecoveryRate != 0.5 || j.ByKind != nil {
-		t.Fatalf("jargon = %+v", j)
-	}
-	if imp.NothingFitsRate != 0 || imp.AnswerPrecision != 0 || imp.NoAnswerCases != 1 {
-		t.Fatalf("impossible = %+v", imp)
-	}
-	if got := s.Kinds(); len(got) != 2 || got[0] != "impossible" {
-		t.Fatalf("kinds = %v", got)
-	}
+	assert.Equal(t, 2, j.Cases, "jargon cases")
+	assert.Equal(t, 0.5, j.AnswerHitRate, "jargon answer hit rate")
+	assert.Equal(t, 0.5, j.RecoveryRate, "jargon recovery rate")
+	assert.Nil(t, j.ByKind, "jargon by kind")
+	assert.Equal(t, 0.0, imp.NothingFitsRate, "impossible nothing-fits rate")
+	assert.Equal(t, 0.0, imp.AnswerPrecision, "impossible answer precision")
+	assert.Equal(t, 1, imp.NoAnswerCases, "impossible no-answer cases")
+	kinds := s.Kinds()
+	require.Len(t, kinds, 2, "kinds = %v", kinds)
+	assert.Equal(t, "impossible", kinds[0], "kinds = %v", kinds)
 }
 
 func TestCaseKindClockAndHistory(t *testing.T) {
 	cs, err := ParseCases(strings.NewReader(`{"id":"a","conference_id":"c","message":"m","kind":"time","now":"2026-10-21T10:40:00+02:00","history":[{"role":"user","text":"hi"}]}
 {"id":"b","conference_id":"c","message":"m","category":"jargon"}
 {"id":"c","conference_id":"c","message":"m"}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cs[0].KindOf() != "time" || cs[1].KindOf() != "jargon" || cs[2].KindOf() != "unlabelled" {
-		t.Fatalf("kinds %q %q %q", cs[0].KindOf(), cs[1].KindOf(), cs[2].KindOf())
-	}
-	if got := cs[0].Clock().UTC().Format("15:04"); got != "08:40" || !cs[1].Clock().IsZero() {
-		t.Fatalf("clock %s / %v", got, cs[1].Clock())
-	}
-	if h := cs[0].history(); len(h) != 1 || h[0].Role != "user" {
-		t.Fatalf("history %+v", h)
-	}
+	require.NoError(t, err)
+	require.Len(t, cs, 3)
+	assert.Equal(t, "time", cs[0].KindOf(), "kind of a")
+	assert.Equal(t, "jargon", cs[1].KindOf(), "kind of b")
+	assert.Equal(t, "unlabelled", cs[2].KindOf(), "kind of c")
+	assert.Equal(t, "08:40", cs[0].Clock().UTC().Format("15:04"), "clock of a")
+	assert.True(t, cs[1].Clock().IsZero(), "clock of b: %v", cs[1].Clock())
+	h := cs[0].history()
+	require.Len(t, h, 1, "history %+v", h)
+	assert.Equal(t, "user", h[0].Role, "history %+v", h)
 }
 
 func TestParseCasesReportsEveryBadLine(t *testing.T) {
@@ -123,11 +126,8 @@ func TestParseCasesReportsEveryBadLine(t *testing.T) {
 	_, err := ParseCases(strings.NewReader(in))
 	for _, want := range []string{"line 3: message is required", `line 4: duplicate id "a" (first on line 1)`, `line 5: relevant: unknown table "attendees"`, "line 6:",
 		`line 7: now: not an RFC 3339 time`, `line 8: history[0].role: want user or assistant, got "bot"`} {
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("error lacks %q: %v", want, err)
-		}
+		assert.ErrorContains(t, err, want)
 	}
-	if _, err := ParseCases(strings.NewReader("\n\n")); err == nil {
-		t.Error("an empty case file was accepted")
-	}
+	_, err = ParseCases(strings.NewReader("\n\n"))
+	assert.Error(t, err, "an empty case file was accepted")
 }

@@ -2,12 +2,14 @@ package search_test
 
 import (
 	"context"
-	"errors"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/erleah/erleah-agent/conference"
 	"github.com/erleah/erleah-agent/search"
@@ -21,23 +23,18 @@ func TestFacetSchemaIsOneVocabulary(t *testing.T) {
 	want := map[search.Table]int{search.Sessions: 6, search.Exhibitors: 8, search.Speakers: 5}
 	for tb, n := range want {
 		defs := search.Facets(tb)
-		if len(defs) != n {
-			t.Fatalf("%s has %d facets, want %d", tb, len(defs), n)
-		}
+		assert.Len(t, defs, n, "%s facets", tb)
 		var sum float32
 		for _, d := range defs {
-			if d.Weight <= 0 || d.Description == "" {
-				t.Fatalf("%s.%s: weight %v, description %q", tb, d.Key, d.Weight, d.Description)
-			}
+			assert.Greater(t, d.Weight, float32(0), "%s.%s: weight", tb, d.Key)
+			assert.NotEmpty(t, d.Description, "%s.%s: description", tb, d.Key)
 			sum += d.Weight
 		}
-		if sum != search.TotalWeight(tb) {
-			t.Fatalf("TotalWeight(%s) = %v, want %v", tb, search.TotalWeight(tb), sum)
-		}
+		assert.Equal(t, sum, search.TotalWeight(tb), "TotalWeight(%s)", tb)
 	}
-	if search.KnownFacet(search.Sessions, "selling_intent") || search.FacetWeight(search.Sessions, "talks_about") != search.DefaultFacetWeight {
-		t.Fatal("a key outside the sessions schema is not weighed as an extra facet")
-	}
+	const extra = "a key outside the sessions schema is not weighed as an extra facet"
+	assert.False(t, search.KnownFacet(search.Sessions, "selling_intent"), extra)
+	assert.Equal(t, float32(search.DefaultFacetWeight), search.FacetWeight(search.Sessions, "talks_about"), extra)
 }
 
 // TestFacetScoreProperties checks what the one score scale promises: zero
@@ -49,13 +46,11 @@ func TestFacetScoreProperties(t *testing.T) {
 	for _, d := range search.Facets(search.Sessions) {
 		weights = append(weights, d.Weight)
 	}
-	if s := search.FacetScore([]float32{0.05, 0.09}, weights[:2], total, 0.1); s != 0 {
-		t.Fatalf("no facet above the floor scored %v", s)
-	}
+	assert.Equal(t, float32(0), search.FacetScore([]float32{0.05, 0.09}, weights[:2], total, 0.1), "no facet above the floor")
 	even := []float32{0.6, 0.6, 0.6, 0.6, 0.6, 0.6}
-	if s := search.FacetScore(even, weights, total, 0.1); s < 0.5999 || s > 0.6001 {
-		t.Fatalf("every facet at 0.6 scored %v, want 0.6", s)
-	}
+	s := search.FacetScore(even, weights, total, 0.1)
+	assert.GreaterOrEqual(t, s, float32(0.5999), "every facet at 0.6 scored %v, want 0.6", s)
+	assert.LessOrEqual(t, s, float32(0.6001), "every facet at 0.6 scored %v, want 0.6", s)
 	r := rand.New(rand.NewPCG(1, 2))
 	for range 1000 {
 		n := 1 + r.IntN(6)
@@ -65,15 +60,14 @@ func TestFacetScoreProperties(t *testing.T) {
 			sims[i] = r.Float32()
 			best = max(best, sims[i])
 		}
+		// require, not assert: one counterexample is enough, and 1000 rounds would repeat it.
 		s := search.FacetScore(sims, weights[:n], total, 0.1)
-		if s > best+1e-6 || s < 0 || s > 1 {
-			t.Fatalf("score %v for sims %v exceeds the best facet %v or leaves 0..1", s, sims, best)
-		}
+		require.LessOrEqual(t, s, best+1e-6, "score %v for sims %v exceeds the best facet %v", s, sims, best)
+		require.GreaterOrEqual(t, s, float32(0), "score %v for sims %v leaves 0..1", s, sims)
+		require.LessOrEqual(t, s, float32(1), "score %v for sims %v leaves 0..1", s, sims)
 		if n < 6 {
 			more := search.FacetScore(append(slices.Clone(sims), r.Float32()), weights[:n+1], total, 0.1)
-			if more < s-1e-6 {
-				t.Fatalf("another matching facet lowered the score: %v → %v", s, more)
-			}
+			require.GreaterOrEqual(t, more, s-1e-6, "another matching facet lowered the score: %v → %v", s, more)
 		}
 	}
 }
@@ -91,9 +85,7 @@ const tiny = `{"conferences":[{"id":"c1","name":"One","timezone":"Europe/Paris"}
 func tinyBundle(t *testing.T) *conference.Bundle {
 	t.Helper()
 	b, err := conference.Parse("tiny", []byte(tiny))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return b
 }
 
@@ -107,21 +99,17 @@ func TestDocumentsDeriveMissingFacets(t *testing.T) {
 	for _, f := range s1.Facets {
 		facets[f.Key] = f
 	}
-	if f := facets["session_topic"]; f.Derived || !strings.HasPrefix(f.Text, "Running machine learning") {
-		t.Fatalf("a given facet was not kept: %+v", f)
-	}
-	if f := facets["target_audience"]; !f.Derived || !strings.Contains(f.Text, "platform engineers") {
-		t.Fatalf("a too-short facet was not derived from the description: %+v", f)
-	}
-	if f := facets["problems_addressed"]; !strings.Contains(f.Text, "autoscaling problems") {
-		t.Fatalf("problems_addressed not derived: %+v", f)
-	}
-	if s1.Details != "Workshop · Tue 12 May 09:00–10:30 · Lab 1 · with Ada Lovelace" {
-		t.Fatalf("details = %q", s1.Details)
-	}
-	if sparse := docs["sessions/s2"]; len(sparse.Facets) != 1 || len(sparse.Facets) >= len(s1.Facets) {
-		t.Fatalf("a title-only session should have only its topic facet, has %+v", sparse.Facets)
-	}
+	given := facets["session_topic"]
+	assert.False(t, given.Derived, "a given facet was not kept: %+v", given)
+	assert.True(t, strings.HasPrefix(given.Text, "Running machine learning"), "a given facet was not kept: %+v", given)
+	short := facets["target_audience"]
+	assert.True(t, short.Derived, "a too-short facet was not derived from the description: %+v", short)
+	assert.Contains(t, short.Text, "platform engineers", "a too-short facet was not derived from the description")
+	assert.Contains(t, facets["problems_addressed"].Text, "autoscaling problems", "problems_addressed not derived")
+	assert.Equal(t, "Workshop · Tue 12 May 09:00–10:30 · Lab 1 · with Ada Lovelace", s1.Details, "details")
+	sparse := docs["sessions/s2"]
+	assert.Len(t, sparse.Facets, 1, "a title-only session should have only its topic facet")
+	assert.Less(t, len(sparse.Facets), len(s1.Facets), "a title-only session should have fewer facets than a described one")
 	p1 := docs["speakers/p1"]
 	var topics string
 	for _, f := range p1.Facets {
@@ -129,42 +117,39 @@ func TestDocumentsDeriveMissingFacets(t *testing.T) {
 			topics = f.Text
 		}
 	}
-	if !strings.Contains(topics, "Kubernetes for machine learning") {
-		t.Fatalf("speaking_topics not derived from the speaker's sessions: %q", topics)
-	}
-	if e1 := docs["exhibitors/e1"]; e1.Details != "Booth A-01" || !strings.Contains(e1.MasterText, "model serving") {
-		t.Fatalf("exhibitor document = %+v", e1)
-	}
+	assert.Contains(t, topics, "Kubernetes for machine learning", "speaking_topics not derived from the speaker's sessions")
+	e1 := docs["exhibitors/e1"]
+	assert.Equal(t, "Booth A-01", e1.Details, "exhibitor document = %+v", e1)
+	assert.Contains(t, e1.MasterText, "model serving", "exhibitor document = %+v", e1)
 }
 
 func TestLexicon(t *testing.T) {
 	lex := search.NewLexicon(tinyBundle(t).Of("c1"))
-	if c := lex.Corpus(); !c.Knows("Kubernetes") || c.Knows("k8s") || c.Knows("grid") {
-		t.Fatal("Knows: want kubernetes known, k8s unknown, and c2's words unknown in c1")
-	}
-	if a := lex.Analyze("kubrenetes"); len(a.Fixed()) != 1 || a.Fixed()[0].Fix != "kubernetes" {
-		t.Fatalf("Analyze(kubrenetes) = %+v", a.Concepts)
-	}
+	c := lex.Corpus()
+	assert.True(t, c.Knows("Kubernetes"), "Knows: want kubernetes known")
+	assert.False(t, c.Knows("k8s"), "Knows: want k8s unknown")
+	assert.False(t, c.Knows("grid"), "Knows: want c2's words unknown in c1")
+	a := lex.Analyze("kubrenetes")
+	fixed := a.Fixed()
+	require.Len(t, fixed, 1, "Analyze(kubrenetes) = %+v", a.Concepts)
+	assert.Equal(t, "kubernetes", fixed[0].Fix, "Analyze(kubrenetes) = %+v", a.Concepts)
 	cov := lex.Coverage("Kubernetes clusters and sauna")
-	if len(cov) != 3 || cov[0].DF[search.Sessions] != 1 || cov[0].Total() < 2 || cov[2].Total() != 0 {
-		t.Fatalf("Coverage = %+v", cov)
-	}
+	require.Len(t, cov, 3, "Coverage = %+v", cov)
+	assert.Equal(t, 1, cov[0].DF[search.Sessions], "Coverage = %+v", cov)
+	assert.GreaterOrEqual(t, cov[0].Total(), 2, "Coverage = %+v", cov)
+	assert.Equal(t, 0, cov[2].Total(), "Coverage = %+v", cov)
 	var got []string
 	for _, m := range lex.Mentions("Where is the Harbourline booth? And Ada Lovelace?") {
 		got = append(got, m.Ref.Key())
 	}
-	if !slices.Equal(got, []string{"exhibitors/e1", "speakers/p1"}) {
-		t.Fatalf("Mentions = %v", got)
-	}
+	assert.Equal(t, []string{"exhibitors/e1", "speakers/p1"}, got, "Mentions")
 }
 
 func newEngine(t *testing.T) *search.Engine {
 	t.Helper()
 	emb := hashembed.New(0)
 	eng, err := search.NewEngine(emb, memsearch.New(emb.Dim()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return eng
 }
 
@@ -172,47 +157,39 @@ func TestEngineLoadReplacesAConference(t *testing.T) {
 	ctx := context.Background()
 	eng := newEngine(t)
 	b := tinyBundle(t)
-	if _, err := eng.Load(ctx, b); err != nil {
-		t.Fatal(err)
-	}
+	_, err := eng.Load(ctx, b)
+	require.NoError(t, err)
 	q := search.Query{Table: search.Sessions, Mode: search.Master, Text: "kubernetes", Limit: 10}
 	rs, err := eng.Search(ctx, "c1", q)
-	if err != nil || len(rs) == 0 || rs[0].ID != "s1" || rs[0].Title != "Kubernetes for machine learning" {
-		t.Fatalf("search before reload: %+v, %v", rs, err)
-	}
+	require.NoError(t, err, "search before reload")
+	require.NotEmpty(t, rs, "search before reload")
+	assert.Equal(t, "s1", rs[0].ID, "search before reload: %+v", rs)
+	assert.Equal(t, "Kubernetes for machine learning", rs[0].Title, "search before reload: %+v", rs)
 	smaller := *b
 	smaller.Sessions = slices.DeleteFunc(slices.Clone(b.Sessions), func(s conference.Session) bool { return s.ID == "s1" })
 	smaller.Speakers = nil
-	if _, err := eng.Load(ctx, &smaller); err != nil {
-		t.Fatal(err)
-	}
+	_, err = eng.Load(ctx, &smaller)
+	require.NoError(t, err)
 	rs, _ = eng.Search(ctx, "c1", q)
 	for _, r := range rs {
-		if r.ID == "s1" {
-			t.Fatal("an entity removed from the bundle is still found after reloading")
-		}
+		assert.NotEqual(t, "s1", r.ID, "an entity removed from the bundle is still found after reloading")
 	}
-	if rs, _ := eng.Search(ctx, "c2", q); len(rs) != 1 || rs[0].ID != "s9" {
-		t.Fatalf("c2 after reloading: %+v", rs)
-	}
-	if !slices.Equal(eng.Conferences(), []string{"c1", "c2"}) {
-		t.Fatalf("Conferences = %v", eng.Conferences())
-	}
+	rs, _ = eng.Search(ctx, "c2", q)
+	require.Len(t, rs, 1, "c2 after reloading: %+v", rs)
+	assert.Equal(t, "s9", rs[0].ID, "c2 after reloading: %+v", rs)
+	assert.Equal(t, []string{"c1", "c2"}, eng.Conferences(), "Conferences")
 }
 
 func TestEngineErrors(t *testing.T) {
-	if _, err := search.NewEngine(hashembed.New(64), memsearch.New(32)); !errors.Is(err, search.ErrDimension) {
-		t.Fatalf("dimension mismatch: %v", err)
-	}
+	_, err := search.NewEngine(hashembed.New(64), memsearch.New(32))
+	assert.ErrorIs(t, err, search.ErrDimension, "dimension mismatch")
 	eng := newEngine(t)
-	_, err := eng.Search(context.Background(), "c1", search.Query{Table: "users", Mode: search.Faceted, Text: "x"})
-	if !errors.Is(err, search.ErrInvalidQuery) {
-		t.Fatalf("unknown table: %v", err)
-	}
+	_, err = eng.Search(context.Background(), "c1", search.Query{Table: "users", Mode: search.Faceted, Text: "x"})
+	assert.ErrorIs(t, err, search.ErrInvalidQuery, "unknown table")
 	q := eng.Resolve(search.Query{Table: search.Sessions, Text: "x"})
-	if q.Limit != search.DefaultLimit || *q.Threshold != search.Levels.Threshold {
-		t.Fatalf("Resolve = %+v", q)
-	}
+	assert.Equal(t, search.DefaultLimit, q.Limit, "Resolve = %+v", q)
+	require.NotNil(t, q.Threshold, "Resolve = %+v", q)
+	assert.Equal(t, search.Levels.Threshold, *q.Threshold, "Resolve = %+v", q)
 }
 
 // TestConferenceIsolation searches every table and mode of each demo
@@ -221,13 +198,10 @@ func TestEngineErrors(t *testing.T) {
 func TestConferenceIsolation(t *testing.T) {
 	ctx := context.Background()
 	b, err := conference.Demo()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	eng := newEngine(t)
-	if _, err := eng.Load(ctx, b); err != nil {
-		t.Fatal(err)
-	}
+	_, err = eng.Load(ctx, b)
+	require.NoError(t, err)
 	zero := float32(0)
 	texts := []string{"deploying machine learning models on-premises", "Kubernetes", "personally identifiable information",
 		"vector database", "forecasting wind power with machine learning", "lunch", "machine learning operations lead"}
@@ -240,13 +214,13 @@ func TestConferenceIsolation(t *testing.T) {
 			for _, tb := range search.Tables {
 				for _, mode := range []search.Mode{search.Faceted, search.Master} {
 					rs, err := eng.Search(ctx, conf, search.Query{Table: tb, Mode: mode, Text: text, Limit: search.MaxLimit, Threshold: &zero})
-					if err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, err)
+					// require, not assert: one leak is enough, and the loops would repeat it many times.
 					for _, r := range rs {
-						if r.Conference != conf || !own[r.Key()] || r.Title == r.ID { // Title == ID: not from the catalogue
-							t.Fatalf("%s %s %q in %s returned %s of %s (%q), not one of its own items", mode, tb, text, conf, r.Key(), r.Conference, r.Title)
-						}
+						msg := []any{"%s %s %q in %s returned %s of %s (%q), not one of its own items", mode, tb, text, conf, r.Key(), r.Conference, r.Title}
+						require.Equal(t, conf, r.Conference, msg...)
+						require.True(t, own[r.Key()], msg...)
+						require.NotEqual(t, r.ID, r.Title, msg...) // Title == ID: not from the catalogue
 					}
 				}
 			}
@@ -265,32 +239,26 @@ const ownFacets = `{"conferences":[{"id":"c1","name":"One"}],
 
 func TestOwnFacetKeysAreIndexedAndSearched(t *testing.T) {
 	b, err := conference.Parse("own", []byte(ownFacets))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	eng := searchtest.Engine(t, b)
 	rs, err := eng.Search(context.Background(), "c1", search.Query{Table: search.Sessions, Mode: search.Faceted, Text: "empty containers depots"})
-	if err != nil || len(rs) == 0 || rs[0].ID != "s1" {
-		t.Fatalf("search on an own facet: %v, %+v", err, rs)
-	}
-	if len(rs[0].Matched) == 0 || rs[0].Matched[0].Key != "theme" {
-		t.Fatalf("matched facets = %+v, want theme first", rs[0].Matched)
-	}
+	require.NoError(t, err, "search on an own facet")
+	require.NotEmpty(t, rs, "search on an own facet")
+	assert.Equal(t, "s1", rs[0].ID, "search on an own facet: %+v", rs)
+	require.NotEmpty(t, rs[0].Matched, "matched facets, want theme first")
+	assert.Equal(t, "theme", rs[0].Matched[0].Key, "matched facets = %+v, want theme first", rs[0].Matched)
 	rs, err = eng.Search(context.Background(), "c1", search.Query{Table: search.Speakers, Mode: search.Faceted, Text: "cold chain audits"})
-	if err != nil || len(rs) != 1 || rs[0].ID != "p1" {
-		t.Fatalf("a list-valued own facet is not searched: %v, %+v", err, rs)
-	}
+	require.NoError(t, err, "a list-valued own facet is not searched")
+	require.Len(t, rs, 1, "a list-valued own facet is not searched: %+v", rs)
+	assert.Equal(t, "p1", rs[0].ID, "a list-valued own facet is not searched: %+v", rs)
 	emb := hashembed.New(0)
 	fresh, _ := search.NewEngine(emb, memsearch.New(emb.Dim()))
 	rep, err := fresh.Load(context.Background(), b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
+	require.NotEmpty(t, rep.Conferences)
 	line := rep.Conferences[0].String()
 	for _, want := range []string{"2 sessions", "0 exhibitors", "1 speakers", "expertise (1)", "theme (1)", "who_should_attend (1)"} {
-		if !strings.Contains(line, want) {
-			t.Errorf("load summary %q lacks %q", line, want)
-		}
+		assert.Contains(t, line, want, "load summary")
 	}
 }
 
@@ -307,9 +275,7 @@ const filtered = `{"conferences":[{"id":"c1","name":"One","timezone":"Europe/Par
 
 func TestFiltersKeepSessionsAndTheirSpeakers(t *testing.T) {
 	b, err := conference.Parse("filtered", []byte(filtered))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	eng := searchtest.Engine(t, b)
 	ctx := context.Background()
 	afternoon := &when.Filter{From: time.Date(2026, 5, 12, 12, 0, 0, 0, time.UTC), To: time.Date(2026, 5, 12, 16, 0, 0, 0, time.UTC)}
@@ -321,23 +287,21 @@ func TestFiltersKeepSessionsAndTheirSpeakers(t *testing.T) {
 		return out
 	}
 	rs, err := eng.Search(ctx, "c1", search.Query{Table: search.Sessions, Mode: search.Faceted, Text: "kubernetes", Filter: afternoon})
-	if err != nil || !slices.Equal(keys(rs), []string{"pm"}) {
-		t.Fatalf("afternoon sessions: %v %v", keys(rs), err)
-	}
+	require.NoError(t, err, "afternoon sessions")
+	assert.Equal(t, []string{"pm"}, keys(rs), "afternoon sessions")
 	rs, err = eng.Search(ctx, "c1", search.Query{Table: search.Speakers, Mode: search.Faceted, Text: "kubernetes", Filter: afternoon})
-	if err != nil || !slices.Equal(keys(rs), []string{"p2"}) {
-		t.Fatalf("afternoon speakers (p2 links from its own side): %v %v", keys(rs), err)
-	}
+	require.NoError(t, err, "afternoon speakers")
+	assert.Equal(t, []string{"p2"}, keys(rs), "afternoon speakers (p2 links from its own side)")
 	workshops := &when.Filter{Formats: []string{"workshop"}}
 	rs, err = eng.Search(ctx, "c1", search.Query{Table: search.Sessions, Mode: search.Faceted, Filter: workshops})
-	if err != nil || !slices.Equal(keys(rs), []string{"pm", "d2"}) || rs[0].Score != 1 {
-		t.Fatalf("a filter alone lists what it keeps in programme order: %v %v", keys(rs), err)
-	}
+	require.NoError(t, err, "a filter alone")
+	require.NotEmpty(t, rs, "a filter alone lists what it keeps in programme order")
+	assert.Equal(t, []string{"pm", "d2"}, keys(rs), "a filter alone lists what it keeps in programme order")
+	assert.Equal(t, float32(1), rs[0].Score, "a filter alone lists what it keeps in programme order: %v", keys(rs))
 	nothing := &when.Filter{Rooms: []string{"Cellar"}}
-	if rs, err := eng.Search(ctx, "c1", search.Query{Table: search.Sessions, Mode: search.Faceted, Text: "kubernetes", Filter: nothing}); err != nil || len(rs) != 0 {
-		t.Fatalf("a filter that keeps nothing: %v %v", keys(rs), err)
-	}
-	if _, err := eng.Search(ctx, "c1", search.Query{Table: "attendees", Mode: search.Faceted, Filter: nothing}); !errors.Is(err, search.ErrInvalidQuery) {
-		t.Fatalf("a bad table behind a filter that keeps nothing: %v", err)
-	}
+	rs, err = eng.Search(ctx, "c1", search.Query{Table: search.Sessions, Mode: search.Faceted, Text: "kubernetes", Filter: nothing})
+	assert.NoError(t, err, "a filter that keeps nothing")
+	assert.Empty(t, rs, "a filter that keeps nothing: %v", keys(rs))
+	_, err = eng.Search(ctx, "c1", search.Query{Table: "attendees", Mode: search.Faceted, Filter: nothing})
+	assert.ErrorIs(t, err, search.ErrInvalidQuery, "a bad table behind a filter that keeps nothing")
 }

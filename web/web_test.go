@@ -6,6 +6,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
 )
 
 func get(t *testing.T, h http.Handler, method, path string) *http.Response {
@@ -24,32 +26,25 @@ func TestHandlerServesThePageAndTheScript(t *testing.T) {
 	} {
 		res := get(t, h, http.MethodGet, c.path)
 		body, _ := io.ReadAll(res.Body)
-		if res.StatusCode != http.StatusOK || !strings.HasPrefix(res.Header.Get("Content-Type"), c.ctype) || !strings.Contains(string(body), c.want) {
-			t.Errorf("GET %s: %d %q, body has %q: %v", c.path, res.StatusCode, res.Header.Get("Content-Type"), c.want, strings.Contains(string(body), c.want))
-		}
+		assert.Equal(t, http.StatusOK, res.StatusCode, "GET %s: status", c.path)
+		assert.True(t, strings.HasPrefix(res.Header.Get("Content-Type"), c.ctype), "GET %s: Content-Type = %q, want prefix %q", c.path, res.Header.Get("Content-Type"), c.ctype)
+		// Not assert.Contains: on failure it would print the whole minified bundle.
+		assert.True(t, strings.Contains(string(body), c.want), "GET %s: body lacks %q", c.path, c.want)
 	}
 	// The bundle carries the SDK's realtime client, not an import of it.
 	res := get(t, h, http.MethodGet, "/widget/widget.js")
 	body, _ := io.ReadAll(res.Body)
-	if strings.Contains(string(body), "@directus/sdk") || !strings.Contains(string(body), "/websocket") {
-		t.Error("dist/widget.js is not a bundle with the SDK inside: run npm ci && npm run build in web/")
-	}
-	if got := res.Header.Get("Access-Control-Allow-Origin"); got != "*" {
-		t.Errorf("widget.js Access-Control-Allow-Origin = %q, want * (embeddable anywhere)", got)
-	}
+	const notBundled = "dist/widget.js is not a bundle with the SDK inside: run npm ci && npm run build in web/"
+	assert.False(t, strings.Contains(string(body), "@directus/sdk"), notBundled+" (it imports @directus/sdk)")
+	assert.True(t, strings.Contains(string(body), "/websocket"), notBundled+" (no /websocket in it)")
+	assert.Equal(t, "*", res.Header.Get("Access-Control-Allow-Origin"), "widget.js Access-Control-Allow-Origin (embeddable anywhere)")
 }
 
 func TestHandlerRefusesTheRest(t *testing.T) {
 	h := Handler("/widget/")
 	for _, p := range []string{"/widget/src/widget.js", "/widget/package.json", "/widget/dist/", "/widget/../web.go"} {
-		if res := get(t, h, http.MethodGet, p); res.StatusCode != http.StatusNotFound {
-			t.Errorf("GET %s: %d, want 404", p, res.StatusCode)
-		}
+		assert.Equal(t, http.StatusNotFound, get(t, h, http.MethodGet, p).StatusCode, "GET %s", p)
 	}
-	if res := get(t, h, http.MethodPost, "/widget/"); res.StatusCode != http.StatusMethodNotAllowed {
-		t.Errorf("POST /widget/: %d, want 405", res.StatusCode)
-	}
-	if res := get(t, h, http.MethodHead, "/widget/widget.js"); res.StatusCode != http.StatusOK {
-		t.Errorf("HEAD /widget/widget.js: %d, want 200", res.StatusCode)
-	}
+	assert.Equal(t, http.StatusMethodNotAllowed, get(t, h, http.MethodPost, "/widget/").StatusCode, "POST /widget/")
+	assert.Equal(t, http.StatusOK, get(t, h, http.MethodHead, "/widget/widget.js").StatusCode, "HEAD /widget/widget.js")
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // corpus is a small conference written for these tests.
@@ -26,34 +27,30 @@ func TestStemmedWordsMatchAcrossInflections(t *testing.T) {
 	c := corpus()
 	a := c.Analyze("deploy a model")
 	got := c.Rank("sessions", a, nil)
-	if len(got) == 0 || got[0].Key != "sessions/s5" || got[0].Coverage != 1 {
-		t.Fatalf("rank = %+v, want s5 covering everything (deploying models)", got)
-	}
+	require.NotEmpty(t, got, "rank is empty, want s5 covering everything (deploying models)")
+	assert.Equal(t, "sessions/s5", got[0].Key, "rank = %+v, want s5 (deploying models) first", got)
+	assert.Equal(t, 1.0, got[0].Coverage, "rank = %+v, want s5 covering everything", got)
 }
 
 func TestMisspellingsAreCorrectedAgainstTheConference(t *testing.T) {
 	c := corpus()
 	a := c.Analyze("vector databses")
-	if f := a.Fixed(); len(f) != 1 || f[0].Word != "databses" || f[0].Fix != "databases" {
-		t.Fatalf("fixed = %+v, want databses → databases", a.Fixed())
-	}
-	if a.Text() != "vector databases" {
-		t.Fatalf("text = %q", a.Text())
-	}
-	if got := c.Rank("sessions", a, nil); got[0].Key != "sessions/s2" || got[0].Coverage != 1 {
-		t.Fatalf("rank = %+v", got)
-	}
+	f := a.Fixed()
+	require.Len(t, f, 1, "fixed = %+v, want databses → databases", f)
+	assert.Equal(t, "databses", f[0].Word, "fixed = %+v, want databses → databases", f)
+	assert.Equal(t, "databases", f[0].Fix, "fixed = %+v, want databses → databases", f)
+	assert.Equal(t, "vector databases", a.Text())
+	got := c.Rank("sessions", a, nil)
+	require.NotEmpty(t, got)
+	assert.Equal(t, "sessions/s2", got[0].Key, "rank = %+v", got)
+	assert.Equal(t, 1.0, got[0].Coverage, "rank = %+v", got)
 	for _, real := range []string{"sauna", "knitting", "german"} { // English words the conference lacks
-		if a := c.Analyze(real); len(a.Fixed()) != 0 || len(a.Unknown()) != 1 {
-			t.Errorf("%q was corrected: %+v", real, a.Concepts)
-		}
+		a := c.Analyze(real)
+		assert.Empty(t, a.Fixed(), "%q was corrected: %+v", real, a.Concepts)
+		assert.Len(t, a.Unknown(), 1, "%q was corrected: %+v", real, a.Concepts)
 	}
-	if a := c.Analyze("postgress replicaton"); len(a.Fixed()) != 2 {
-		t.Errorf("two typos, fixes %+v", a.Fixed())
-	}
-	if a := c.Analyze("xqzt"); len(a.Fixed()) != 0 {
-		t.Errorf("a word far from any conference word was corrected: %+v", a.Fixed())
-	}
+	assert.Len(t, c.Analyze("postgress replicaton").Fixed(), 2, "two typos")
+	assert.Empty(t, c.Analyze("xqzt").Fixed(), "a word far from any conference word was corrected")
 }
 
 func TestSelfDescriptionDoesNotReachTheSearch(t *testing.T) {
@@ -63,64 +60,42 @@ func TestSelfDescriptionDoesNotReachTheSearch(t *testing.T) {
 	for _, k := range a.Concepts {
 		words = append(words, k.Word)
 	}
-	if !slices.Equal(words, []string{"deploy", "models"}) {
-		t.Fatalf("concepts = %v", words)
-	}
+	assert.Equal(t, []string{"deploy", "models"}, words, "concepts")
 }
 
 func TestAcronymsAreMinedFromTheConferenceText(t *testing.T) {
 	c := corpus()
-	if got := c.Expansions("SBOM"); !slices.Equal(got, []string{"software bill of materials"}) {
-		t.Errorf("SBOM → %v", got)
-	}
-	if got := c.Expansions("wms"); !slices.Contains(got, "warehouse management systems") && !slices.Contains(got, "warehouse management system") {
-		t.Errorf("wms → %v", got)
-	}
-	if got := c.Expansions("ml"); len(got) == 0 || got[0] != "machine learning" {
-		t.Errorf("ml → %v (machine learning appears twice)", got)
-	}
-	if got := c.Expansions("xyz"); len(got) != 0 {
-		t.Errorf("xyz → %v", got)
-	}
-	if got := c.Expansions("wasm"); len(got) != 0 { // "wearable air sensors made" once is a coincidence
-		t.Errorf("wasm → %v", got)
-	}
-	if got := c.Abbreviation("software bill of materials"); got != "sbom" {
-		t.Errorf("abbreviation = %q", got)
-	}
-	if got := c.Abbreviation("vector databases"); got != "" {
-		t.Errorf("vector databases abbreviated to %q although the text never writes VD", got)
-	}
+	assert.Equal(t, []string{"software bill of materials"}, c.Expansions("SBOM"), "SBOM")
+	wms := c.Expansions("wms")
+	assert.True(t, slices.Contains(wms, "warehouse management systems") || slices.Contains(wms, "warehouse management system"), "wms → %v", wms)
+	ml := c.Expansions("ml")
+	require.NotEmpty(t, ml, "ml → nothing (machine learning appears twice)")
+	assert.Equal(t, "machine learning", ml[0], "ml → %v (machine learning appears twice)", ml)
+	assert.Empty(t, c.Expansions("xyz"), "xyz")
+	assert.Empty(t, c.Expansions("wasm"), "wasm") // "wearable air sensors made" once is a coincidence
+	assert.Equal(t, "sbom", c.Abbreviation("software bill of materials"), "abbreviation")
+	assert.Equal(t, "", c.Abbreviation("vector databases"), "vector databases abbreviated although the text never writes VD")
 }
 
 func TestRankWeighsRareWordsAndCoverage(t *testing.T) {
 	c := corpus()
 	a := c.Analyze("postgres databases")
 	got := c.Rank("sessions", a, nil)
-	if got[0].Key != "sessions/s3" || got[0].Coverage != 1 {
-		t.Fatalf("rank = %+v, want s3 (both words) first", got)
-	}
-	if got[1].Coverage >= 0.5 {
-		t.Fatalf("a document with only the common word covers %.2f, want < 0.5 (postgres is rarer)", got[1].Coverage)
-	}
+	require.GreaterOrEqual(t, len(got), 2, "rank = %+v", got)
+	assert.Equal(t, "sessions/s3", got[0].Key, "rank = %+v, want s3 (both words) first", got)
+	assert.Equal(t, 1.0, got[0].Coverage, "rank = %+v, want s3 (both words) first", got)
+	assert.Less(t, got[1].Coverage, 0.5, "a document with only the common word covers too much (postgres is rarer)")
 	only := c.Rank("sessions", a, func(k string) bool { return k == "sessions/s2" })
-	if len(only) != 1 || only[0].Key != "sessions/s2" {
-		t.Fatalf("allow ignored: %+v", only)
-	}
-	if len(c.Rank("speakers", c.Analyze("postgres"), nil)) != 0 {
-		t.Fatal("groups are not kept apart")
-	}
+	require.Len(t, only, 1, "allow ignored: %+v", only)
+	assert.Equal(t, "sessions/s2", only[0].Key, "allow ignored: %+v", only)
+	assert.Empty(t, c.Rank("speakers", c.Analyze("postgres"), nil), "groups are not kept apart")
 }
 
 func TestRelatedWordsComeFromTheBestDocuments(t *testing.T) {
 	c := corpus()
 	got := c.Related("sessions", c.Analyze("vector"), 3)
-	if !slices.Contains(got, "similarity") && !slices.Contains(got, "benchmarks") {
-		t.Fatalf("related = %v, want words of the vector databases session", got)
-	}
-	if slices.Contains(got, "vector") {
-		t.Fatalf("related repeats the question: %v", got)
-	}
+	assert.True(t, slices.Contains(got, "similarity") || slices.Contains(got, "benchmarks"), "related = %v, want words of the vector databases session", got)
+	assert.NotContains(t, got, "vector", "related repeats the question")
 }
 
 func TestLanguageIsRecognised(t *testing.T) {
@@ -134,13 +109,9 @@ func TestLanguageIsRecognised(t *testing.T) {
 		"有没有关于 PostgreSQL 数据库安全和审计的讲座？":                                   "zh",
 		"": English,
 	} {
-		if got := Language(text, c.Knows); got != want {
-			t.Errorf("Language(%q) = %q, want %q", text, got, want)
-		}
+		assert.Equal(t, want, Language(text, c.Knows), "Language(%q)", text)
 	}
-	if LanguageName("de") != "German" {
-		t.Errorf("LanguageName(de) = %q", LanguageName("de"))
-	}
+	assert.Equal(t, "German", LanguageName("de"), "LanguageName(de)")
 }
 
 func TestWordsWrittenTogetherOrApartMatch(t *testing.T) {
@@ -152,9 +123,9 @@ func TestWordsWrittenTogetherOrApartMatch(t *testing.T) {
 	})
 	for q, want := range map[string]string{"elastic search logs": "sessions/a", "my sql tuning": "sessions/b", "opensource": "sessions/c"} {
 		got := c.Rank("sessions", c.Analyze(q), nil)
-		if len(got) == 0 || got[0].Key != want || got[0].Coverage != 1 {
-			t.Errorf("%q ranks %+v, want %s covering everything", q, got, want)
-		}
+		require.NotEmpty(t, got, "%q ranks nothing, want %s covering everything", q, want)
+		assert.Equal(t, want, got[0].Key, "%q ranks %+v, want %s first", q, got, want)
+		assert.Equal(t, 1.0, got[0].Coverage, "%q ranks %+v, want %s covering everything", q, got, want)
 	}
 }
 
@@ -163,9 +134,7 @@ func TestAcronymsAreNotFragmentsAndCamelCaseCounts(t *testing.T) {
 		{Key: "sessions/a", Group: "sessions", Fields: []Field{{"Open source machine learning", 2}, {"Open source machine learning for all.", 1}}},
 		{Key: "sessions/b", Group: "sessions", Fields: []Field{{"State of OpenStreetMap data", 2}, {"OpenStreetMap in Asia.", 1}}},
 	})
-	if got := c.Expansions("osm"); !slices.Equal(got, []string{"openstreetmap"}) {
-		t.Fatalf("osm → %v, want openstreetmap (open source machine is always followed by learning)", got)
-	}
+	assert.Equal(t, []string{"openstreetmap"}, c.Expansions("osm"), "osm, want openstreetmap (open source machine is always followed by learning)")
 }
 
 // A sentence copied into another entry (a talk's title in its speaker's

@@ -1,6 +1,10 @@
 package lexical
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
 
 func TestTopicDropsSelfDescriptionAndRequestPhrasing(t *testing.T) {
 	for in, want := range map[string]string{
@@ -24,8 +28,6 @@ func TestTopicDropsSelfDescriptionAndRequestPhrasing(t *testing.T) {
 		"I've always wanted to try robot welding":             "try robot welding",
 		"we were hoping for a session on cold storage":        "cold storage",
 	} {
-		if got := Topic(in); got != want {
-			t.Errorf("Topic(%q) = %q, want %q", in, got, want)
-		}
+		assert.Equal(t, want, Topic(in), "Topic(%q)", in)
 	}
 }
