@@ -460,3 +460,22 @@ func waitFinal(t *testing.T, store *memStore, user string) Message {
 	waitFor(t, "the reply", func() (ok bool) { reply, ok = finalOf(store, user); return })
 	return reply
 }
+
+// Deliveries of one conversation that arrive out of order (the Flow sends
+// them concurrently) are answered in question order within seconds: the
+// later question waits for the earlier one and is delivered again, without
+// waiting for the reconciler's grace.
+func TestOutOfOrderDeliveriesAreAnsweredInOrderSoon(t *testing.T) {
+	store := newMemStore()
+	store.addUser("c1", "u1", "Any k8s workshops?", 2*time.Second)
+	store.addUser("c1", "u2", "And GPU talks?", time.Second)
+	s := testService(t, store, nil, Options{ReconcileGrace: time.Hour})
+	for _, u := range []string{"u2", "u1"} { // the later question first
+		_, err := s.Accept(context.Background(), Delivery{MessageID: u, Role: "user"})
+		require.NoError(t, err)
+	}
+	first, second := waitFinal(t, store, "u1"), waitFinal(t, store, "u2")
+	assert.Equal(t, StatusCompleted, first.Status)
+	assert.Equal(t, StatusCompleted, second.Status)
+	assert.False(t, second.Created.Before(first.Updated), "u2's reply was created at %v, before u1's finished at %v", second.Created, first.Updated)
+}

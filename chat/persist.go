@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 )
 
 // Delivery is news of a user message: from the Directus Flow webhook, from
@@ -18,9 +19,11 @@ type Delivery struct {
 	// that its log lines and the turn's join).
 	TraceID string
 
-	assistantID string // the reply's id
-	restart     bool   // the reply exists and is answered again (reconciler)
-	attempts    int    // how often it was restarted, this time included
+	assistantID string    // the reply's id
+	restart     bool      // the reply exists and is answered again (reconciler)
+	attempts    int       // how often it was restarted, this time included
+	waits       int       // how often it waited for an earlier question (retryWaiting)
+	waitSince   time.Time // when it first did
 	// meta is the reply's metadata as claimed (who accepted or restarted
 	// it, how often); every later write keeps it.
 	meta map[string]any
@@ -136,6 +139,7 @@ func (s *Service) answer(ctx context.Context, d Delivery, user Message, log *slo
 		s.limit.Unreserve()
 		s.seen.forget(d.MessageID) // the reconciler takes it up once the earlier one is done
 		d.lease.stop()
+		s.retryWaiting(d)
 		return
 	}
 	k, err := s.claim(ctx, ctx, d, user)
@@ -197,6 +201,40 @@ func (s *Service) waitsFor(ctx context.Context, d Delivery, user Message, log *s
 		return true
 	}
 	return false
+}
+
+// A question that waits for an earlier one of its conversation is
+// delivered again after waitBackoff, doubling up to waitBackoffMax, until
+// the earlier one is done: deliveries that arrive out of order (the Flow
+// sends them concurrently) then run in order as soon as they can, not after
+// the reconciler's grace. It stops after AbandonAfter (by then the
+// reconciler restarts an earlier reply that is stuck, and takes this one up
+// after it), or when it cannot be accepted (shutting down, overloaded).
+const (
+	waitBackoff    = 250 * time.Millisecond
+	waitBackoffMax = 4 * time.Second
+)
+
+// retryWaiting delivers a waiting question again later.
+func (s *Service) retryWaiting(d Delivery) {
+	if d.restart {
+		return
+	}
+	now := s.opts.Now()
+	if d.waitSince.IsZero() {
+		d.waitSince = now
+	}
+	if now.Sub(d.waitSince) >= s.opts.AbandonAfter {
+		return
+	}
+	delay := min(waitBackoff<<min(d.waits, 8), waitBackoffMax)
+	d.waits++
+	d.assistantID, d.lease = "", nil
+	time.AfterFunc(delay, func() {
+		if _, err := s.Accept(s.bgCtx, d); err != nil {
+			s.log.Info("a waiting question is left to the reconciler", "message", d.MessageID, "err", err)
+		}
+	})
 }
 
 // turnOf is what a persisted turn carries from its delivery: the trace id

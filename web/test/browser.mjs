@@ -43,19 +43,15 @@ async function api(method, path, body) {
   return text ? JSON.parse(text).data : null;
 }
 
-// attendee creates the README's attendee role (create/read on conversations
-// and messages, read on the programme) and a user with a static token.
+// attendee creates a user with the attendee role `directus setup` made
+// (erleah-attendee: create/read on conversations and messages, read on the
+// programme) and a static token, as the README says to.
 async function attendee() {
+  const roles = await api('GET', '/roles?filter[name][_eq]=erleah-attendee&fields=id');
+  if (!roles || roles.length !== 1) throw new Error('no erleah-attendee role: run erleah-agent directus setup first');
   const name = `browser-attendee-${Date.now()}`;
-  const policy = await api('POST', '/policies', { name, app_access: false, admin_access: false });
-  const grants = [['conversations', 'create'], ['conversations', 'read'], ['messages', 'create'], ['messages', 'read'],
-    ['conferences', 'read'], ['sessions', 'read'], ['exhibitors', 'read'], ['speakers', 'read']];
-  for (const [collection, action] of grants) {
-    await api('POST', '/permissions', { policy: policy.id, collection, action, fields: ['*'] });
-  }
-  const role = await api('POST', '/roles', { name, policies: { create: [{ policy: policy.id }] } });
   const token = randomBytes(24).toString('hex');
-  await api('POST', '/users', { email: `${name}@example.com`, first_name: 'Browser', token, status: 'active', role: role.id });
+  await api('POST', '/users', { email: `${name}@example.com`, first_name: 'Browser', token, status: 'active', role: roles[0].id });
   return token;
 }
 
