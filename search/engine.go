@@ -61,6 +61,15 @@ type loaded struct {
 // before Load.
 func (e *Engine) Ablate(off Ablation) { e.off = off }
 
+// Ready reports whether the index can answer: an index kept in another
+// server (Weaviate) says whether that server is up; one in memory always can.
+func (e *Engine) Ready(ctx context.Context) error {
+	if r, ok := e.index.(interface{ Ready(context.Context) error }); ok {
+		return r.Ready(ctx)
+	}
+	return nil
+}
+
 // NewEngine returns an engine over an embedder and an index of the same
 // dimension.
 func NewEngine(e Embedder, idx Index) (*Engine, error) {

@@ -2,6 +2,7 @@ package search_test
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -304,4 +305,25 @@ func TestFiltersKeepSessionsAndTheirSpeakers(t *testing.T) {
 	assert.Empty(t, rs, "a filter that keeps nothing: %v", keys(rs))
 	_, err = eng.Search(ctx, "c1", search.Query{Table: "attendees", Mode: search.Faceted, Filter: nothing})
 	assert.ErrorIs(t, err, search.ErrInvalidQuery, "a bad table behind a filter that keeps nothing")
+}
+
+// readyIndex is an index kept in another server, up or down.
+type readyIndex struct {
+	search.Index
+	err error
+}
+
+func (r readyIndex) Ready(context.Context) error { return r.err }
+
+// The engine is ready when its index is: one in memory always is, one in
+// another server says so.
+func TestEngineReadyFollowsItsIndex(t *testing.T) {
+	emb := hashembed.New(0)
+	mem, err := search.NewEngine(emb, memsearch.New(emb.Dim()))
+	require.NoError(t, err)
+	assert.NoError(t, mem.Ready(context.Background()))
+	down := errors.New("weaviate is down")
+	remote, err := search.NewEngine(emb, readyIndex{Index: memsearch.New(emb.Dim()), err: down})
+	require.NoError(t, err)
+	assert.ErrorIs(t, remote.Ready(context.Background()), down)
 }

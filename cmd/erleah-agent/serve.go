@@ -121,7 +121,7 @@ func build(ctx context.Context, cfg config, log *slog.Logger) (*app, error) {
 	sopts := server.Options{Prompts: reg, Models: router,
 		APIToken: string(cfg.APIToken), DebugEvents: cfg.DebugEvents, Logger: log, Metrics: m,
 		PerIP: server.Rate{PerSecond: cfg.RatePerIP, Burst: cfg.BurstPerIP}, PerUser: server.Rate{PerSecond: cfg.RatePerUser, Burst: cfg.BurstPerUser},
-		Ready: map[string]server.Check{"index": d.ready, "models": modelsReady(router, cfg)}}
+		Ready: map[string]server.Check{"index": d.ready, "search": eng.Ready, "models": modelsReady(router, cfg)}}
 	if bank != nil {
 		opts.Memory, copts.Memory, sopts.Memory = bank, bank, bank
 	}

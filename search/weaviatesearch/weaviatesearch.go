@@ -248,3 +248,11 @@ func (x *Index) Refs(ctx context.Context, conference string, table search.Table)
 		after = ids[len(ids)-1]
 	}
 }
+
+// Ready reports whether Weaviate answers its readiness probe.
+func (x *Index) Ready(ctx context.Context) error {
+	if err := x.c.do(ctx, http.MethodGet, "/v1/.well-known/ready", nil, nil); err != nil {
+		return fmt.Errorf("weaviatesearch: not ready: %w", err)
+	}
+	return nil
+}

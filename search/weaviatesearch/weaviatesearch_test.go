@@ -139,3 +139,15 @@ func TestDroppedOwnFacetKeysStopCounting(t *testing.T) {
 	require.NoError(t, x.Upsert(ctx, []search.Entity{ent("own", "talks_about")}))
 	assert.Equal(t, with, score(), "the key counts again")
 }
+
+// Ready answers from Weaviate's readiness probe; with the server gone it
+// is an error, not a hang.
+func TestReadyFollowsTheServer(t *testing.T) {
+	idx := newIndex(t, 8, "hnsw")
+	require.NoError(t, idx.Ready(context.Background()))
+	gone := *idx
+	gone.c.base = "http://127.0.0.1:1"
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	assert.ErrorContains(t, gone.Ready(ctx), "not ready")
+}
