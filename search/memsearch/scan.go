@@ -1,8 +1,6 @@
 package memsearch
 
 import (
-	"slices"
-	"strings"
 	"sync"
 
 	"github.com/erleah/erleah-agent/search"
@@ -20,22 +18,22 @@ func (s *shard) search(q search.VectorQuery) []search.Hit {
 	if q.Mode == search.Master {
 		rows, quant = s.masters, s.qmasters
 	}
-	var top topK
+	var top search.TopK[entity]
 	if quant == nil {
 		sims := rowSims(buf, q.Vector, rows, s.dim)
-		top = s.rank(q, allowed, sims, topK{k: q.Limit})
+		top = s.rank(q, allowed, sims, search.TopK[entity]{K: q.Limit})
 	} else {
 		top = s.rerank(q, allowed, buf, quant)
 	}
-	return s.hits(q, top.sorted(), *buf)
+	return s.hits(q, top.Best(), *buf)
 }
 
 // rank offers every allowed live entity to top, scored from sims (one per
 // row of the query's matrix).
-func (s *shard) rank(q search.VectorQuery, allowed allow, sims []float32, top topK) topK {
+func (s *shard) rank(q search.VectorQuery, allowed allow, sims []float32, top search.TopK[entity]) search.TopK[entity] {
 	for _, e := range s.ents {
 		if e.live && allowed.has(e.id) {
-			top.offer(s.score(q, sims, e), e)
+			top.Offer(s.score(q, sims, e), e.id, e)
 		}
 	}
 	return top
@@ -56,17 +54,18 @@ func (s *shard) score(q search.VectorQuery, sims []float32, e entity) float32 {
 // rerank picks candidates from the int8 scan, then scores them again from
 // the float rows, writing their exact similarities over the approximate ones
 // in buf.
-func (s *shard) rerank(q search.VectorQuery, allowed allow, buf *[]float32, quant *qmatrix) topK {
+func (s *shard) rerank(q search.VectorQuery, allowed allow, buf *[]float32, quant *qmatrix) search.TopK[entity] {
 	sims := quant.approxSims(buf, q.Vector, s.dim)
-	cands := s.rank(q, allowed, sims, topK{k: candidates(q.Limit), keepAll: true})
-	top := topK{k: q.Limit}
-	for _, c := range cands.sorted() {
-		off, n, rows := c.e.facetOff, c.e.facetN, s.facets
+	cands := s.rank(q, allowed, sims, search.TopK[entity]{K: candidates(q.Limit), KeepAll: true})
+	top := search.TopK[entity]{K: q.Limit}
+	for _, c := range cands.Best() {
+		e := c.Item
+		off, n, rows := e.facetOff, e.facetN, s.facets
 		if q.Mode == search.Master {
-			off, n, rows = c.e.master, 1, s.masters
+			off, n, rows = e.master, 1, s.masters
 		}
 		dotRows(q.Vector, rows[off*s.dim:(off+n)*s.dim], s.dim, sims[off:off+n])
-		top.offer(s.score(q, sims, c.e), c.e)
+		top.Offer(s.score(q, sims, e), e.id, e)
 	}
 	return top
 }
@@ -104,73 +103,23 @@ func rowSims(buf *[]float32, v, m []float32, dim int) []float32 {
 
 // hits turns ranked candidates into hits above the threshold, with the
 // matched facets of each (best first) in faceted mode.
-func (s *shard) hits(q search.VectorQuery, ranked []candidate, sims []float32) []search.Hit {
+func (s *shard) hits(q search.VectorQuery, ranked []search.Ranked[entity], sims []float32) []search.Hit {
 	out := make([]search.Hit, 0, len(ranked))
 	for _, c := range ranked {
-		if c.score <= 0 || c.score < q.Threshold {
+		if c.Score <= 0 || c.Score < q.Threshold {
 			continue
 		}
-		h := search.Hit{Ref: search.Ref{Conference: q.Conference, Table: q.Table, ID: c.e.id}, Score: c.score}
+		h := search.Hit{Ref: search.Ref{Conference: q.Conference, Table: q.Table, ID: c.ID}, Score: c.Score}
 		if q.Mode == search.Faceted {
-			for r := c.e.facetOff; r < c.e.facetOff+c.e.facetN; r++ {
+			e := c.Item
+			for r := e.facetOff; r < e.facetOff+e.facetN; r++ {
 				if sims[r] >= q.FacetFloor && sims[r] > 0 {
 					h.Facets = append(h.Facets, search.FacetMatch{Key: s.names[s.keys[r]], Score: sims[r]})
 				}
 			}
-			slices.SortStableFunc(h.Facets, func(a, b search.FacetMatch) int { return cmpDesc(a.Score, b.Score) })
+			search.SortFacets(h.Facets)
 		}
 		out = append(out, h)
 	}
 	return out
 }
-
-func cmpDesc(a, b float32) int {
-	switch {
-	case a > b:
-		return -1
-	case a < b:
-		return 1
-	}
-	return 0
-}
-
-type candidate struct {
-	score float32
-	e     entity
-}
-
-// topK keeps the k best candidates, best first; equal scores rank by id.
-type topK struct {
-	k       int
-	keepAll bool // keep scores ≤ 0 too (candidates, whose scores are approximate)
-	best    []candidate
-}
-
-func better(a, b candidate) bool {
-	if a.score != b.score {
-		return a.score > b.score
-	}
-	return strings.Compare(a.e.id, b.e.id) < 0
-}
-
-func (t *topK) offer(score float32, e entity) {
-	if score <= 0 && !t.keepAll {
-		return
-	}
-	c := candidate{score: score, e: e}
-	if len(t.best) == t.k && !better(c, t.best[len(t.best)-1]) {
-		return
-	}
-	i, _ := slices.BinarySearchFunc(t.best, c, func(x, y candidate) int {
-		if better(x, y) {
-			return -1
-		}
-		return 1
-	})
-	t.best = slices.Insert(t.best, i, c)
-	if len(t.best) > t.k {
-		t.best = t.best[:t.k]
-	}
-}
-
-func (t *topK) sorted() []candidate { return t.best }

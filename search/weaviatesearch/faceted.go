@@ -1,6 +1,7 @@
 package weaviatesearch
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -115,7 +116,7 @@ func (s *scan) kthLower(seen map[string]*seenFacets) float32 {
 	if len(all) < s.q.Limit {
 		return 0
 	}
-	slices.SortFunc(all, func(a, b float32) int { return cmpDesc(a, b) })
+	slices.SortFunc(all, func(a, b float32) int { return cmp.Compare(b, a) })
 	return all[s.q.Limit-1]
 }
 
@@ -141,7 +142,7 @@ func (s *scan) offerSims(id string, keys []string, sims []float32) {
 		weights[i] = search.FacetWeight(s.q.Table, k)
 	}
 	score := search.FacetScore(sims, weights, s.total, s.q.FacetFloor)
-	s.top.offer(scoredEntity{id: id, score: score, keys: keys, sims: sims})
+	s.top.Offer(score, id, matched{keys: keys, sims: sims})
 }
 
 // exact scores entities from the vectors their entity objects carry: one

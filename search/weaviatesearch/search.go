@@ -38,7 +38,7 @@ func (x *Index) Search(ctx context.Context, q search.VectorQuery) ([]search.Hit,
 	if q.IDs != nil && len(q.IDs) == 0 {
 		return []search.Hit{}, nil
 	}
-	s := &scan{x: x, q: q, vector: gqlVector(q.Vector), top: topK{k: q.Limit}, scored: map[string]bool{}, total: search.TotalWeight(q.Table)}
+	s := &scan{x: x, q: q, vector: gqlVector(q.Vector), top: search.TopK[matched]{K: q.Limit}, scored: map[string]bool{}, total: search.TotalWeight(q.Table)}
 	hits, err := s.run(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("weaviatesearch: %s %s in %s: %w", q.Mode, q.Table, q.Conference, err)
@@ -51,7 +51,7 @@ type scan struct {
 	x      *Index
 	q      search.VectorQuery
 	vector string // q.Vector in GraphQL
-	top    topK
+	top    search.TopK[matched]
 	scored map[string]bool // master mode: entities offered to top
 	total  float32         // coverage denominator (faceted mode)
 }
@@ -78,8 +78,8 @@ func (s *scan) run(ctx context.Context) ([]search.Hit, error) {
 			last = cands[len(cands)-1].sim
 		}
 		final := len(cands) < n || n == maxCandidates
-		if s.q.Mode == search.Master && (final || s.outranks(s.top.kthOrZero(), last)) {
-			return s.top.hits(s.q), nil
+		if s.q.Mode == search.Master && (final || s.outranks(s.top.Kth(), last)) {
+			return hits(&s.top, s.q), nil
 		}
 		if s.q.Mode == search.Faceted {
 			seen, order := s.seen(cands)
@@ -87,7 +87,7 @@ func (s *scan) run(ctx context.Context) ([]search.Hit, error) {
 				if err := s.scoreFaceted(ctx, seen, order, kth, last); err != nil {
 					return nil, err
 				}
-				return s.top.hits(s.q), nil
+				return hits(&s.top, s.q), nil
 			}
 		}
 		n *= growth
@@ -148,7 +148,7 @@ func (s *scan) candidates(ctx context.Context, n int, first bool) ([]candidate, 
 		cands[i] = candidate{entity: o.Entity, facet: o.Facet, sim: 1 - o.Additional.Distance}
 		if s.q.Mode == search.Master && !s.scored[o.Entity] {
 			s.scored[o.Entity] = true
-			s.top.offer(scoredEntity{id: o.Entity, score: cands[i].sim})
+			s.top.Offer(cands[i].sim, o.Entity, matched{})
 		}
 	}
 	return cands, nil
