@@ -25,19 +25,5 @@ pg_psql() {
   (cd / && as_postgres psql -X -q -v ON_ERROR_STOP=1 -p "$DIRECTUS_PG_PORT" -d postgres "$@")
 }
 
-# stop_group PID NAME: TERM to the process group PID leads (start.sh starts
-# servers with setsid), KILL after 5 s.
-stop_group() {
-  local pid="$1" name="$2"
-  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
-  kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
-  for _ in $(seq 50); do
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  if kill -0 "$pid" 2>/dev/null; then
-    log "$name (pid $pid) still running after 5s, sending KILL"
-    kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
-  fi
-  log "stopped $name (pid $pid)"
-}
+# shellcheck source=../proc.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../proc.sh"   # stop_group
