@@ -229,7 +229,6 @@ func (s *Service) retryWaiting(d Delivery) {
 	}
 	delay := min(waitBackoff<<min(d.waits, 8), waitBackoffMax)
 	d.waits++
-	d.assistantID, d.lease = "", nil
 	time.AfterFunc(delay, func() {
 		if _, err := s.Accept(s.bgCtx, d); err != nil {
 			s.log.Info("a waiting question is left to the reconciler", "message", d.MessageID, "err", err)
