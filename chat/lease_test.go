@@ -256,3 +256,44 @@ func TestLostLeaseIsRetriedWhenTheHolderDies(t *testing.T) {
 	reply := waitFinal(t, store, "u1")
 	assert.Equal(t, StatusCompleted, reply.Status)
 }
+
+// A reply whose creation Directus wrote but whose answer was lost (the
+// connection dropped), followed by a read that fails too, is answered
+// within seconds by the same delivery tried again, not after AbandonAfter:
+// one reply, completed.
+func TestALostCreateAnswerIsTriedAgainAndTakenUp(t *testing.T) {
+	store := newMemStore()
+	store.addUser("c1", "u1", "Any k8s workshops?", 0)
+	store.lostCreates, store.readOutage = 1, 1
+	a := testService(t, store, nil, Options{Instance: "A", AbandonAfter: time.Hour})
+	_, err := a.Accept(context.Background(), Delivery{MessageID: "u1", ConversationID: "c1", Role: "user"})
+	require.NoError(t, err)
+	reply := waitFinal(t, store, "u1")
+	assert.Equal(t, StatusCompleted, reply.Status)
+	assert.Equal(t, "A", reply.Metadata["accepted_by"])
+	assert.Zero(t, store.readOutage, "the retry read the message again")
+}
+
+// A reply accepted by another process, or one already handed back, is not
+// taken up by a delivery tried again: only the reconciler restarts it.
+func TestOnlyOnesOwnUnstartedReplyIsTakenUp(t *testing.T) {
+	for name, md := range map[string]map[string]any{
+		"accepted elsewhere": {"accepted_by": "B"},
+		"handed back":        {"accepted_by": "A", "handed_back": true},
+		"restarted":          {"accepted_by": "A", "restarted_by": "A", "attempts": 1},
+	} {
+		t.Run(name, func(t *testing.T) {
+			store := newMemStore()
+			store.addUser("c1", "u1", "Any k8s workshops?", 0)
+			store.put(Message{ID: replyID("u1"), Conversation: "c1", Role: "assistant", Status: StatusPending, ReplyTo: "u1", Author: memAgent, Metadata: md}, 0)
+			a := testService(t, store, nil, Options{Instance: "A", AbandonAfter: time.Hour})
+			_, err := a.Accept(context.Background(), Delivery{MessageID: "u1", ConversationID: "c1", Role: "user"})
+			require.NoError(t, err)
+			waitFor(t, "the delivery to end", func() bool { return !a.inflight.has(replyID("u1")) })
+			assert.Equal(t, StatusPending, store.get(replyID("u1")).Status)
+			store.mu.Lock()
+			defer store.mu.Unlock()
+			assert.Empty(t, store.patches[replyID("u1")], "the reply was written")
+		})
+	}
+}

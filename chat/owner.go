@@ -119,15 +119,36 @@ func (s *Service) createReply(ctx context.Context, id string, user Message) erro
 			}
 			return err
 		}
-		if err := s.detachForeign(ctx, id, user); err != nil {
+		err = s.detachForeign(ctx, id, user)
+		if errors.Is(err, errCreatedHere) {
+			s.log.Info("the reply was created by an earlier try whose answer was lost: taken up", "assistant", id)
+			return nil
+		}
+		if err != nil {
 			return err
 		}
 	}
 	return fmt.Errorf("chat: the reply to %s is taken by foreign messages again and again", user.ID)
 }
 
+// errCreatedHere: the reply exists because an earlier try of this process
+// created it and never saw Directus's answer (a dropped connection).
+var errCreatedHere = errors.New("chat: the reply was created by an earlier try here")
+
+// createdHere reports whether an existing reply is one this process
+// created and never started: pending, empty, accepted here and neither
+// handed back nor restarted since. The caller holds the reply's lease, so
+// nobody else writes it; the reply is taken up as if just created.
+func (s *Service) createdHere(existing Message, id string) bool {
+	md := existing.Metadata
+	_, handedBack := md["handed_back"]
+	_, restarted := md["restarted_by"]
+	return existing.ID == id && existing.Status == StatusPending && existing.Text == "" &&
+		md["accepted_by"] == s.instance && !handedBack && !restarted
+}
+
 // detachForeign looks at what made the reply's creation fail: the agent's
-// own reply (ErrDuplicate), a foreign one (detached: nil, to create again),
+// own reply (ErrDuplicate, or errCreatedHere when this process created it), a foreign one (detached: nil, to create again),
 // or a foreign message holding the reply's id (an error: that id cannot be
 // used).
 func (s *Service) detachForeign(ctx context.Context, id string, user Message) error {
@@ -153,6 +174,9 @@ func (s *Service) detachForeign(ctx context.Context, id string, user Message) er
 		return fmt.Errorf("chat: the reply's id %s is taken by a message of %q that does not answer %s", id, m.Author, user.ID)
 	}
 	if existing.Role == "assistant" && existing.Conversation == user.Conversation && existing.Author == self {
+		if s.createdHere(existing, id) {
+			return errCreatedHere
+		}
 		return ErrDuplicate
 	}
 	if err := st.Patch(ctx, existing.ID, map[string]any{"reply_to": nil}); err != nil {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"log/slog"
 	"time"
+
+	"github.com/erleah/erleah-agent/directus"
 )
 
 // Delivery is news of a user message: from the Directus Flow webhook, from
@@ -22,7 +24,7 @@ type Delivery struct {
 	assistantID string    // the reply's id
 	restart     bool      // the reply exists and is answered again (reconciler)
 	attempts    int       // how often it was restarted, this time included
-	waits       int       // how often it waited for an earlier question (retryWaiting)
+	waits       int       // how often it waited for an earlier question (retryLater)
 	waitSince   time.Time // when it first did
 	// meta is the reply's metadata as claimed (who accepted or restarted
 	// it, how often); every later write keeps it.
@@ -112,7 +114,8 @@ func (s *Service) deliver(d Delivery) {
 		s.limit.Unreserve()
 		d.lease.stop()
 		s.directusError("read_message", err)
-		log.Warn("cannot read delivered message; the reconciler will retry", "err", err)
+		log.Warn("cannot read delivered message; tried again later", "err", err)
+		s.retryTransient(d, err)
 		return
 	}
 	if user.Role != "user" {
@@ -139,7 +142,7 @@ func (s *Service) answer(ctx context.Context, d Delivery, user Message, log *slo
 		s.limit.Unreserve()
 		s.seen.forget(d.MessageID) // the reconciler takes it up once the earlier one is done
 		d.lease.stop()
-		s.retryWaiting(d)
+		s.retryLater(d)
 		return
 	}
 	k, err := s.claim(ctx, ctx, d, user)
@@ -160,7 +163,8 @@ func (s *Service) answer(ctx context.Context, d Delivery, user Message, log *slo
 			return
 		}
 		s.seen.forget(d.MessageID)
-		log.Warn("cannot create the reply; the reconciler will retry", "err", err)
+		log.Warn("cannot create the reply; tried again later", "err", err)
+		s.retryTransient(d, err)
 		return
 	}
 	defer k.stop()
@@ -203,8 +207,8 @@ func (s *Service) waitsFor(ctx context.Context, d Delivery, user Message, log *s
 	return false
 }
 
-// A question that waits for an earlier one of its conversation is
-// delivered again after waitBackoff, doubling up to waitBackoffMax, until
+// A question that waits for an earlier one of its conversation (or that
+// met a transient Directus failure) is delivered again after waitBackoff, doubling up to waitBackoffMax, until
 // the earlier one is done: deliveries that arrive out of order (the Flow
 // sends them concurrently) then run in order as soon as they can, not after
 // the reconciler's grace. It stops after AbandonAfter (by then the
@@ -215,8 +219,19 @@ const (
 	waitBackoffMax = 4 * time.Second
 )
 
-// retryWaiting delivers a waiting question again later.
-func (s *Service) retryWaiting(d Delivery) {
+// retryTransient delivers a question again later, like a waiting one,
+// when what stopped it may pass (Directus did not answer, or answered 429
+// or 5xx): a create whose answer was lost may have been written, and only
+// the agent that wrote it takes such a reply up before AbandonAfter. A
+// refusal is left to the reconciler.
+func (s *Service) retryTransient(d Delivery, err error) {
+	if directus.IsTransient(err) {
+		s.retryLater(d)
+	}
+}
+
+// retryLater delivers a question again later.
+func (s *Service) retryLater(d Delivery) {
 	if d.restart {
 		return
 	}

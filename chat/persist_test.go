@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"sort"
 	"sync"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/erleah/erleah-agent/agent"
+	"github.com/erleah/erleah-agent/directus"
 	"github.com/erleah/erleah-agent/rules"
 	"github.com/erleah/erleah-agent/search/searchtest"
 )
@@ -27,6 +29,9 @@ type memStore struct {
 	slow    map[string]time.Duration // message id → how long reading it takes
 	// patchOutage fails that many PATCHes from now on
 	patchOutage int
+	// lostCreates creates that many messages but answers each with a
+	// dropped connection; readOutage fails that many message reads
+	lostCreates, readOutage int
 	// claims are the reply_claims rows, by id "<reply>:<generation>"
 	claims map[string]Lease
 	// abandoned, when set, is what Abandoned returns (a stale listing)
@@ -88,10 +93,14 @@ func (m *memStore) Message(ctx context.Context, id string) (Message, error) {
 	time.Sleep(delay)
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.readOutage > 0 {
+		m.readOutage--
+		return Message{}, io.ErrUnexpectedEOF
+	}
 	if msg, ok := m.msgs[id]; ok {
 		return *msg, nil
 	}
-	return Message{}, fmt.Errorf("403 FORBIDDEN")
+	return Message{}, &directus.Error{Status: 403, Code: directus.CodeForbidden, Method: "GET", Path: "/items/messages/" + id}
 }
 
 func (m *memStore) Conversation(ctx context.Context, id string) (Conversation, error) {
@@ -136,6 +145,10 @@ func (m *memStore) Create(ctx context.Context, msg Message) error {
 	msg.Author = memAgent // as Directus records the token's user
 	msg.Created, msg.Updated = time.Now(), time.Now()
 	m.msgs[msg.ID] = &msg
+	if m.lostCreates > 0 {
+		m.lostCreates--
+		return io.ErrUnexpectedEOF
+	}
 	return nil
 }
 

@@ -173,6 +173,31 @@ func TestIsUnique(t *testing.T) {
 	assert.False(t, HasCode(nil, ""), "HasCode true for a foreign error")
 }
 
+func TestIsTransient(t *testing.T) {
+	status := func(code int) *httptest.Server {
+		return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			writeJSON(w, code, directusError("X", "x"))
+		}))
+	}
+	for code, want := range map[int]bool{400: false, 403: false, 404: false, 429: true, 500: true, 502: true, 503: true} {
+		srv := status(code)
+		c, err := New(Options{BaseURL: srv.URL, Token: testToken, Retries: -1})
+		require.NoError(t, err)
+		err = c.CreateItem(context.Background(), "messages", map[string]any{}, nil)
+		assert.Equal(t, want, IsTransient(err), "status %d: %v", code, err)
+		srv.Close()
+	}
+	dead, err := New(Options{BaseURL: "http://127.0.0.1:1", Token: testToken, Retries: -1})
+	require.NoError(t, err)
+	err = dead.CreateItem(context.Background(), "messages", map[string]any{}, nil)
+	assert.True(t, IsTransient(err), "no answer at all: %v", err)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	err = dead.CreateItem(ctx, "messages", map[string]any{}, nil)
+	assert.False(t, IsTransient(err), "a cancelled call: %v", err)
+	assert.False(t, IsTransient(nil), "no error")
+}
+
 func TestTokenNeverInErrors(t *testing.T) {
 	echo := newTestClient(t, func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, 401, directusError("INVALID_CREDENTIALS", "bad token "+r.Header.Get("Authorization")))

@@ -1,6 +1,7 @@
 package directus
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -59,6 +60,21 @@ func HasCode(err error, code string) bool {
 // violated a unique constraint (for messages: a second reply to one message).
 func IsUnique(err error) bool {
 	return HasCode(err, CodeRecordNotUnique)
+}
+
+// IsTransient reports whether a failed call may work when tried again
+// later: Directus did not answer (a transport error, a dropped connection),
+// or answered 429 or 5xx. A refusal (4xx) and a cancelled context are not
+// transient.
+func IsTransient(err error) bool {
+	var e *Error
+	switch {
+	case err == nil, errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return false
+	case errors.As(err, &e):
+		return e.Status == http.StatusTooManyRequests || e.Status >= 500
+	}
+	return true
 }
 
 // errorBody is Directus's error envelope.
