@@ -56,6 +56,59 @@ type Lease struct {
 
 func (l Lease) id() string { return l.Reply + ":" + strconv.Itoa(l.Generation) }
 
+// ClaimRetention is how long after it expired a claim is kept: its reply
+// finished long ago, so nothing reads it again but an audit.
+const ClaimRetention = time.Hour
+
+// PruneClaims deletes up to limit reply_claims rows that expired before t
+// and whose reply is finished (completed or failed) or gone; it returns
+// how many. Claims of a reply still pending or streaming stay: the
+// reconciler restarts that reply under a new generation. One GET for the
+// claims, one for their replies, one DELETE.
+func (s *DirectusStore) PruneClaims(ctx context.Context, before time.Time, limit int) (int, error) {
+	var claims []claimItem
+	q := directus.Query{Fields: []string{"id", "reply"}, Filter: map[string]any{"expires": map[string]any{"_lt": stamp(before)}}, Limit: limit}
+	if err := s.c.ReadItems(ctx, "reply_claims", q, &claims); err != nil || len(claims) == 0 {
+		return 0, err
+	}
+	open, err := s.openReplies(ctx, claims)
+	if err != nil {
+		return 0, err
+	}
+	var ids []string
+	for _, c := range claims {
+		if !open[c.Reply] {
+			ids = append(ids, c.ID)
+		}
+	}
+	if err := s.c.DeleteItems(ctx, "reply_claims", ids); err != nil {
+		return 0, fmt.Errorf("chat: delete expired reply claims: %w", err)
+	}
+	return len(ids), nil
+}
+
+// openReplies reads which of the claims' replies are still pending or
+// streaming.
+func (s *DirectusStore) openReplies(ctx context.Context, claims []claimItem) (map[string]bool, error) {
+	replies := make([]string, 0, len(claims))
+	for _, c := range claims {
+		replies = append(replies, c.Reply)
+	}
+	var items []item
+	q := directus.Query{Fields: []string{"id"}, Limit: len(replies), Filter: map[string]any{"_and": []any{
+		map[string]any{"id": map[string]any{"_in": replies}},
+		map[string]any{"status": map[string]any{"_in": []string{StatusPending, StatusStreaming}}},
+	}}}
+	if err := s.c.ReadItems(ctx, "messages", q, &items); err != nil {
+		return nil, fmt.Errorf("chat: read the replies of expired claims: %w", err)
+	}
+	open := make(map[string]bool, len(items))
+	for _, it := range items {
+		open[it.ID] = true
+	}
+	return open, nil
+}
+
 // claimFields are the fields of reply_claims.
 var claimFields = []string{"id", "reply", "generation", "owner", "expires"}
 

@@ -22,7 +22,30 @@ func (s *Service) Reconcile(ctx context.Context) (int, error) {
 	now := s.opts.Now()
 	n, err1 := s.restartAbandoned(ctx, now)
 	m, err2 := s.answerMissed(ctx, now)
-	return n + m, errors.Join(err1, err2)
+	return n + m, errors.Join(err1, err2, s.pruneClaims(ctx, now))
+}
+
+// claimPruner deletes the claims of finished replies that expired long ago
+// (DirectusStore.PruneClaims), so that reply_claims does not grow with
+// every reply ever written.
+type claimPruner interface {
+	PruneClaims(ctx context.Context, before time.Time, limit int) (int, error)
+}
+
+func (s *Service) pruneClaims(ctx context.Context, now time.Time) error {
+	p, ok := s.opts.Store.(claimPruner)
+	if !ok {
+		return nil
+	}
+	n, err := p.PruneClaims(ctx, now.Add(-ClaimRetention), 100)
+	if err != nil {
+		s.directusError("prune_claims", err)
+		return err
+	}
+	if n > 0 {
+		s.log.Info("deleted expired claims of finished replies", "claims", n)
+	}
+	return nil
 }
 
 func (s *Service) answerMissed(ctx context.Context, now time.Time) (int, error) {

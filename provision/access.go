@@ -23,7 +23,8 @@ type grant struct{ collection, action string }
 // grants are everything the agent may do: read the conference data and
 // the conversations, create and update messages, and keep its reflection
 // memory (agent_reflections: read, create, update, delete), and take leases
-// on replies (reply_claims: read, create, update; chat.DirectusStore.Lease).
+// on replies (reply_claims: read, create, update; chat.DirectusStore.Lease;
+// delete: chat.DirectusStore.PruneClaims).
 // No other role or policy provisioned here is granted anything on
 // agent_reflections or reply_claims: they are readable by the agent's user
 // (and admins) only.
@@ -31,7 +32,7 @@ var grants = []grant{
 	{"conferences", "read"}, {"sessions", "read"}, {"exhibitors", "read"}, {"speakers", "read"},
 	{"conversations", "read"}, {"messages", "read"}, {"messages", "create"}, {"messages", "update"},
 	{"agent_reflections", "read"}, {"agent_reflections", "create"}, {"agent_reflections", "update"}, {"agent_reflections", "delete"},
-	{"reply_claims", "read"}, {"reply_claims", "create"}, {"reply_claims", "update"},
+	{"reply_claims", "read"}, {"reply_claims", "create"}, {"reply_claims", "update"}, {"reply_claims", "delete"},
 }
 
 // AgentResult says what AgentUser did.
