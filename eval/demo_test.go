@@ -129,6 +129,7 @@ func TestEverySetKeepsItsFigures(t *testing.T) {
 		"realconf-dev": {0.75, 0.88, 1},
 		"heldout":      {0.575, 0.78, 0.85},
 		"heldout2":     {0.52, 0.78, 0.85},
+		"heldout3":     {0.60, 0.85, 1},
 		"realconf":     {0.60, 0.80, 1},
 		"followup":     {0.75, 0.70, 0}, // every case is answerable
 	}

@@ -47,6 +47,10 @@ var (
 	heldout2Bundle []byte
 	//go:embed heldout2/cases.jsonl
 	heldout2Cases []byte
+	//go:embed heldout3/bundle.json
+	heldout3Bundle []byte
+	//go:embed heldout3/cases.jsonl
+	heldout3Cases []byte
 	//go:embed realconf/cases.jsonl
 	realconfCases []byte
 	//go:embed realconf/dev_cases.jsonl
@@ -65,6 +69,7 @@ var Sets = []Set{
 	{Name: "realconf-dev", Role: Tuning, About: "FOSSASIA Summit 2017, development cases", DataFile: realconfData, cases: realconfDevCases},
 	{Name: "heldout", Role: HeldOut, About: "a logistics conference written apart from the code, frozen first", cases: heldoutCases, bundle: heldoutBundle},
 	{Name: "heldout2", Role: HeldOut, About: "an agri-food conference written apart from the code, frozen first", cases: heldout2Cases, bundle: heldout2Bundle},
+	{Name: "heldout3", Role: HeldOut, About: "a construction conference across a DST change, written apart from the code, frozen first", cases: heldout3Cases, bundle: heldout3Bundle},
 	{Name: "realconf", Role: HeldOut, About: "FOSSASIA Summit 2017, frozen cases", DataFile: realconfData, cases: realconfCases},
 }
 
