@@ -177,7 +177,7 @@ type fleetReply struct {
 }
 
 // openQuestions lists the questions without a finished reply.
-func openQuestions(t *testing.T, d *realDirectus, questions []string) []string {
+func openQuestions(t testing.TB, d *realDirectus, questions []string) []string {
 	byQuestion := repliesTo(t, d, questions)
 	var open []string
 	for _, q := range questions {
@@ -191,7 +191,7 @@ func openQuestions(t *testing.T, d *realDirectus, questions []string) []string {
 
 func finalStatus(s string) bool { return s == "completed" || s == "failed" }
 
-func repliesTo(t *testing.T, d *realDirectus, questions []string) map[string][]fleetReply {
+func repliesTo(t testing.TB, d *realDirectus, questions []string) map[string][]fleetReply {
 	var rs []fleetReply
 	q := directus.Query{Fields: []string{"id", "status", "reply_to"}, Filter: map[string]any{"reply_to": map[string]any{"_in": questions}}}
 	require.NoError(t, d.admin.ReadAll(context.Background(), "messages", q, &rs))
@@ -288,7 +288,7 @@ type replica struct {
 	logs      syncBuffer
 }
 
-func (r *replica) start(t *testing.T) {
+func (r *replica) start(t testing.TB) {
 	port := freePort(t)
 	env := withEnv(r.env, "LISTEN_ADDR", "127.0.0.1:"+port)
 	env["STATE_DIR"] = t.TempDir()
@@ -320,7 +320,7 @@ func (r *replica) start(t *testing.T) {
 }
 
 // stop sends sig and waits for the process to exit.
-func (r *replica) stop(t *testing.T, sig syscall.Signal) {
+func (r *replica) stop(t testing.TB, sig syscall.Signal) {
 	r.mu.Lock()
 	cmd, exited := r.cmd, r.exited
 	r.url = ""
@@ -387,14 +387,14 @@ func newFront(t *testing.T, fleet []*replica) *front {
 }
 
 // buildAgent builds the agent's binary once for the test.
-func buildAgent(t *testing.T) string {
+func buildAgent(t testing.TB) string {
 	path := filepath.Join(t.TempDir(), "erleah-agent")
 	out, err := exec.Command("go", "build", "-o", path, ".").CombinedOutput()
 	require.NoError(t, err, "go build:\n%s", out)
 	return path
 }
 
-func freePort(t *testing.T) string {
+func freePort(t testing.TB) string {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	defer ln.Close()
