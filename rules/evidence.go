@@ -37,10 +37,14 @@ func pivotTarget(in *agent.ReflectInput, q search.Query, top float32, jargon boo
 
 // vendorCues start words that ask for a product or a service, something
 // exhibitors offer rather than talks: "deploy", "outsourcing", "rent"…
+// ("production" and "productivity" are not "product").
 var vendorCues = []string{"deploy", "host", "buy", "purchas", "vendor", "tool", "platform", "servic", "provid",
-	"solution", "consult", "outsourc", "rent", "hire", "hiring", "product", "supplier", "install", "licens", "subscri"}
+	"solution", "consult", "outsourc", "rent", "hire", "hiring", "supplier", "install", "licens", "subscri"}
 
 func asksForVendor(w string) bool {
+	if w == "product" || w == "products" {
+		return true
+	}
 	for _, c := range vendorCues {
 		if strings.HasPrefix(w, c) {
 			return true

@@ -19,9 +19,14 @@ var (
 // at a mid-size bank", "we're a team of three").
 var selfDescription = regexp.MustCompile(`(?i)^(?:i\s+am|i'm|im|we\s+are|we're|i\s+work|we\s+work|my\s+name\s+is|my\s+(?:team|company|job|role)|our\s+(?:team|company|startup|firm|organi[sz]ation)|i\s+(?:lead|manage|head|run|own|teach|study|studied|research|do\s+research)|we\s+(?:run|own|teach|build|make|sell)|as\s+an?)\b`)
 
-// notSelf are the words after "I am"/"we are" that start a request instead
-// ("I'm looking for…", "we are trying to…").
-var notSelf = regexp.MustCompile(`(?i)^(?:i\s+am|i'm|im|we\s+are|we're)\s+(?:looking|interested|trying|hoping|curious|keen|wondering|planning|searching|new\s+to|after|into|here)\b`)
+// notSelf are the words after "I am"/"we are" that start a request or an
+// activity instead of saying who the attendee is ("I'm looking for…", "we
+// are trying to…", "we're replacing our dispensing cabinets"): any verb in
+// -ing but those that tell where someone works, lives or comes from.
+var (
+	notSelf     = regexp.MustCompile(`(?i)^(?:i\s+am|i'm|im|we\s+are|we're)\s+(?:(?:really|currently|now|still|just|also)\s+)?(?:\w+ing|interested|curious|keen|new\s+to|after|into|here)\b`)
+	identityIng = regexp.MustCompile(`(?i)^(?:i\s+am|i'm|im|we\s+are|we're)\s+(?:(?:really|currently|now|still|just|also)\s+)?(?:working\s+(?:at|for|in|as|with)|living|based|coming|visiting|attending|staying|speaking|presenting|exhibiting|being)\b`)
+)
 
 // needStart cuts a self-description where the need begins ("we're a team
 // of 3 trying to get our first models into prod").
@@ -45,11 +50,12 @@ var requestPhrasing = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)^(?:what's|whats|what\s+is|what\s+are)\s+(?:there|on|happening|available)(?:\s+(?:about|for|on))?\b`),
 	regexp.MustCompile(`(?i)^(?:who|whom)\b(?:\s+(?:is|are|can|could|should|will|would|might|does|do|gives?|giving|talks?|talking|speaks?|speaking|presents?|presenting|runs?|running|teach(?:es)?|teaching|knows?|works?|working|help|helps|me|us|a|an|the|about|on|with|in|to|most|best|here))*\b`),
 	regexp.MustCompile(`(?i)^(?:where|when|what|which)\b(?:\s+(?:is|are|was|can|could|should|do|does|will|would|i|we|me|us|my|our|find|get|go|give|help|show|teach|the|a|an|time|day|there|s|one|ones|sessions?|talks?|workshops?|speakers?|exhibitors?|booths?|companies|company|vendors?|best|most|more|really|actually|be))*\b`),
+	regexp.MustCompile(`(?i)^(?:my|our)\s+(?:(?:biggest|main|big|real|top|first|one|only|greatest|current|key)\s+)?(?:fear|concern|worry|problem|challenge|priority|goal|focus|interest|question|issue|headache|pain\s+point)s?\s+(?:is|are|was|were|right\s+now\s+is)\b`),
 	regexp.MustCompile(`(?i)^(?:to|about|on|for|with|more)\b`),
 }
 
 // trailing filler closes a clause without adding to it.
-var trailing = regexp.MustCompile(`(?i)(?:\s+(?:please|thanks|thank\s+you|here|at\s+(?:the|this)\s+(?:conference|event|summit|venue)|if\s+any|or\s+something|etc))+\s*$`)
+var trailing = regexp.MustCompile(`(?i)(?:\s+(?:please|thanks|thank\s+you|here|at\s+(?:the|this)\s+(?:conference|event|summit|venue)|if\s+any|or\s+something|etc|(?:being\s+)?held|taking\s+place|located|happening))+\s*$`)
 
 // Topic returns what a question is about in the attendee's own words:
 // self-description clauses and request phrasing are dropped, the rest is
@@ -91,7 +97,7 @@ func clauses(text string) []string {
 // self-description.
 func need(clause string) []string {
 	c := strings.TrimSpace(peelGreeting(clause))
-	if !selfDescription.MatchString(c) || notSelf.MatchString(c) {
+	if !selfDescription.MatchString(c) || notSelf.MatchString(c) && !identityIng.MatchString(c) {
 		return []string{clause}
 	}
 	if loc := needStart.FindStringIndex(c); loc != nil {
