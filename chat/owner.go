@@ -148,9 +148,9 @@ func (s *Service) createdHere(existing Message, id string) bool {
 }
 
 // detachForeign looks at what made the reply's creation fail: the agent's
-// own reply (ErrDuplicate, or errCreatedHere when this process created it), a foreign one (detached: nil, to create again),
-// or a foreign message holding the reply's id (an error: that id cannot be
-// used).
+// own reply (ErrDuplicate, or errCreatedHere when this process created
+// it), a foreign one (detached: nil, to create again), or a foreign
+// message holding the reply's id (an error: that id cannot be used).
 func (s *Service) detachForeign(ctx context.Context, id string, user Message) error {
 	st := s.opts.Store
 	self, err := st.Self(ctx)
