@@ -209,9 +209,9 @@ func (s *Service) waitsFor(ctx context.Context, d Delivery, user Message, log *s
 
 // A question that waits for an earlier one of its conversation (or that
 // met a transient Directus failure) is delivered again after waitBackoff,
-// doubling up to waitBackoffMax, until the earlier one is done: deliveries that arrive out of order (the Flow
-// sends them concurrently) then run in order as soon as they can, not after
-// the reconciler's grace. It stops after AbandonAfter (by then the
+// doubling up to waitBackoffMax, until the earlier one is done: deliveries
+// that arrive out of order (the Flow sends them concurrently) then run in
+// order as soon as they can, not after the reconciler's grace. It stops after AbandonAfter (by then the
 // reconciler restarts an earlier reply that is stuck, and takes this one up
 // after it), or when it cannot be accepted (shutting down, overloaded).
 const (
