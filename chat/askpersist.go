@@ -50,7 +50,8 @@ func (s *Service) askPersisted(ctx context.Context, q Question, obs agent.Observ
 		s.directusError("create_message", err)
 		return nil, fmt.Errorf("store the question: %w", err)
 	}
-	k, err := s.claim(wctx, s.bgCtx, Delivery{MessageID: user.ID, assistantID: reply}, user)
+	d := Delivery{MessageID: user.ID, TraceID: q.TraceID, assistantID: reply}
+	k, err := s.claim(wctx, s.bgCtx, d, user)
 	if err != nil {
 		release()
 		s.seen.forget(user.ID) // stored but unanswered: the reconciler takes it up
@@ -65,7 +66,7 @@ func (s *Service) askPersisted(ctx context.Context, q Question, obs agent.Observ
 	gone := false
 	if !s.begin() {
 		release()
-		s.handBack(reply, map[string]any{"accepted_by": s.instance}, "shutdown before the turn started")
+		s.handBack(reply, s.claimMeta(d), "shutdown before the turn started")
 		k.stop()
 		return nil, ErrShuttingDown
 	}
@@ -73,7 +74,7 @@ func (s *Service) askPersisted(ctx context.Context, q Question, obs agent.Observ
 		defer s.bg.Done()
 		defer release()
 		defer k.stop()
-		of := turnOf{traceID: q.TraceID, meta: map[string]any{"accepted_by": s.instance}, reflection: q.Reflection, lease: k}
+		of := turnOf{traceID: q.TraceID, meta: s.claimMeta(d), reflection: q.Reflection, lease: k}
 		st, err := s.persisted(k.ctx, reply, user, of, func(e agent.Event) {
 			mu.Lock()
 			defer mu.Unlock()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"time"
 
 	"github.com/erleah/erleah-agent/directus"
@@ -299,26 +300,20 @@ func (s *Service) claim(ctx, parent context.Context, d Delivery, user Message) (
 // restarted it and how often. Every later write of the reply keeps it:
 // Directus replaces a JSON field whole.
 func (s *Service) claimMeta(d Delivery) map[string]any {
-	md := map[string]any{}
-	for k, v := range d.meta {
-		md[k] = v
-	}
+	md := withoutEnding(d.meta)
 	if !d.restart {
 		md["accepted_by"] = s.instance
 		return md
 	}
-	md = withoutEnding(md)
 	md["restarted_by"], md["attempts"] = s.instance, d.attempts
 	return md
 }
 
-// withoutEnding is a reply's metadata without how its last run ended (a
-// hand-back or a failure): what a new ending is laid over.
+// withoutEnding is a copy of a reply's metadata without how its last run
+// ended (a hand-back or a failure): what a new ending is laid over.
 func withoutEnding(md map[string]any) map[string]any {
-	out := make(map[string]any, len(md))
-	for k, v := range md {
-		out[k] = v
-	}
+	out := make(map[string]any, len(md)+3)
+	maps.Copy(out, md)
 	for _, k := range []string{"handed_back", "reason", "error"} {
 		delete(out, k)
 	}
@@ -327,14 +322,10 @@ func withoutEnding(md map[string]any) map[string]any {
 
 // withMeta returns fields with their metadata laid over the claim's.
 func withMeta(claim map[string]any, fields map[string]any) map[string]any {
-	md := map[string]any{}
-	for k, v := range claim {
-		md[k] = v
-	}
+	md := make(map[string]any, len(claim))
+	maps.Copy(md, claim)
 	if own, ok := fields["metadata"].(map[string]any); ok {
-		for k, v := range own {
-			md[k] = v
-		}
+		maps.Copy(md, own)
 	}
 	fields["metadata"] = md
 	return fields

@@ -29,14 +29,20 @@ func (s *seenSet) remember(message string) (string, bool) {
 	if e, ok := s.ids[message]; ok {
 		return e.Value.(seenEntry).assistant, true
 	}
+	id := replyID(message)
+	s.put(message, id)
+	return id, false
+}
+
+// put records a message not known yet as the most recent, making room by
+// dropping the oldest. The caller holds mu.
+func (s *seenSet) put(message, assistant string) {
 	if s.order.Len() >= s.max {
 		oldest := s.order.Back()
 		delete(s.ids, oldest.Value.(seenEntry).message)
 		s.order.Remove(oldest)
 	}
-	id := replyID(message)
-	s.ids[message] = s.order.PushFront(seenEntry{message, id})
-	return id, false
+	s.ids[message] = s.order.PushFront(seenEntry{message, assistant})
 }
 
 // known reports a message already remembered, with its reply's id.
@@ -56,12 +62,9 @@ func (s *seenSet) rememberAs(message, assistant string) {
 	defer s.mu.Unlock()
 	if e, ok := s.ids[message]; ok {
 		s.order.Remove(e)
-	} else if s.order.Len() >= s.max {
-		oldest := s.order.Back()
-		delete(s.ids, oldest.Value.(seenEntry).message)
-		s.order.Remove(oldest)
+		delete(s.ids, message)
 	}
-	s.ids[message] = s.order.PushFront(seenEntry{message, assistant})
+	s.put(message, assistant)
 }
 
 // forget drops a message whose delivery failed, so that a later one is

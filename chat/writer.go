@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/erleah/erleah-agent/agent"
+	"github.com/erleah/erleah-agent/directus"
 )
 
 // Message statuses (contract §5).
@@ -232,13 +233,14 @@ func (w *writer) patchFinal(ctx context.Context, fields map[string]any) {
 
 // patchRetrying writes fields, trying up to five times with a backoff from
 // 250 ms doubling to 4 s (an outage of a few seconds is ridden out) while
-// ctx lasts. Each attempt is reported to attempted; the last error returned.
+// ctx lasts and the failure may pass (directus.IsTransient: a refusal is
+// final). Each attempt is reported to attempted; the last error returned.
 func patchRetrying(ctx context.Context, p Patcher, id string, fields map[string]any, attempted func(error)) error {
 	wait := 250 * time.Millisecond
 	for attempt := 1; ; attempt++ {
 		err := p.Patch(ctx, id, fields)
 		attempted(err)
-		if err == nil || attempt == 5 || ctx.Err() != nil {
+		if err == nil || attempt == 5 || ctx.Err() != nil || !directus.IsTransient(err) {
 			return err
 		}
 		t := time.NewTimer(wait)

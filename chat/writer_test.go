@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/erleah/erleah-agent/agent"
+	"github.com/erleah/erleah-agent/directus"
 )
 
 // recorder is a Patcher that records every PATCH with its time, and can
@@ -21,7 +22,8 @@ import (
 type recorder struct {
 	mu      sync.Mutex
 	patches []recorded
-	fail    int // fail the next n calls
+	fail    int   // fail the next n calls
+	refuse  error // when set, every call fails with it
 	stall   time.Duration
 }
 
@@ -34,6 +36,9 @@ func (r *recorder) Patch(ctx context.Context, id string, fields map[string]any) 
 	time.Sleep(r.stall)
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.refuse != nil {
+		return r.refuse
+	}
 	if r.fail > 0 {
 		r.fail--
 		return errors.New("directus down")
@@ -86,6 +91,17 @@ func TestWriterOrdersCoalescesAndFinishesLast(t *testing.T) {
 		require.LessOrEqual(t, strings.Count(text, "word"), 29, "text from before the reset survived")
 	}
 	assert.Equal(t, 1, streaming, "status streaming written, want once")
+}
+
+// A refusal (403) is not tried again: it will not pass.
+func TestWriterDoesNotRetryARefusal(t *testing.T) {
+	rec := &recorder{refuse: &directus.Error{Status: 403, Code: directus.CodeForbidden}}
+	w := newWriter(rec, "m1", 0, nil)
+	w.start(context.Background())
+	w.finish(context.Background(), map[string]any{"status": StatusFailed, "messageText": "sorry"})
+	sent, failed := w.counts()
+	assert.Equal(t, 1, sent, "sent")
+	assert.Equal(t, 1, failed, "failed")
 }
 
 func TestWriterRetriesTheFinalWrite(t *testing.T) {
