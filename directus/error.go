@@ -63,13 +63,15 @@ func IsUnique(err error) bool {
 }
 
 // IsTransient reports whether a failed call may work when tried again
-// later: Directus did not answer (a transport error, a dropped connection),
-// or answered 429 or 5xx. A refusal (4xx) and a cancelled context are not
-// transient.
+// later, seconds on: Directus did not answer (a transport error, a dropped
+// connection, an attempt that timed out), or answered 429 or 5xx. A
+// refusal (4xx) and a cancelled context are not transient. It is wider
+// than the client's own immediate retry (429 and 503 only, retryable):
+// an error the client gave up on may still pass later.
 func IsTransient(err error) bool {
 	var e *Error
 	switch {
-	case err == nil, errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+	case err == nil, errors.Is(err, context.Canceled):
 		return false
 	case errors.As(err, &e):
 		return e.Status == http.StatusTooManyRequests || e.Status >= 500

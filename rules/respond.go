@@ -15,10 +15,8 @@ import (
 
 // Answer selection.
 const (
-	maxStrong  = 3    // confident items recommended per table
-	maxHedged  = 1    // weak but supported items when nothing is sure (EVAL.md: 2 → 1 on the tuning sets)
-	nearTop    = 0.8  // a confident pick scores at least this share of the table's best
-	hedgedNear = 0.85 // a hedged pick scores at least this share of the table's best
+	maxStrong = 3   // confident items recommended per table
+	nearTop   = 0.8 // a confident pick scores at least this share of the table's best
 	// minSupport is the share of the question's word weight an item must
 	// contain to be recommended at all (EVAL.md: chosen on the tuning sets).
 	minSupport = search.MinCoverage
@@ -108,30 +106,24 @@ func choose(in *agent.RespondInput) map[search.Table][]pick {
 	return strong
 }
 
-// hedged picks, when nothing is sure, up to maxHedged items of the one
-// table whose best answering item scores highest: the closest matches,
-// said to be unsure.
+// hedged picks, when nothing is sure, the one closest match: the best
+// answering item of any table above the hedge level, said to be unsure
+// (EVAL.md: one, not two, on the tuning sets).
 func hedged(in *agent.RespondInput, fits func(search.Result) bool) map[search.Table][]pick {
 	level := hedgeLevel(in.Calibration)
 	var best search.Table
-	var bestScore float32
+	var bestResult search.Result
 	for _, tb := range search.Tables {
 		for _, r := range in.Results[tb] {
-			if r.Score >= level && fits(r) && r.Score > bestScore {
-				best, bestScore = tb, r.Score
+			if r.Score >= level && r.Score > bestResult.Score && fits(r) {
+				best, bestResult = tb, r
 			}
 		}
 	}
 	if best == "" {
 		return nil
 	}
-	var picks []pick
-	for _, r := range in.Results[best] {
-		if r.Score >= level && r.Score >= hedgedNear*bestScore && fits(r) && len(picks) < maxHedged {
-			picks = append(picks, pick{r: r, hedged: true})
-		}
-	}
-	return map[search.Table][]pick{best: picks}
+	return map[search.Table][]pick{best: {{r: bestResult, hedged: true}}}
 }
 
 // hedgeLevel is the score a hedged pick needs: halfway between the
