@@ -29,8 +29,8 @@ type pick struct {
 }
 
 // respond writes the answer: per table, the confident items within reach of
-// the best; where a table has none, the weak items that share an
-// informative word with the question, hedged; and an honest sentence when
+// the best, with the close second of a table that has none; when nothing is
+// confident, the one closest match, hedged; and an honest sentence when
 // nothing fits. The text is streamed line by line when stream is set.
 func respond(in *agent.RespondInput, stream func(string)) agent.Completion {
 	if f := in.FollowUp; f != nil && f.Kind == agent.FollowDetails {
