@@ -25,8 +25,7 @@ func TestAcceptAnswersIntoTheAssistantMessage(t *testing.T) {
 	require.NoError(t, err, "Accept")
 	require.Equal(t, "accepted", acc.Status, "Accept = %+v", acc)
 	require.Len(t, acc.AssistantID, 36, "Accept = %+v", acc)
-	var reply Message
-	waitFor(t, "the reply", func() (ok bool) { reply, ok = finalOf(store, "u1"); return })
+	reply := waitFinal(t, store, "u1")
 	require.Equal(t, acc.AssistantID, reply.ID, "reply %+v", reply)
 	require.Equal(t, StatusCompleted, reply.Status, "reply %+v", reply)
 	require.Contains(t, reply.Text, "[exhibitors/", "reply %+v", reply)
@@ -95,8 +94,7 @@ func TestDuplicateDeliveriesGiveOneReply(t *testing.T) {
 	}
 	require.Equal(t, 1, accepted, "accepted; want one")
 	require.Len(t, ids, 1, "distinct ids; want one")
-	var reply Message
-	waitFor(t, "the reply", func() (ok bool) { reply, ok = finalOf(store, "u1"); return })
+	reply := waitFinal(t, store, "u1")
 	later, _ := s.Accept(context.Background(), Delivery{MessageID: "u1"})
 	require.Equal(t, "duplicate", later.Status, "a later delivery: %+v", later)
 	// Another replica delivered it too: the store refuses its second reply,
@@ -330,8 +328,7 @@ func TestReconcilerRestartsAReplyWhoseFinalWriteWasLost(t *testing.T) {
 	s := testService(t, store, nil, Options{})
 	_, err := s.Accept(context.Background(), Delivery{MessageID: "u1", ConversationID: "c1", Role: "user"})
 	require.NoError(t, err)
-	var reply Message
-	waitFor(t, "the reply", func() (ok bool) { reply, ok = finalOf(store, "u1"); return })
+	reply := waitFinal(t, store, "u1")
 	waitFor(t, "the turn to end", func() bool { return !s.inflight.has(reply.ID) })
 	store.mu.Lock()
 	lost := store.msgs[reply.ID]
@@ -383,8 +380,7 @@ func TestFailedTurnIsFinalisedThroughABriefOutage(t *testing.T) {
 	s := testService(t, store, nil, Options{})
 	_, err := s.Accept(context.Background(), Delivery{MessageID: "u1", ConversationID: "c1", Role: "user"})
 	require.NoError(t, err)
-	var reply Message
-	waitFor(t, "the failed reply", func() (ok bool) { reply, ok = finalOf(store, "u1"); return })
+	reply := waitFinal(t, store, "u1")
 	assert.Equal(t, StatusFailed, reply.Status, "reply %+v; want failed with the apology", reply)
 	assert.Equal(t, agent.Apology, reply.Text, "reply %+v; want failed with the apology", reply)
 }
@@ -452,13 +448,6 @@ func TestTheReplyKeepsItsClaimAndItsTrace(t *testing.T) {
 	m, _ := finalOf(store, "u1")
 	assert.Equal(t, "host-1", m.Metadata["accepted_by"], "after a restart: %v; want the first acceptor kept beside restarted_by and attempts", m.Metadata)
 	assert.Equal(t, "1", fmt.Sprint(m.Metadata["attempts"]), "after a restart: %v; want the first acceptor kept beside restarted_by and attempts", m.Metadata)
-}
-
-func waitFinal(t *testing.T, store *memStore, user string) Message {
-	t.Helper()
-	var reply Message
-	waitFor(t, "the reply", func() (ok bool) { reply, ok = finalOf(store, user); return })
-	return reply
 }
 
 // Deliveries of one conversation that arrive out of order (the Flow sends

@@ -324,6 +324,14 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	require.Eventually(t, cond, 5*time.Second, 5*time.Millisecond, "timed out waiting for %s", what)
 }
 
+// waitFinal waits for the one finished reply to user and returns it.
+func waitFinal(t *testing.T, store *memStore, user string) Message {
+	t.Helper()
+	var reply Message
+	waitFor(t, "the reply", func() (ok bool) { reply, ok = finalOf(store, user); return })
+	return reply
+}
+
 func finalOf(store *memStore, user string) (Message, bool) {
 	rs := store.replies(user)
 	if len(rs) == 1 && (rs[0].Status == StatusCompleted || rs[0].Status == StatusFailed) {

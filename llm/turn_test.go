@@ -66,6 +66,7 @@ func TestAnthropicTurnWithRewrite(t *testing.T) {
 	require.Equal(t, 0.9, st.Evaluation.QualityScore, "evaluation %+v", st.Evaluation)
 	require.False(t, st.Regenerated, "regenerated")
 	require.NotEmpty(t, st.Acknowledgment, "ack")
+	require.NotEmpty(t, st.ModelCalls, "model calls")
 	for _, c := range st.ModelCalls {
 		assert.Equal(t, "anthropic:claude-test-1", c.Model, "model call %+v lacks model, prompt version or tokens", c)
 		assert.Equal(t, 1, c.PromptVersion, "model call %+v lacks model, prompt version or tokens", c)

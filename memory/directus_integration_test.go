@@ -205,21 +205,21 @@ func TestDirectusBackendUpsertsDeletesAndSkips(t *testing.T) {
 	b := lesson(conf, "gpu sharing", map[string]float64{"gpu": 2}, 1)
 	b.ID = "7d1f2a9e-8c3b-4e6a-b1d2-" + fmt.Sprintf("%012x", rand.N(uint64(1)<<48))
 	require.NoError(t, backend.Put(ctx, []memory.Lesson{a, b}))
-	var items []struct {
+	type stored struct {
 		ID       string        `json:"id"`
 		Strategy string        `json:"strategy"`
 		Lesson   memory.Lesson `json:"lesson"`
 	}
+	var items []stored
 	q := directus.Query{Fields: []string{"id", "strategy", "lesson"}, Filter: map[string]any{"conference": map[string]any{"_eq": conf}}}
 	require.NoError(t, d.agent.ReadAll(ctx, memory.Collection, q, &items))
 	require.Len(t, items, 2, "items after two puts of %s and one of %s", a.ID, b.ID)
-	for _, it := range items {
-		if it.ID == a.ID {
-			assert.Equal(t, "pivot", it.Strategy, "updated item is %+v", it)
-			assert.Equal(t, 2, it.Lesson.Uses, "updated item is %+v", it)
-			assert.True(t, it.Lesson.At.Equal(a.At), "updated item is %+v", it)
-		}
-	}
+	i := slices.IndexFunc(items, func(it stored) bool { return it.ID == a.ID })
+	require.GreaterOrEqual(t, i, 0, "the updated item %s is missing: %+v", a.ID, items)
+	it := items[i]
+	assert.Equal(t, "pivot", it.Strategy, "updated item is %+v", it)
+	assert.Equal(t, 2, it.Lesson.Uses, "updated item is %+v", it)
+	assert.True(t, it.Lesson.At.Equal(a.At), "updated item is %+v", it)
 	assert.ErrorIs(t, backend.Put(ctx, []memory.Lesson{{ID: "not-a-uuid", Conference: conf}}), memory.ErrInvalid, "put of a lesson whose id is no UUID")
 
 	// Two items a Load must skip: a lesson that is not an object, and none.

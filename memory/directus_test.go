@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -162,11 +163,9 @@ func TestDirectusBackendRequestsPerCall(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, got, 2, "load: lessons")
 	require.Equal(t, 1, backend.Skipped(), "load: skipped")
-	for _, g := range got {
-		if g.ID == id(2) {
-			assert.Equal(t, "pivot", g.Strategy, "lesson 2 was not updated: %+v", g)
-		}
-	}
+	i := slices.IndexFunc(got, func(g memory.Lesson) bool { return g.ID == id(2) })
+	require.GreaterOrEqual(t, i, 0, "load: lesson 2 missing from %+v", got)
+	assert.Equal(t, "pivot", got[i].Strategy, "lesson 2 was not updated: %+v", got[i])
 
 	// Put of 250 lessons: three chunks of at most 100.
 	var many []memory.Lesson

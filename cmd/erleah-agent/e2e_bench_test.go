@@ -42,8 +42,7 @@ func BenchmarkE2EThinkingToWidget(b *testing.B) {
 	for i := 0; b.Loop(); i++ {
 		user := d.ask(b, conv, reflective[i%len(reflective)])
 		r := d.finished(b, user, 20*time.Second)
-		time.Sleep(200 * time.Millisecond) // the last event follows the REST read
-		lat = append(lat, thinkingLatencies(b, w.of(r.ID))...)
+		lat = append(lat, thinkingLatencies(b, w.settled(b, r.ID))...)
 	}
 	require.NotEmpty(b, lat, "no thinking record reached the widget")
 	reportPercentiles(b, lat, "ms")
@@ -175,9 +174,8 @@ func patchesPerTurn(b *testing.B, tokensPerSecond int) {
 	for b.Loop() {
 		user := d.ask(b, conv, "Any sessions on RAG?")
 		r := d.finished(b, user, time.Minute)
-		time.Sleep(200 * time.Millisecond)
-		events := w.of(r.ID)
-		if len(events) == 0 || events[len(events)-1].items[0]["messageText"] != answer {
+		events := w.settled(b, r.ID)
+		if events[len(events)-1].items[0]["messageText"] != answer {
 			b.Fatalf("the widget did not see the whole answer (%d events)", len(events))
 		}
 		patches = append(patches, float64(len(events)-1)) // the first event is the create

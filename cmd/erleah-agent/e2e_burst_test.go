@@ -49,8 +49,7 @@ func BenchmarkE2EWebhookBurst(b *testing.B) {
 	for b.Loop() {
 		peak, codes := burst(b, r, secret, body, senders)
 		start := time.Now()
-		require.Eventually(b, func() bool { return len(openQuestions(b, d, real)) == 0 }, 3*time.Minute, time.Second,
-			"real questions still open")
+		eventually(b, 3*time.Minute, saying("every real question answered"), func() bool { return len(openQuestions(b, d, real)) == 0 })
 		answered := time.Since(start)
 		b.ReportMetric(float64(codes[http.StatusAccepted]), "accepted")
 		b.ReportMetric(float64(codes[http.StatusServiceUnavailable]+codes[http.StatusTooManyRequests]), "refused")

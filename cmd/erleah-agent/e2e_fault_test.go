@@ -239,10 +239,8 @@ func TestE2ESteeredAnswerLeavesNoForeignLinkOrCitation(t *testing.T) {
 	w := d.subscribe(t, conv)
 	user := d.ask(t, conv, "Any sessions on RAG?")
 	r := d.finished(t, user, 20*time.Second)
-	time.Sleep(300 * time.Millisecond)
 	texts := []string{r.Text}
-	for _, e := range w.of(r.ID) {
-		require.NotEmpty(t, e.items, "a widget event about the reply")
+	for _, e := range w.settled(t, r.ID) { // never empty: the widget saw the reply end
 		if s, ok := e.items[0]["messageText"].(string); ok {
 			texts = append(texts, s)
 		}

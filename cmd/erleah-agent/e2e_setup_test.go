@@ -153,29 +153,19 @@ func (d *realDirectus) finished(t testing.TB, user string, within time.Duration)
 	return rs[0]
 }
 
-// eventually checks cond every 100 ms and fails the test, saying what it
-// waited for, if cond does not hold within the time given. cond runs in
-// another goroutine (require.Eventually's), one call at a time; what,
-// which reads what cond writes, runs only when the wait has failed, after
-// the call of cond in flight (the lock orders them).
+// eventually checks cond every 100 ms on the test's goroutine (cond may
+// call require) and fails the test, saying what it waited for, if cond
+// does not hold within the time given.
 func eventually(t testing.TB, within time.Duration, what func() string, cond func() bool) {
 	t.Helper()
-	var mu sync.Mutex
-	require.Eventually(t, func() bool {
-		mu.Lock()
-		defer mu.Unlock()
-		return cond()
-	}, within, 100*time.Millisecond, "waited %v for %s", within, lazy(func() string {
-		mu.Lock()
-		defer mu.Unlock()
-		return what()
-	}))
+	deadline := time.Now().Add(within)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited %v for %s", within, what())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
-
-// lazy is a failure message's argument formatted only when the message is.
-type lazy func() string
-
-func (l lazy) String() string { return l() }
 
 // saying makes a constant description for eventually.
 func saying(what string) func() string { return func() string { return what } }
@@ -258,6 +248,20 @@ func (w *widget) of(id string) []widgetEvent {
 		}
 	}
 	return out
+}
+
+// settled waits until the widget has seen the reply's final write (an
+// event that ends it completed or failed: it follows the REST read that
+// saw it) and returns the reply's events.
+func (w *widget) settled(t testing.TB, id string) []widgetEvent {
+	t.Helper()
+	var events []widgetEvent
+	eventually(t, 5*time.Second, func() string { return fmt.Sprintf("the widget to see reply %s finished (%d events)", id, len(events)) },
+		func() bool {
+			events = w.of(id)
+			return len(events) > 0 && finalStatus(fmt.Sprint(events[len(events)-1].items[0]["status"]))
+		})
+	return events
 }
 
 // webhook posts a Flow-shaped delivery to the agent.

@@ -130,8 +130,8 @@ func TestServeReportsAnOpenBreaker(t *testing.T) {
 		require.Contains(t, metrics, want, "/metrics lacks %s", want)
 	}
 	// Ten seconds from the 429, as before.
-	require.Eventually(t, func() bool { return strings.Contains(fetch(t, url+"/readyz", ""), `"ready"`) }, 10*time.Second-time.Since(opened), 50*time.Millisecond,
-		"/readyz never became ready once the breaker's second was over")
+	eventually(t, 10*time.Second-time.Since(opened), saying("/readyz to be ready once the breaker's second was over"),
+		func() bool { return strings.Contains(fetch(t, url+"/readyz", ""), `"ready"`) })
 	require.GreaterOrEqual(t, time.Since(opened), time.Second, "ready again too soon after the 429 asked for a second")
 	assert.Contains(t, fetch(t, url+"/metrics", ""), `erleah_model_breaker_state{model="openai:gpt-x"} 1`, "/metrics does not show the breaker half-open")
 }
@@ -173,10 +173,10 @@ func TestServeRemembersReflectionsAndClearsThem(t *testing.T) {
 	code, _ := call("POST", "/v1/chat/stream", `{"message":"any good MLOps talks?","conference_id":"aidata26"}`)
 	require.Equal(t, 200, code, "stream")
 	var listed map[string]any
-	require.Eventually(t, func() bool {
+	eventually(t, 10*time.Second, saying("a lesson after a reflected turn"), func() bool {
 		_, listed = call("GET", "/v1/admin/memory?conference=aidata26", "")
 		return listed["count"] != nil && listed["count"].(float64) > 0
-	}, 10*time.Second, 50*time.Millisecond, "no lesson after a reflected turn")
+	})
 	_, err := os.Stat(filepath.Join(state, "reflections.json"))
 	require.NoError(t, err, "the memory file")
 	code, out := call("DELETE", "/v1/admin/memory", "")
