@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"fmt"
 	"math"
 )
 
@@ -53,6 +54,38 @@ type Entity struct {
 	Ref
 	Master []float32
 	Facets []FacetVector
+}
+
+// MaxFacets bounds the facets of one entity, in every driver.
+const MaxFacets = 64
+
+// Check reports what makes e unfit for an index of dimension dim: a
+// missing conference or id, an unknown table, more than MaxFacets facets,
+// an empty or repeated facet key (ErrInvalidQuery), or a vector of another
+// length (ErrDimension). Every driver checks a whole batch with it before
+// changing anything.
+func (e *Entity) Check(dim int) error {
+	switch {
+	case e.Conference == "" || e.ID == "":
+		return fmt.Errorf("%w: conference and id are required", ErrInvalidQuery)
+	case !e.Table.Valid():
+		return fmt.Errorf("%w: unknown table %q", ErrInvalidQuery, e.Table)
+	case len(e.Master) != dim:
+		return fmt.Errorf("%w: master vector has %d dimensions, want %d", ErrDimension, len(e.Master), dim)
+	case len(e.Facets) > MaxFacets:
+		return fmt.Errorf("%w: %d facets, at most %d", ErrInvalidQuery, len(e.Facets), MaxFacets)
+	}
+	seen := make(map[string]bool, len(e.Facets))
+	for _, f := range e.Facets {
+		if f.Key == "" || seen[f.Key] {
+			return fmt.Errorf("%w: facet %q empty or repeated for %s", ErrInvalidQuery, f.Key, e.Table)
+		}
+		seen[f.Key] = true
+		if len(f.Vector) != dim {
+			return fmt.Errorf("%w: facet %s has %d dimensions, want %d", ErrDimension, f.Key, len(f.Vector), dim)
+		}
+	}
+	return nil
 }
 
 // Index stores entity vectors and answers nearest-entity queries filtered by

@@ -121,6 +121,18 @@ func (q VectorQuery) Validate() error {
 	return checkQuery(q.Table, q.Mode, q.Limit, q.Threshold)
 }
 
+// Check is Validate and, for an index of dimension dim, the length of
+// q.Vector (ErrDimension): what every driver checks before searching.
+func (q VectorQuery) Check(dim int) error {
+	if err := q.Validate(); err != nil {
+		return err
+	}
+	if len(q.Vector) != dim {
+		return fmt.Errorf("query has %d dimensions, want %d: %w", len(q.Vector), dim, ErrDimension)
+	}
+	return nil
+}
+
 // checkQuery checks what text and vector queries share.
 func checkQuery(t Table, m Mode, limit int, threshold float32) error {
 	switch {

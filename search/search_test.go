@@ -327,3 +327,28 @@ func TestEngineReadyFollowsItsIndex(t *testing.T) {
 	require.NoError(t, err)
 	assert.ErrorIs(t, remote.Ready(context.Background()), down)
 }
+
+// Entity.Check, which every driver runs on a batch before changing it.
+func TestEntityCheck(t *testing.T) {
+	ok := func() search.Entity {
+		return search.Entity{Ref: search.Ref{Conference: "c", Table: search.Sessions, ID: "s"}, Master: make([]float32, 3),
+			Facets: []search.FacetVector{{Key: "a", Vector: make([]float32, 3)}}}
+	}
+	require.NoError(t, new(ok()).Check(3))
+	for name, tc := range map[string]struct {
+		mutate func(*search.Entity)
+		want   error
+	}{
+		"no conference":  {func(e *search.Entity) { e.Conference = "" }, search.ErrInvalidQuery},
+		"unknown table":  {func(e *search.Entity) { e.Table = "rooms" }, search.ErrInvalidQuery},
+		"short master":   {func(e *search.Entity) { e.Master = e.Master[:2] }, search.ErrDimension},
+		"long facet":     {func(e *search.Entity) { e.Facets[0].Vector = make([]float32, 4) }, search.ErrDimension},
+		"empty key":      {func(e *search.Entity) { e.Facets[0].Key = "" }, search.ErrInvalidQuery},
+		"repeated key":   {func(e *search.Entity) { e.Facets = append(e.Facets, e.Facets[0]) }, search.ErrInvalidQuery},
+		"too many facet": {func(e *search.Entity) { e.Facets = make([]search.FacetVector, search.MaxFacets+1) }, search.ErrInvalidQuery},
+	} {
+		e := ok()
+		tc.mutate(&e)
+		assert.ErrorIs(t, e.Check(3), tc.want, name)
+	}
+}

@@ -40,9 +40,6 @@ type shardKey struct {
 	table      search.Table
 }
 
-// maxFacets bounds the facets of one entity.
-const maxFacets = 64
-
 // New returns an empty index for vectors of dimension dim.
 func New(dim int, opts ...Option) *Index {
 	x := &Index{dim: dim, quantAbove: DefaultQuantiseAbove, shards: map[shardKey]*shard{}}
@@ -62,7 +59,7 @@ func (x *Index) Upsert(ctx context.Context, entities []search.Entity) error {
 		return err
 	}
 	for i := range entities {
-		if err := x.check(&entities[i]); err != nil {
+		if err := entities[i].Check(x.dim); err != nil {
 			return fmt.Errorf("memsearch: upsert entity %d (%s): %w", i, entities[i].Key(), err)
 		}
 	}
@@ -80,31 +77,6 @@ func (x *Index) Upsert(ctx context.Context, entities []search.Entity) error {
 			x.shards[k] = s
 		}
 		s.upsert(ents)
-	}
-	return nil
-}
-
-func (x *Index) check(e *search.Entity) error {
-	switch {
-	case e.Conference == "" || e.ID == "":
-		return fmt.Errorf("%w: conference and id are required", search.ErrInvalidQuery)
-	case !e.Table.Valid():
-		return fmt.Errorf("%w: unknown table %q", search.ErrInvalidQuery, e.Table)
-	case len(e.Master) != x.dim:
-		return fmt.Errorf("%w: master vector has %d dimensions, want %d", search.ErrDimension, len(e.Master), x.dim)
-	}
-	seen := map[string]bool{}
-	if len(e.Facets) > maxFacets {
-		return fmt.Errorf("%w: %d facets, at most %d", search.ErrInvalidQuery, len(e.Facets), maxFacets)
-	}
-	for _, f := range e.Facets {
-		if f.Key == "" || seen[f.Key] {
-			return fmt.Errorf("%w: facet %q empty or repeated for %s", search.ErrInvalidQuery, f.Key, e.Table)
-		}
-		seen[f.Key] = true
-		if len(f.Vector) != x.dim {
-			return fmt.Errorf("%w: facet %s has %d dimensions, want %d", search.ErrDimension, f.Key, len(f.Vector), x.dim)
-		}
 	}
 	return nil
 }
@@ -145,11 +117,8 @@ func (x *Index) Refs(ctx context.Context, conference string, table search.Table)
 
 // Search scans the conference's shard of q.Table and returns the best hits.
 func (x *Index) Search(ctx context.Context, q search.VectorQuery) ([]search.Hit, error) {
-	if err := q.Validate(); err != nil {
+	if err := q.Check(x.dim); err != nil {
 		return nil, fmt.Errorf("memsearch: %w", err)
-	}
-	if len(q.Vector) != x.dim {
-		return nil, fmt.Errorf("memsearch: query has %d dimensions, want %d: %w", len(q.Vector), x.dim, search.ErrDimension)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err

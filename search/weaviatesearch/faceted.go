@@ -121,19 +121,17 @@ func (s *scan) kthLower(seen map[string]*seenFacets) float32 {
 }
 
 // upper bounds the score of an entity of which f was seen, when every
-// facet not seen scores at most last.
+// facet not seen scores at most last: FacetScore with the weight of the
+// facets not seen at that similarity (every seen one is at least last, so
+// the depth is the seen best; below the floor the rest does not count).
 func (s *scan) upper(f *seenFacets, last float32) float32 {
-	if last < s.q.FacetFloor {
-		return search.FacetScore(f.sims, f.weights, s.total, s.q.FacetFloor)
+	var seenW float32
+	for _, w := range f.weights {
+		seenW += w
 	}
-	var best, covered, seenW float32
-	for i, sim := range f.sims {
-		best = max(best, sim)
-		covered += f.weights[i] * sim
-		seenW += f.weights[i]
-	}
-	rest := max(0, s.total-seenW)
-	return search.DepthShare*best + search.CoverageShare*(covered+last*rest)/s.total
+	sims := append(slices.Clip(f.sims), last)
+	weights := append(slices.Clip(f.weights), max(0, s.total-seenW))
+	return search.FacetScore(sims, weights, s.total, s.q.FacetFloor)
 }
 
 func (s *scan) offerSims(id string, keys []string, sims []float32) {

@@ -27,9 +27,6 @@ const (
 	kindKey    = "key"    // one per facet key outside the schema in a table, no vector
 )
 
-// maxFacets bounds the facets of one entity, as in memsearch.
-const maxFacets = 64
-
 // object is a Weaviate object as the batch API takes it.
 type object struct {
 	Class      string         `json:"class"`
@@ -62,31 +59,6 @@ func objectID(r search.Ref, facet string) string {
 	hex.Encode(s[24:], u[10:])
 	s[8], s[13], s[18], s[23] = '-', '-', '-', '-'
 	return string(s[:])
-}
-
-// check validates one entity against the index's dimension.
-func check(e *search.Entity, dim int) error {
-	switch {
-	case e.Conference == "" || e.ID == "":
-		return fmt.Errorf("%w: conference and id are required", search.ErrInvalidQuery)
-	case !e.Table.Valid():
-		return fmt.Errorf("%w: unknown table %q", search.ErrInvalidQuery, e.Table)
-	case len(e.Master) != dim:
-		return fmt.Errorf("%w: master vector has %d dimensions, want %d", search.ErrDimension, len(e.Master), dim)
-	case len(e.Facets) > maxFacets:
-		return fmt.Errorf("%w: %d facets, at most %d", search.ErrInvalidQuery, len(e.Facets), maxFacets)
-	}
-	seen := map[string]bool{}
-	for _, f := range e.Facets {
-		if f.Key == "" || seen[f.Key] {
-			return fmt.Errorf("%w: facet %q empty or repeated for %s", search.ErrInvalidQuery, f.Key, e.Table)
-		}
-		seen[f.Key] = true
-		if len(f.Vector) != dim {
-			return fmt.Errorf("%w: facet %s has %d dimensions, want %d", search.ErrDimension, f.Key, len(f.Vector), dim)
-		}
-	}
-	return nil
 }
 
 // objects returns the entity's objects: its facet

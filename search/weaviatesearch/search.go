@@ -26,11 +26,8 @@ const (
 // Search returns the best entities of q.Table in q.Conference (see the
 // package comment for how).
 func (x *Index) Search(ctx context.Context, q search.VectorQuery) ([]search.Hit, error) {
-	if err := q.Validate(); err != nil {
+	if err := q.Check(x.dim); err != nil {
 		return nil, fmt.Errorf("weaviatesearch: %w", err)
-	}
-	if len(q.Vector) != x.dim {
-		return nil, fmt.Errorf("weaviatesearch: query has %d dimensions, want %d: %w", len(q.Vector), x.dim, search.ErrDimension)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err

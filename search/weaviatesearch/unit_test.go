@@ -63,40 +63,16 @@ func TestVectorsRoundTrip(t *testing.T) {
 	assert.Error(t, err, "a blob that does not fit its keys")
 }
 
-func TestCheck(t *testing.T) {
-	ok := func() search.Entity {
-		return search.Entity{Ref: search.Ref{Conference: "c", Table: search.Sessions, ID: "s"}, Master: make([]float32, 3),
-			Facets: []search.FacetVector{{Key: "a", Vector: make([]float32, 3)}}}
-	}
-	require.NoError(t, check(new(ok()), 3))
-	for name, tc := range map[string]struct {
-		mutate func(*search.Entity)
-		want   error
-	}{
-		"no conference":  {func(e *search.Entity) { e.Conference = "" }, search.ErrInvalidQuery},
-		"unknown table":  {func(e *search.Entity) { e.Table = "rooms" }, search.ErrInvalidQuery},
-		"short master":   {func(e *search.Entity) { e.Master = e.Master[:2] }, search.ErrDimension},
-		"long facet":     {func(e *search.Entity) { e.Facets[0].Vector = make([]float32, 4) }, search.ErrDimension},
-		"empty key":      {func(e *search.Entity) { e.Facets[0].Key = "" }, search.ErrInvalidQuery},
-		"repeated key":   {func(e *search.Entity) { e.Facets = append(e.Facets, e.Facets[0]) }, search.ErrInvalidQuery},
-		"too many facet": {func(e *search.Entity) { e.Facets = make([]search.FacetVector, maxFacets+1) }, search.ErrInvalidQuery},
-	} {
-		e := ok()
-		tc.mutate(&e)
-		assert.ErrorIs(t, check(&e, 3), tc.want, name)
-	}
-}
-
 func TestConfigIsChecked(t *testing.T) {
-	for name, cfg := range map[string]Config{
-		"no url":         {Dim: 3},
-		"no dimension":   {URL: "http://x"},
-		"lowercase name": {URL: "http://x", Dim: 3, Collection: "entities"},
-		"unknown index":  {URL: "http://x", Dim: 3, VectorIndex: "ivf"},
-		"no replicas":    {URL: "http://x", Dim: 3, Replicas: -1},
+	for want, cfg := range map[string]Config{ // the error names what is wrong, before any request
+		"URL is required": {Dim: 3},
+		"dimension 0":     {URL: "http://x"},
+		"collection name": {URL: "http://x", Dim: 3, Collection: "entities"},
+		"vector index":    {URL: "http://x", Dim: 3, VectorIndex: "ivf"},
+		"-1 replicas":     {URL: "http://x", Dim: 3, Replicas: -1},
 	} {
 		_, err := New(context.Background(), cfg)
-		assert.Error(t, err, name)
+		assert.ErrorContains(t, err, want)
 	}
 }
 

@@ -181,7 +181,7 @@ func (x *Index) Upsert(ctx context.Context, entities []search.Entity) error {
 		return err
 	}
 	for i := range entities {
-		if err := check(&entities[i], x.dim); err != nil {
+		if err := entities[i].Check(x.dim); err != nil {
 			return fmt.Errorf("weaviatesearch: upsert entity %d (%s): %w", i, entities[i].Key(), err)
 		}
 	}
@@ -200,13 +200,16 @@ func (x *Index) Delete(ctx context.Context, refs []search.Ref) error {
 		return err
 	}
 	for k, ids := range groupRefs(refs) {
+		deleted := 0
 		for chunk := range chunks(ids, filterChunk) {
 			w := and(equal(propConference, k.conference), equal(propTable, string(k.table)), containsAny(propEntity, chunk))
-			if err := x.deleteWhere(ctx, w); err != nil {
+			n, err := x.deleteWhere(ctx, w)
+			if err != nil {
 				return fmt.Errorf("weaviatesearch: delete from %s %s: %w", k.conference, k.table, err)
 			}
+			deleted += n
 		}
-		if err := x.pruneMarkers(ctx, k); err != nil {
+		if err := x.pruneMarkers(ctx, k, deleted); err != nil {
 			return fmt.Errorf("weaviatesearch: delete from %s %s: prune key markers: %w", k.conference, k.table, err)
 		}
 	}
@@ -249,9 +252,10 @@ func (x *Index) Refs(ctx context.Context, conference string, table search.Table)
 	}
 }
 
-// Ready reports whether Weaviate answers its readiness probe.
+// Ready reports whether Weaviate answers its readiness probe, asked once:
+// a probe that retried would outlast the caller's check and hide the cause.
 func (x *Index) Ready(ctx context.Context) error {
-	if err := x.c.do(ctx, http.MethodGet, "/v1/.well-known/ready", nil, nil); err != nil {
+	if err := x.c.once(ctx, http.MethodGet, "/v1/.well-known/ready", nil, nil); err != nil {
 		return fmt.Errorf("weaviatesearch: not ready: %w", err)
 	}
 	return nil

@@ -126,12 +126,15 @@ func (x *Index) dropStaleFacets(ctx context.Context, entities []search.Entity) e
 		byShard[k] = append(byShard[k], stale)
 	}
 	for k, stale := range byShard {
+		deleted := 0
 		for chunk := range chunks(stale, filterChunk) {
-			if err := x.deleteWhere(ctx, and(shardFilter(k.conference, k.table, kindFacet), or(chunk...))); err != nil {
+			n, err := x.deleteWhere(ctx, and(shardFilter(k.conference, k.table, kindFacet), or(chunk...)))
+			if err != nil {
 				return fmt.Errorf("drop stale facets in %s %s: %w", k.conference, k.table, err)
 			}
+			deleted += n
 		}
-		if err := x.pruneMarkers(ctx, k); err != nil {
+		if err := x.pruneMarkers(ctx, k, deleted); err != nil {
 			return fmt.Errorf("prune key markers of %s %s: %w", k.conference, k.table, err)
 		}
 	}
@@ -140,8 +143,12 @@ func (x *Index) dropStaleFacets(ctx context.Context, entities []search.Entity) e
 
 // pruneMarkers deletes the key markers of a conference's table whose key no
 // facet object has any more, so a key a reload dropped stops widening the
-// coverage denominator.
-func (x *Index) pruneMarkers(ctx context.Context, k shardKey) error {
+// coverage denominator. Only a deletion can leave a marker without facet
+// objects: after none (deleted == 0) it asks nothing.
+func (x *Index) pruneMarkers(ctx context.Context, k shardKey, deleted int) error {
+	if deleted == 0 {
+		return nil
+	}
 	keys, err := x.extraKeys(ctx, k.conference, k.table)
 	if err != nil || len(keys) == 0 {
 		return err
@@ -159,7 +166,7 @@ func (x *Index) pruneMarkers(ctx context.Context, k shardKey) error {
 	}
 	for i, key := range keys {
 		if len(data.Get[fmt.Sprintf("k%d", i)]) == 0 {
-			if err := x.deleteWhere(ctx, and(shardFilter(k.conference, k.table, kindKey), equal(propFacet, key))); err != nil {
+			if _, err := x.deleteWhere(ctx, and(shardFilter(k.conference, k.table, kindKey), equal(propFacet, key))); err != nil {
 				return err
 			}
 		}
@@ -198,13 +205,14 @@ func markerKeys(objs []objectFields) []string {
 }
 
 // deleteWhere deletes every object w matches, in as many requests as the
-// server's per-request limit needs.
+// server's per-request limit needs, and returns how many it deleted.
 // https://weaviate.io/developers/weaviate/api/rest#tag/batch/delete/batch/objects
-func (x *Index) deleteWhere(ctx context.Context, w where) error {
+func (x *Index) deleteWhere(ctx context.Context, w where) (int, error) {
 	if len(w.Operands) == 1 && w.Operator != "Not" {
 		w = w.Operands[0] // Weaviate wants two operands or more
 	}
 	body := map[string]any{"match": map[string]any{"class": x.class, "where": w}, "output": "minimal"}
+	deleted := 0
 	for {
 		var resp struct {
 			Results struct {
@@ -212,14 +220,15 @@ func (x *Index) deleteWhere(ctx context.Context, w where) error {
 			} `json:"results"`
 		}
 		if err := x.c.do(ctx, http.MethodDelete, "/v1/batch/objects", body, &resp); err != nil {
-			return err
+			return deleted, err
 		}
 		r := resp.Results
+		deleted += r.Successful
 		if r.Failed > 0 {
-			return fmt.Errorf("%d of %d objects not deleted", r.Failed, r.Matches)
+			return deleted, fmt.Errorf("%d of %d objects not deleted", r.Failed, r.Matches)
 		}
 		if r.Limit == 0 || r.Matches < r.Limit {
-			return nil
+			return deleted, nil
 		}
 	}
 }
