@@ -44,32 +44,48 @@ type AgentResult struct {
 }
 
 // AgentUser creates (or repairs) the agent's policy with exactly the grants
-// above, a role holding it, and a user with that role. A new user gets a
+// above, a role holding it and nothing else (the guard Flow trusts that
+// role: another policy on it would widen what passes), and a user with
+// that role. A new user gets a
 // random static token, returned once; an existing one keeps its token unless
 // rotate is set.
 func AgentUser(ctx context.Context, c *directus.Client, email string, rotate bool) (AgentResult, error) {
-	var res AgentResult
-	policy, n, err := ensurePolicy(ctx, c, map[string]any{"name": AgentName, "icon": "smart_toy",
-		"description": "What the erleah-agent service may do."})
+	role, n, err := ensureRole(ctx, c, roleSpec{name: AgentName, icon: "smart_toy", grants: grants,
+		policy: "What the erleah-agent service may do.", role: "The erleah-agent service."})
 	if err != nil {
-		return res, err
+		return AgentResult{}, err
 	}
-	res.Changes += n
-	if n, err = ensurePermissions(ctx, c, policy, grants); err != nil {
-		return res, err
-	}
-	res.Changes += n
-	role, n, err := ensureNamed(ctx, c, "/roles", map[string]any{"name": AgentName, "icon": "smart_toy", "description": "The erleah-agent service."})
+	return ensureUser(ctx, c, email, role, rotate, AgentResult{Changes: n, RoleID: role})
+}
+
+// roleSpec is a policy with exactly its grants and neither admin nor app
+// access, and a role of the same name holding that policy and nothing
+// else (no other policy, no parent to inherit from).
+type roleSpec struct {
+	name, icon   string
+	policy, role string // their descriptions
+	grants       []grant
+}
+
+// ensureRole creates or repairs spec's policy, permissions and role; it
+// returns the role's id and how many items it created or changed.
+func ensureRole(ctx context.Context, c *directus.Client, spec roleSpec) (string, int, error) {
+	policy, changes, err := ensurePolicy(ctx, c, map[string]any{"name": spec.name, "icon": spec.icon, "description": spec.policy})
 	if err != nil {
-		return res, err
+		return "", 0, err
 	}
-	res.Changes += n
-	res.RoleID = role
-	if n, err = ensureRolePolicy(ctx, c, role, policy); err != nil {
-		return res, err
+	n, err := ensurePermissions(ctx, c, policy, spec.grants)
+	if err != nil {
+		return "", 0, err
 	}
-	res.Changes += n
-	return ensureUser(ctx, c, email, role, rotate, res)
+	changes += n
+	role, n, err := ensureNamed(ctx, c, "/roles", map[string]any{"name": spec.name, "icon": spec.icon, "description": spec.role})
+	if err != nil {
+		return "", 0, err
+	}
+	changes += n
+	n, err = ensureOnlyPolicy(ctx, c, spec.name, role, policy)
+	return role, changes + n, err
 }
 
 // ensureNamed finds the item of a system collection with the given name, or
@@ -85,6 +101,12 @@ func ensureNamed(ctx context.Context, c *directus.Client, path string, item map[
 	if len(found) > 0 {
 		return found[0].ID, 0, nil
 	}
+	return create(ctx, c, path, item)
+}
+
+// create creates an item of a system collection and returns its id (and
+// one change).
+func create(ctx context.Context, c *directus.Client, path string, item map[string]any) (string, int, error) {
 	var created struct {
 		ID string `json:"id"`
 	}
@@ -112,7 +134,7 @@ func ensurePolicy(ctx context.Context, c *directus.Client, item map[string]any) 
 		return "", 0, err
 	}
 	if !found {
-		return ensureNamed(ctx, c, "/policies", item)
+		return create(ctx, c, "/policies", item)
 	}
 	if !p.AdminAccess && !p.AppAccess {
 		return p.ID, 0, nil
@@ -195,27 +217,6 @@ func ensurePermissions(ctx context.Context, c *directus.Client, policy string, w
 		}
 	}
 	return len(missing) + len(extra), nil
-}
-
-func ensureRolePolicy(ctx context.Context, c *directus.Client, role, policy string) (int, error) {
-	var r struct {
-		Policies []struct {
-			Policy string `json:"policy"`
-		} `json:"policies"`
-	}
-	if err := c.Do(ctx, "GET", "/roles/"+role, url.Values{"fields": {"policies.policy"}}, nil, &r); err != nil {
-		return 0, fmt.Errorf("provision: read role: %w", err)
-	}
-	for _, p := range r.Policies {
-		if p.Policy == policy {
-			return 0, nil
-		}
-	}
-	patch := map[string]any{"policies": map[string]any{"create": []any{map[string]any{"policy": policy}}}}
-	if err := c.Do(ctx, "PATCH", "/roles/"+role, nil, patch, nil); err != nil {
-		return 0, fmt.Errorf("provision: give the role its policy: %w", err)
-	}
-	return 1, nil
 }
 
 func ensureUser(ctx context.Context, c *directus.Client, email, role string, rotate bool, res AgentResult) (AgentResult, error) {

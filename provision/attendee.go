@@ -72,29 +72,9 @@ type AttendeeResult struct {
 // from). It creates no users: give the role to the widget's users. Zero
 // changes means everything was already right.
 func Attendee(ctx context.Context, c *directus.Client) (AttendeeResult, error) {
-	var res AttendeeResult
-	policy, n, err := ensurePolicy(ctx, c, map[string]any{"name": AttendeeName, "icon": "badge",
-		"description": "What attendees using the erleah chat widget may do."})
-	if err != nil {
-		return res, err
-	}
-	res.Changes += n
-	if n, err = ensurePermissions(ctx, c, policy, attendeeGrants); err != nil {
-		return res, err
-	}
-	res.Changes += n
-	role, n, err := ensureNamed(ctx, c, "/roles", map[string]any{"name": AttendeeName, "icon": "badge",
-		"description": "Conference attendees using the erleah chat widget."})
-	if err != nil {
-		return res, err
-	}
-	res.Changes += n
-	res.RoleID = role
-	if n, err = ensureOnlyPolicy(ctx, c, role, policy); err != nil {
-		return res, err
-	}
-	res.Changes += n
-	return res, nil
+	role, n, err := ensureRole(ctx, c, roleSpec{name: AttendeeName, icon: "badge", grants: attendeeGrants,
+		policy: "What attendees using the erleah chat widget may do.", role: "Conference attendees using the erleah chat widget."})
+	return AttendeeResult{Changes: n, RoleID: role}, err
 }
 
 // roleAccess is what a role's users get: its policies (directus_access
@@ -147,8 +127,9 @@ func (r roleAccess) fix(policy string) map[string]any {
 	return patch
 }
 
-// ensureOnlyPolicy makes the role hold the policy and nothing else.
-func ensureOnlyPolicy(ctx context.Context, c *directus.Client, role, policy string) (int, error) {
+// ensureOnlyPolicy makes the role (called name) hold the policy and
+// nothing else.
+func ensureOnlyPolicy(ctx context.Context, c *directus.Client, name, role, policy string) (int, error) {
 	r, err := readRole(ctx, c, role)
 	if err != nil {
 		return 0, err
@@ -158,7 +139,7 @@ func ensureOnlyPolicy(ctx context.Context, c *directus.Client, role, policy stri
 		return 0, nil
 	}
 	if err := c.Do(ctx, "PATCH", "/roles/"+role, nil, patch, nil); err != nil {
-		return 0, fmt.Errorf("provision: leave the role %s only its policy: %w", AttendeeName, err)
+		return 0, fmt.Errorf("provision: leave the role %s only its policy: %w", name, err)
 	}
 	return 1, nil
 }
