@@ -12,6 +12,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 log() { echo "browser-test: $*" >&2; }
+# shellcheck source=proc.sh
+. scripts/proc.sh   # free_port, random_hex
 work=$(mktemp -d "${TMPDIR:-/tmp}/erleah-browser.XXXXXX")
 started_directus=
 agent_pid=
@@ -41,10 +43,15 @@ fi
 
 # playwright-core and the widget's build tools, exactly as locked.
 (cd web && npm ci --no-audit --no-fund --loglevel=error >&2)
+# The committed bundle (embedded in the binary, so that Go builds need no
+# npm) must be what the sources build to.
+(cd web && npm run --silent build -- --outfile="$work/widget.js" >&2)
+cmp -s web/dist/widget.js "$work/widget.js" \
+  || { log "web/dist/widget.js is not what web/src builds to: run (cd web && npm ci && npm run build) and commit it"; exit 1; }
 
 go build -o "$work/erleah-agent" ./cmd/erleah-agent
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
-secret="browser-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+port=$(free_port)
+secret="browser-$(random_hex 12)"
 
 # directus setup points the Flow at this agent and gives the agent's user a
 # fresh token (printed once); the demo conferences go in with import.

@@ -35,19 +35,10 @@ SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 DIRECTUS_HOME="${ERLEAH_DIRECTUS_HOME:-$HOME/.cache/erleah/directus-12.4.0}"
 export ERLEAH_DIRECTUS_HOME="$DIRECTUS_HOME"
 TIMEOUT="${DIRECTUS_START_TIMEOUT:-90}"   # seconds to wait for /server/ping
-PG_VERSION=15
-PG_CLUSTER=main
-# Serialises "start the cluster, create a database" here against "drop a
-# database, maybe stop the cluster" in stop.sh across concurrent runs.
-PG_LOCK="${TMPDIR:-/tmp}/erleah-directus-pg.lock"
 
 # shellcheck source=lib.sh
 . "$SCRIPT_DIR/lib.sh"
 log() { echo "directus-start: $*" >&2; }
-random_hex() { head -c "$1" /dev/urandom | od -An -tx1 | tr -d ' \n'; }
-free_port() {
-  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
-}
 
 instances="${DIRECTUS_INSTANCES:-1}"
 case "$instances" in
@@ -134,11 +125,7 @@ pg_ensure_cluster() {
     log "starting PostgreSQL cluster $PG_VERSION/$PG_CLUSTER (pg_ctlcluster $PG_VERSION $PG_CLUSTER start)"
     # 9>&-: the server must not inherit the lock's descriptor (it would
     # hold the lock for as long as it runs).
-    if [ "$(id -u)" -eq 0 ]; then
-      pg_ctlcluster "$PG_VERSION" "$PG_CLUSTER" start >&2 9>&- || fail "pg_ctlcluster $PG_VERSION $PG_CLUSTER start failed (see /var/log/postgresql/)"
-    else
-      as_postgres pg_ctlcluster "$PG_VERSION" "$PG_CLUSTER" start >&2 9>&- || fail "pg_ctlcluster $PG_VERSION $PG_CLUSTER start failed"
-    fi
+    pg_cluster_ctl start 9>&- || fail "pg_ctlcluster $PG_VERSION $PG_CLUSTER start failed (see /var/log/postgresql/)"
     DIRECTUS_PG_STARTED_CLUSTER=1
   fi
   DIRECTUS_PG_PORT="$(pg_lsclusters -h | awk -v v="$PG_VERSION" -v c="$PG_CLUSTER" '$1==v && $2==c {print $3}')"

@@ -10,36 +10,14 @@
 set -euo pipefail
 
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-PG_VERSION=15
-PG_CLUSTER=main
-PG_LOCK="${TMPDIR:-/tmp}/erleah-directus-pg.lock"
-
 # shellcheck source=lib.sh
 . "$SCRIPT_DIR/lib.sh"
 log() { echo "directus-stop: $*" >&2; }
 
-# is_ours PID PATTERN: the process's command line matches PATTERN, so a
-# stale PID reused by another process is left alone.
-is_ours() {
-  [ -n "$1" ] && [ -r "/proc/$1/cmdline" ] && tr '\0' ' ' <"/proc/$1/cmdline" | grep -q -- "$2"
-}
-
 for var in DIRECTUS_PID_2 DIRECTUS_PID; do
-  pid="${!var:-}"
-  [ -n "$pid" ] || continue
-  if is_ours "$pid" 'cli/run.js'; then
-    stop_group "$pid" "directus ($var)"
-  elif kill -0 "$pid" 2>/dev/null; then
-    log "not stopping pid $pid ($var): not a Directus server"
-  fi
+  stop_ours "${!var:-}" "directus ($var)" 'cli/run.js'
 done
-if [ -n "${REDIS_PID:-}" ]; then
-  if is_ours "$REDIS_PID" 'redis-server'; then
-    stop_group "$REDIS_PID" redis-server
-  elif kill -0 "$REDIS_PID" 2>/dev/null; then
-    log "not stopping pid $REDIS_PID (REDIS_PID): not a redis-server"
-  fi
-fi
+stop_ours "${REDIS_PID:-}" redis-server 'redis-server'
 
 pg_db="${DIRECTUS_PG_DATABASE:-}"
 if [ -n "$pg_db" ] && [ -n "${DIRECTUS_PG_PORT:-}" ]; then
@@ -58,11 +36,7 @@ if [ -n "$pg_db" ] && [ -n "${DIRECTUS_PG_PORT:-}" ]; then
       others="$(pg_psql -tA -c "SELECT (SELECT count(*) FROM pg_database WHERE datname LIKE 'erleah\_%')
         + (SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid())" 2>/dev/null || echo 1)"
       if [ "$others" = 0 ]; then
-        if [ "$(id -u)" -eq 0 ]; then
-          pg_ctlcluster "$PG_VERSION" "$PG_CLUSTER" stop >&2 || true
-        else
-          as_postgres pg_ctlcluster "$PG_VERSION" "$PG_CLUSTER" stop >&2 || true
-        fi
+        pg_cluster_ctl stop || true
         log "stopped PostgreSQL cluster $PG_VERSION/$PG_CLUSTER (start.sh had started it)"
       else
         log "leaving PostgreSQL cluster $PG_VERSION/$PG_CLUSTER running: other databases or clients use it"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the pinned Weaviate server from the Go module proxy into a cache
 # directory outside the repository, once; later runs reuse the binary.
-# Idempotent. All messages go to stderr.
+# Idempotent. Prints the binary's path on stdout (the one place the pinned
+# version is written); all messages go to stderr.
 #
 #   ERLEAH_WEAVIATE_HOME   install directory (default:
 #                          $HOME/.cache/erleah/weaviate-v1.35.2); the binary
@@ -16,6 +17,7 @@ log() { echo "weaviate-install: $*" >&2; }
 
 if [ -x "$bin" ]; then
   log "weaviate $WEAVIATE_VERSION already installed in $WEAVIATE_HOME"
+  echo "$bin"
   exit 0
 fi
 command -v go >/dev/null || { log "go is not installed"; exit 1; }
@@ -31,3 +33,4 @@ trap 'rm -rf -- "$tmp"' EXIT
 (cd / && GOBIN="$tmp" GOFLAGS=-mod=mod go install "github.com/weaviate/weaviate/cmd/weaviate-server@$WEAVIATE_VERSION") >&2
 mv "$tmp/weaviate-server" "$bin"
 log "installed weaviate $WEAVIATE_VERSION in $(( $(date +%s) - start ))s"
+echo "$bin"

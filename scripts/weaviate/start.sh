@@ -18,8 +18,6 @@
 set -euo pipefail
 
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-WEAVIATE_HOME="${ERLEAH_WEAVIATE_HOME:-$HOME/.cache/erleah/weaviate-v1.35.2}"
-export ERLEAH_WEAVIATE_HOME="$WEAVIATE_HOME"
 TIMEOUT="${WEAVIATE_START_TIMEOUT:-90}"   # seconds to wait for /v1/.well-known/ready
 
 log() { echo "weaviate-start: $*" >&2; }
@@ -49,7 +47,7 @@ print(" ".join(map(str, out)))
 for s in socks: s.close()' "$1"
 }
 
-"$SCRIPT_DIR/install.sh"
+weaviate_bin="$("$SCRIPT_DIR/install.sh")"   # built once; install.sh pins the version
 
 nodes=1
 while [ $# -gt 0 ]; do
@@ -106,7 +104,7 @@ start_node() {
   mkdir -p "$dir/node$i"
   log "starting node$i on http://127.0.0.1:$http (grpc $grpc, gossip $gossip, data $data, raft $raft/$raft_rpc)"
   # setsid: own process group, so stop.sh can kill the server and its children.
-  env -i "${weaviate_env[@]}" setsid "$WEAVIATE_HOME/weaviate-server" \
+  env -i "${weaviate_env[@]}" setsid "$weaviate_bin" \
     --host 127.0.0.1 --port "$http" --scheme http </dev/null >"$dir/node$i.log" 2>&1 &
   pids+=("$!")
 }

@@ -8,11 +8,11 @@ set -euo pipefail
 log() { echo "weaviate-stop: $*" >&2; }
 
 # shellcheck source=../proc.sh
-. "$(dirname "${BASH_SOURCE[0]}")/../proc.sh"   # stop_group
+. "$(dirname "${BASH_SOURCE[0]}")/../proc.sh"   # stop_ours
 
 # WEAVIATE_PID may list several pids (a cluster), separated by spaces.
 for pid in ${WEAVIATE_PID:-}; do
-  stop_group "$pid" weaviate 10
+  stop_ours "$pid" weaviate 'weaviate-server' 10
 done
 
 # Only remove what start.sh created.
