@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/erleah/erleah-agent/agent"
@@ -35,22 +36,18 @@ func pivotTarget(in *agent.ReflectInput, q search.Query, top float32, jargon boo
 	return "", ""
 }
 
-// vendorCues start words that ask for a product or a service, something
-// exhibitors offer rather than talks: "deploy", "outsourcing", "rent"…
-// ("production" and "productivity" are not "product").
-var vendorCues = []string{"deploy", "host", "buy", "purchas", "vendor", "tool", "platform", "servic", "provid",
-	"solution", "consult", "outsourc", "rent", "hire", "hiring", "supplier", "install", "licens", "subscri"}
+// Words that ask for a product or a service, something exhibitors offer
+// rather than talks: vendorWords whole, vendorPrefixes as the start of a
+// word ("deploy", "outsourcing", "rent"…). "product" is a whole word only:
+// "production" and "productivity" do not ask for one.
+var (
+	vendorWords    = wordSet("product products")
+	vendorPrefixes = []string{"deploy", "host", "buy", "purchas", "vendor", "tool", "platform", "servic", "provid",
+		"solution", "consult", "outsourc", "rent", "hire", "hiring", "supplier", "install", "licens", "subscri"}
+)
 
 func asksForVendor(w string) bool {
-	if w == "product" || w == "products" {
-		return true
-	}
-	for _, c := range vendorCues {
-		if strings.HasPrefix(w, c) {
-			return true
-		}
-	}
-	return false
+	return vendorWords[w] || slices.ContainsFunc(vendorPrefixes, func(p string) bool { return strings.HasPrefix(w, p) })
 }
 
 // bestProbe is the best-scoring probe of q's text in a table the round did

@@ -22,7 +22,6 @@ type acronyms struct {
 	upper   map[string]bool           // words written in capitals somewhere ("sbom")
 	upperBy map[byte][]string         // the same, by first letter
 	seqs    [][]string                // every distinct sentence's words in order, stop words included
-	seen    map[string]bool           // sentences already in seqs
 	byFirst map[byte][]position       // where each initial letter starts a word
 	camel   map[string]map[string]int // "osm" → "openstreetmap" → occurrences, from OpenStreetMap
 }
@@ -30,10 +29,11 @@ type acronyms struct {
 type position struct{ seq, at int }
 
 func mineAcronyms(docs []Doc, v *vocabulary) acronyms {
-	a := acronyms{defined: map[string]string{}, upper: map[string]bool{}, byFirst: map[byte][]position{}, camel: map[string]map[string]int{}, seen: map[string]bool{}}
+	a := acronyms{defined: map[string]string{}, upper: map[string]bool{}, byFirst: map[byte][]position{}, camel: map[string]map[string]int{}}
+	seen := map[string]bool{} // sentences already read
 	for _, d := range docs {
 		for _, f := range d.Fields {
-			a.addText(f.Text)
+			a.addText(f.Text, seen)
 		}
 	}
 	a.upperBy = map[byte][]string{}
@@ -43,8 +43,32 @@ func mineAcronyms(docs []Doc, v *vocabulary) acronyms {
 	return a
 }
 
-func (a *acronyms) addText(text string) {
-	for _, w := range strings.Fields(text) {
+// addText reads a text sentence by sentence, each distinct sentence once:
+// a sentence that recurs because it was copied (a talk's title in its
+// speaker's entry too) is one occurrence of its words and phrases, not two.
+func (a *acronyms) addText(text string, seen map[string]bool) {
+	for _, m := range definition.FindAllStringSubmatchIndex(text, -1) {
+		acr := text[m[2]:m[3]]
+		if long := longFormBefore(terms.Words(text[:m[0]]), letters(acr)); long != "" && isCapitals(acr) {
+			a.defined[strings.ToLower(acr)] = long
+		}
+	}
+	for _, sentence := range sentenceEnd.Split(text, -1) {
+		seq := terms.Words(sentence)
+		key := strings.Join(seq, " ")
+		if key == "" || seen[key] {
+			continue
+		}
+		seen[key] = true
+		a.addWords(sentence)
+		a.addSentence(seq)
+	}
+}
+
+// addWords notes the words of a sentence written in capitals or in joined
+// capitalised parts.
+func (a *acronyms) addWords(sentence string) {
+	for _, w := range strings.Fields(sentence) {
 		w = strings.Trim(w, `.,;:!?"'()[]{}`)
 		if isCapitals(w) {
 			a.upper[strings.ToLower(w)] = true
@@ -56,29 +80,13 @@ func (a *acronyms) addText(text string) {
 			a.camel[init][strings.ToLower(w)]++
 		}
 	}
-	for _, m := range definition.FindAllStringSubmatchIndex(text, -1) {
-		acr := text[m[2]:m[3]]
-		if long := longFormBefore(terms.Words(text[:m[0]]), letters(acr)); long != "" && isCapitals(acr) {
-			a.defined[strings.ToLower(acr)] = long
-		}
-	}
-	for _, sentence := range sentenceEnd.Split(text, -1) {
-		a.addSentence(terms.Words(sentence))
-	}
 }
 
 // sentenceEnd splits a text into sentences.
 var sentenceEnd = regexp.MustCompile(`[.!?;]\s+`)
 
-// addSentence indexes a sentence's words by initial, once: a sentence that
-// recurs because it was copied (a talk's title in its speaker's entry too)
-// is one occurrence of its phrases, not two.
+// addSentence indexes a sentence's words by initial.
 func (a *acronyms) addSentence(seq []string) {
-	key := strings.Join(seq, " ")
-	if key == "" || a.seen[key] {
-		return
-	}
-	a.seen[key] = true
 	n := len(a.seqs)
 	a.seqs = append(a.seqs, seq)
 	for i, w := range seq {

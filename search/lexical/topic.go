@@ -19,14 +19,40 @@ var (
 // at a mid-size bank", "we're a team of three").
 var selfDescription = regexp.MustCompile(`(?i)^(?:i\s+am|i'm|im|we\s+are|we're|i\s+work|we\s+work|my\s+name\s+is|my\s+(?:team|company|job|role)|our\s+(?:team|company|startup|firm|organi[sz]ation)|i\s+(?:lead|manage|head|run|own|teach|study|studied|research|do\s+research)|we\s+(?:run|own|teach|build|make|sell)|as\s+an?)\b`)
 
-// notSelf are the words after "I am"/"we are" that start a request or an
-// activity instead of saying who the attendee is ("I'm looking for…", "we
-// are trying to…", "we're replacing our dispensing cabinets"): any verb in
-// -ing but those that tell where someone works, lives or comes from.
+// afterIAm captures the word (and the one after it) that follows "I am"/
+// "we are" and an adverb: what tells a request or an activity ("I'm
+// looking for…", "we're replacing our dispensing cabinets") from who the
+// attendee is ("I'm a nurse", "I'm working at a bank").
+var afterIAm = regexp.MustCompile(`(?i)^(?:i\s+am|i'm|im|we\s+are|we're)\s+(?:(?:really|currently|now|still|just|also)\s+)?(\w+)(?:\s+(\w+))?`)
+
 var (
-	notSelf     = regexp.MustCompile(`(?i)^(?:i\s+am|i'm|im|we\s+are|we're)\s+(?:(?:really|currently|now|still|just|also)\s+)?(?:\w+ing|interested|curious|keen|new\s+to|after|into|here)\b`)
-	identityIng = regexp.MustCompile(`(?i)^(?:i\s+am|i'm|im|we\s+are|we're)\s+(?:(?:really|currently|now|still|just|also)\s+)?(?:working\s+(?:at|for|in|as|with)|living|based|coming|visiting|attending|staying|speaking|presenting|exhibiting|being)\b`)
+	// requestWords after "I'm" start a request.
+	requestWords = map[string]bool{"interested": true, "curious": true, "keen": true, "after": true, "into": true, "here": true}
+	// identityIng are the verbs in -ing that say where someone is or comes
+	// from, or what they do here, not what they want.
+	identityIng = map[string]bool{"living": true, "coming": true, "visiting": true, "attending": true, "staying": true,
+		"speaking": true, "presenting": true, "exhibiting": true}
+	// workPlace words after "working" make it a place of work.
+	workPlace = map[string]bool{"at": true, "for": true, "in": true, "as": true, "with": true}
 )
+
+// notSelf reports whether a clause that opens with "I am"/"we are" goes on
+// with a request or an activity: any verb in -ing but those of identityIng
+// and "working at/for/…".
+func notSelf(c string) bool {
+	m := afterIAm.FindStringSubmatch(c)
+	if m == nil {
+		return false
+	}
+	w, next := strings.ToLower(m[1]), strings.ToLower(m[2])
+	switch {
+	case requestWords[w], w == "new" && next == "to":
+		return true
+	case w == "working":
+		return !workPlace[next]
+	}
+	return strings.HasSuffix(w, "ing") && !identityIng[w]
+}
 
 // needStart cuts a self-description where the need begins ("we're a team
 // of 3 trying to get our first models into prod").
@@ -97,7 +123,7 @@ func clauses(text string) []string {
 // self-description.
 func need(clause string) []string {
 	c := strings.TrimSpace(peelGreeting(clause))
-	if !selfDescription.MatchString(c) || notSelf.MatchString(c) && !identityIng.MatchString(c) {
+	if !selfDescription.MatchString(c) || notSelf(c) {
 		return []string{clause}
 	}
 	if loc := needStart.FindStringIndex(c); loc != nil {

@@ -29,6 +29,7 @@ func TestTopicDropsSelfDescriptionAndRequestPhrasing(t *testing.T) {
 		"we were hoping for a session on cold storage":          "cold storage",
 		"We're replacing our old dispensing cabinets next year": "our old dispensing cabinets next year",
 		"I'm working at a hospital":                             "",
+		"I'm being asked to evaluate EHR vendors":               "asked to evaluate EHR vendors",
 		"I'm based in Leeds. Any talks on timber?":              "timber",
 		"Our biggest fear is ransomware":                        "ransomware",
 		"my main concern is fire safety":                        "fire safety",
