@@ -47,10 +47,10 @@ var (
 	heldout2Bundle []byte
 	//go:embed heldout2/cases.jsonl
 	heldout2Cases []byte
-	//go:embed tuning2/bundle.json
-	tuning2Bundle []byte
-	//go:embed tuning2/cases.jsonl
-	tuning2Cases []byte
+	//go:embed careops/bundle.json
+	careopsBundle []byte
+	//go:embed careops/cases.jsonl
+	careopsCases []byte
 	//go:embed heldout3/bundle.json
 	heldout3Bundle []byte
 	//go:embed heldout3/cases.jsonl
@@ -71,7 +71,7 @@ var Sets = []Set{
 	{Name: "demo", Role: Tuning, About: "the demo conferences (AI & data, climate tech), written with the builtin rules", cases: demoCases},
 	{Name: "followup", Role: Tuning, About: "follow-up questions with history on the demo conferences, written apart from the code", cases: followupCases},
 	{Name: "realconf-dev", Role: Tuning, About: "FOSSASIA Summit 2017, development cases", DataFile: realconfData, cases: realconfDevCases},
-	{Name: "careops", Role: Tuning, About: "a digital-health conference written apart from the code, for tuning", cases: tuning2Cases, bundle: tuning2Bundle},
+	{Name: "careops", Role: Tuning, About: "a digital-health conference written apart from the code, for tuning", cases: careopsCases, bundle: careopsBundle},
 	{Name: "heldout", Role: HeldOut, About: "a logistics conference written apart from the code, frozen first", cases: heldoutCases, bundle: heldoutBundle},
 	{Name: "heldout2", Role: HeldOut, About: "an agri-food conference written apart from the code, frozen first", cases: heldout2Cases, bundle: heldout2Bundle},
 	{Name: "heldout3", Role: HeldOut, About: "a construction conference across a DST change, written apart from the code, frozen first", cases: heldout3Cases, bundle: heldout3Bundle},
@@ -106,7 +106,7 @@ func (s Set) Bundle(path string) (*conference.Bundle, error) {
 	case path != "":
 		return conference.LoadFile(path)
 	case s.bundle != nil:
-		return conference.Parse("eval/"+s.Name, s.bundle)
+		return conference.Parse("eval/"+s.Name+"/bundle.json", s.bundle) // where the compiled-in bundle lives
 	case s.DataFile != "":
 		return conference.LoadFile(locate(s.DataFile))
 	}
