@@ -107,7 +107,7 @@ func (d *realDirectus) message(t testing.TB, id string) authored {
 // agentUser is the id of the agent's own Directus user.
 func (d *realDirectus) agentUser(t testing.TB) string {
 	t.Helper()
-	me, err := d.admin.WithToken(d.agentToken).Me(context.Background())
+	me, err := d.agent.Me(context.Background())
 	require.NoError(t, err)
 	return me.ID
 }
@@ -255,7 +255,7 @@ func TestE2EGuardFlowRefusesAttendeeReplies(t *testing.T) {
 	require.Equal(t, "Any k8s workshops?", m.Text, own, m)
 	require.Equal(t, "user", m.Role, own, m)
 	require.Equal(t, bob.id, m.Author, own, m)
-	agent := d.admin.WithToken(d.agentToken)
+	agent := d.agent
 	require.NoError(t, agent.CreateItem(ctx, "messages", map[string]any{"conversation": aliceConv, "role": "assistant", "status": "completed", "messageText": "yes", "reply_to": q}, nil),
 		"the agent's reply")
 	d.item(t, "messages", map[string]any{"conversation": aliceConv, "role": "assistant", "status": "completed", "messageText": "an admin's"})

@@ -33,9 +33,7 @@ func TestE2EExpiredClaimsOfFinishedRepliesArePruned(t *testing.T) {
 	pruned := []string{claim(done, 1, old), claim(done, 2, old), claim(failed, 1, old), claim(gone, 1, old)}
 	kept := []string{claim(open, 1, old), claim(failed, 2, recent)}
 
-	agent, err := directus.New(directus.Options{BaseURL: d.url, Token: d.agentToken})
-	require.NoError(t, err)
-	n, err := chat.NewDirectusStore(agent).PruneClaims(ctx, time.Now().Add(-chat.ClaimRetention), 100)
+	n, err := chat.NewDirectusStore(d.agent).PruneClaims(ctx, time.Now().Add(-chat.ClaimRetention), 100)
 	require.NoError(t, err, "the agent's user may delete claims")
 	assert.GreaterOrEqual(t, n, len(pruned))
 

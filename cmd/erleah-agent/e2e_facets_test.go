@@ -17,7 +17,6 @@ import (
 
 	"github.com/erleah/erleah-agent/catalog"
 	"github.com/erleah/erleah-agent/conference"
-	"github.com/erleah/erleah-agent/directus"
 	"github.com/erleah/erleah-agent/search"
 )
 
@@ -201,8 +200,7 @@ func importOwnFacets(t *testing.T, d *realDirectus, path string) {
 func loadThroughCatalog(t *testing.T, d *realDirectus, conf string) (*search.Engine, *conference.Bundle, search.LoadReport, string) {
 	t.Helper()
 	eng := hashEngine(t)
-	c, err := directus.New(directus.Options{BaseURL: d.url, Token: d.agentToken})
-	require.NoError(t, err)
+	c := d.agent
 	var log bytes.Buffer
 	idx := &recordingIndex{Engine: eng}
 	require.NoError(t, catalog.New(c, idx, slog.New(slog.NewTextHandler(&log, nil))).Sync(context.Background(), conf), "catalog sync")

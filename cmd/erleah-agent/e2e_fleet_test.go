@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -403,7 +404,10 @@ func freePort(t testing.TB) string {
 }
 
 func withEnv(env map[string]string, k, v string) map[string]string {
-	out := copyEnv(env)
+	out := maps.Clone(env)
+	if out == nil {
+		out = map[string]string{}
+	}
 	out[k] = v
 	return out
 }

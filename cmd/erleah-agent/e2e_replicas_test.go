@@ -23,8 +23,8 @@ func TestE2ETwoReplicasNeverWriteTheSameReply(t *testing.T) {
 	env := slowModel(t, 3*time.Second) // a third pending reply waits ~7 s for the slot
 	env["MAX_TURNS"], env["TURN_TIMEOUT"], env["MODEL_CALL_TIMEOUT"] = "1", "5s", "4s"
 	env["RECONCILE_INTERVAL"], env["RECONCILE_GRACE"], env["RECONCILE_ABANDON_AFTER"] = "1s", "1s", "5500ms"
-	d.startAgent(t, copyEnv(env)) // B: reconciles only (the Flow points at the last one started)
-	d.startAgent(t, copyEnv(env)) // A: gets the Flow's deliveries, and reconciles too
+	d.startAgent(t, env) // B: reconciles only (the Flow points at the last one started)
+	d.startAgent(t, env) // A: gets the Flow's deliveries, and reconciles too
 
 	convs := []string{d.conversation(t), d.conversation(t), d.conversation(t)}
 	var questions []string
@@ -87,12 +87,4 @@ func TestE2ETwoReplicasNeverWriteTheSameReply(t *testing.T) {
 		owners[c["owner"]]++
 	}
 	t.Logf("10 questions, one reply each; %d restarted; claims by owner: %v", restarts, owners)
-}
-
-func copyEnv(env map[string]string) map[string]string {
-	out := map[string]string{}
-	for k, v := range env {
-		out[k] = v
-	}
-	return out
 }

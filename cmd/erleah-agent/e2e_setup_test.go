@@ -29,6 +29,7 @@ import (
 type realDirectus struct {
 	url, adminToken, agentToken string
 	admin                       *directus.Client
+	agent                       *directus.Client // the agent's own user, with its least-privilege token
 }
 
 var (
@@ -68,7 +69,7 @@ func prepare(url, token string) (*realDirectus, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &realDirectus{url: url, adminToken: token, agentToken: agent.Token, admin: admin}, nil
+	return &realDirectus{url: url, adminToken: token, agentToken: agent.Token, admin: admin, agent: admin.WithToken(agent.Token)}, nil
 }
 
 // agentProc is an agent serving in-process against the real Directus, the

@@ -61,8 +61,7 @@ func TestE2EWidgetSeesTheTurn(t *testing.T) {
 	require.NotNil(t, meta["trace_id"], final, last)
 	// The turn reflected, so its lessons reach agent_reflections, written
 	// with the agent's own token in the background.
-	agentClient, err := directus.New(directus.Options{BaseURL: d.url, Token: d.agentToken})
-	require.NoError(t, err)
+	agentClient := d.agent
 	var lessons []struct {
 		Conference string         `json:"conference"`
 		Lesson     map[string]any `json:"lesson"`
