@@ -124,9 +124,13 @@ func newVectorIndex(ctx context.Context, cfg config, dim int) (search.Index, err
 	return idx, nil
 }
 
-// newEngine indexes a bundle in memory with the configured embedder and
-// logs what it indexed.
+// newEngine indexes a bundle for a one-off command (ask, eval) with the
+// configured embedder and driver, and logs what it indexed. In Weaviate it
+// uses its own collection (WEAVIATE_COLLECTION + "Offline"): loading a
+// bundle deletes what the collection holds of the bundle's conferences
+// beyond it, which must never touch the index serve keeps.
 func newEngine(ctx context.Context, cfg config, b *conference.Bundle, log *slog.Logger, off search.Ablation) (*search.Engine, error) {
+	cfg.WeaviateClass += "Offline"
 	eng, err := newIndex(ctx, cfg)
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"testing"
 	"time"
@@ -25,6 +26,22 @@ func TestAskWithWeaviateAnswersAsInMemory(t *testing.T) {
 		got := askCitations(t, map[string]string{"SEARCH_BACKEND": "weaviate", "WEAVIATE_URL": url, "WEAVIATE_COLLECTION": collection}, q)
 		assert.Equal(t, want, got, "citations for %q", q)
 	}
+	// ask loaded its bundle into a collection of its own, not serve's.
+	resp, err := http.Get(url + "/v1/schema")
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	var schema struct {
+		Classes []struct {
+			Class string `json:"class"`
+		} `json:"classes"`
+	}
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&schema))
+	var classes []string
+	for _, c := range schema.Classes {
+		classes = append(classes, c.Class)
+	}
+	assert.Contains(t, classes, collection+"Offline", "ask's own collection")
+	assert.NotContains(t, classes, collection, "ask wrote into serve's collection")
 }
 
 func askCitations(t *testing.T, env map[string]string, question string) []string {
