@@ -57,7 +57,7 @@ if [[ -z ${WEAVIATE_URL:-} ]]; then
   eval "$(scripts/weaviate/start.sh)"
   stops+=(scripts/weaviate/stop.sh)
 fi
-export WEAVIATE_URL
+export WEAVIATE_URL WEAVIATE_GRPC_ADDR
 
 # The CLI's own setup against the instance first: the tests then find the
 # schema in place (and setup is itself exercised on a fresh Directus).

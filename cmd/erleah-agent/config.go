@@ -66,6 +66,7 @@ type config struct {
 	SearchBackend  string `env:"SEARCH_BACKEND" envDefault:"memory"`
 	WeaviateURL    string `env:"WEAVIATE_URL"`
 	WeaviateKey    secret `env:"WEAVIATE_API_KEY"`
+	WeaviateGRPC   string `env:"WEAVIATE_GRPC_ADDR"`
 	WeaviateClass  string `env:"WEAVIATE_COLLECTION" envDefault:"ErleahEntities"`
 	StateDir       string `env:"STATE_DIR"`
 	// AllowAnonymous lets serve listen beyond loopback without API_TOKEN:

@@ -117,7 +117,7 @@ func newVectorIndex(ctx context.Context, cfg config, dim int) (search.Index, err
 	if cfg.SearchBackend != "weaviate" {
 		return memsearch.New(dim), nil
 	}
-	idx, err := weaviatesearch.New(ctx, weaviatesearch.Config{URL: cfg.WeaviateURL, APIKey: string(cfg.WeaviateKey), Collection: cfg.WeaviateClass, Dim: dim})
+	idx, err := weaviatesearch.New(ctx, weaviatesearch.Config{URL: cfg.WeaviateURL, GRPCAddr: cfg.WeaviateGRPC, APIKey: string(cfg.WeaviateKey), Collection: cfg.WeaviateClass, Dim: dim})
 	if err != nil {
 		return nil, fmt.Errorf("SEARCH_BACKEND=weaviate: %w", err)
 	}

@@ -23,7 +23,7 @@ func TestAskWithWeaviateAnswersAsInMemory(t *testing.T) {
 	for q, cites := range map[string]bool{"Any sessions on retrieval-augmented generation?": true, "who sells GPU servers?": true, "is there a sauna?": false} {
 		want := askCitations(t, map[string]string{}, q)
 		require.Equal(t, cites, len(want) > 0, "in memory, %q cites %v", q, want)
-		got := askCitations(t, map[string]string{"SEARCH_BACKEND": "weaviate", "WEAVIATE_URL": url, "WEAVIATE_COLLECTION": collection}, q)
+		got := askCitations(t, map[string]string{"SEARCH_BACKEND": "weaviate", "WEAVIATE_URL": url, "WEAVIATE_GRPC_ADDR": os.Getenv("WEAVIATE_GRPC_ADDR"), "WEAVIATE_COLLECTION": collection}, q)
 		assert.Equal(t, want, got, "citations for %q", q)
 	}
 	// ask loaded its bundle into a collection of its own, not serve's.

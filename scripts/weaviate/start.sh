@@ -3,14 +3,15 @@
 # dir, every port a free one) and prints shell `export` lines for it on
 # stdout:
 #
-#   eval "$(scripts/weaviate/start.sh)"    # sets WEAVIATE_URL, WEAVIATE_PID, WEAVIATE_DIR
+#   eval "$(scripts/weaviate/start.sh)"    # sets WEAVIATE_URL, WEAVIATE_GRPC_ADDR, WEAVIATE_PID, WEAVIATE_DIR
 #   ...
 #   scripts/weaviate/stop.sh
 #
 #   eval "$(scripts/weaviate/start.sh --nodes 3)"   # a 3-node cluster (Raft, gossip)
 #
 # With --nodes N it starts N nodes that form one cluster; WEAVIATE_URL is
-# node1's, WEAVIATE_URLS lists every node's and WEAVIATE_PID every pid
+# node1's, WEAVIATE_URLS lists every node's (WEAVIATE_GRPC_ADDR and
+# WEAVIATE_GRPC_ADDRS the same for gRPC) and WEAVIATE_PID every pid
 # (space-separated, node1 first). Builds Weaviate first if needed
 # (install.sh). Everything else goes to stderr. Optional input:
 # ERLEAH_WEAVIATE_HOME (install dir), WEAVIATE_START_TIMEOUT (seconds,
@@ -138,5 +139,9 @@ log "ready on ${urls[*]} after $(( $(date +%s) - start ))s (pids ${pids[*]}, dir
 
 printf 'export WEAVIATE_URL=%q\n' "${urls[0]}"
 printf 'export WEAVIATE_URLS=%q\n' "${urls[*]}"
+grpcs=()
+for i in $(seq "$nodes"); do grpcs+=("127.0.0.1:$(port "$i" 1)"); done
+printf 'export WEAVIATE_GRPC_ADDR=%q\n' "${grpcs[0]}"
+printf 'export WEAVIATE_GRPC_ADDRS=%q\n' "${grpcs[*]}"
 printf 'export WEAVIATE_PID=%q\n' "${pids[*]}"
 printf 'export WEAVIATE_DIR=%q\n' "$dir"

@@ -10,12 +10,16 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"google.golang.org/grpc/codes"
 )
 
 // Error is a failed Weaviate request: the HTTP status (0 when the server
-// answered 200 with GraphQL errors) and the server's messages.
+// answered 200 with GraphQL errors, or for a gRPC call), the gRPC code of a
+// gRPC call, and the server's messages.
 type Error struct {
 	Status  int
+	Code    codes.Code
 	Message string
 }
 
@@ -27,9 +31,11 @@ func (e *Error) Error() string {
 }
 
 // Temporary reports whether the request may succeed when tried again: the
-// server failed (5xx) or is overloaded (429).
+// server failed (5xx) or is overloaded (429), or over gRPC is unavailable
+// or out of resources.
 func (e *Error) Temporary() bool {
-	return e.Status >= 500 || e.Status == http.StatusTooManyRequests
+	return e.Status >= 500 || e.Status == http.StatusTooManyRequests ||
+		e.Code == codes.Unavailable || e.Code == codes.ResourceExhausted
 }
 
 // client is the one HTTP client of the driver: one request builder, one

@@ -3,10 +3,10 @@ package weaviatesearch
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"slices"
 
 	"github.com/erleah/erleah-agent/search"
+	pb "github.com/weaviate/weaviate/grpc/generated/protocol/v1"
 )
 
 // Faceted scoring. A candidate round finds every facet whose similarity is
@@ -77,20 +77,23 @@ func (s *scan) narrow(ctx context.Context, ids []string) ([]string, error) {
 		facets := s.filter(kindFacet)
 		facets.Operands = append(facets.Operands, containsAny(propEntity, chunk))
 		// Facets below the floor do not count.
-		query := fmt.Sprintf(`{Get{%s(%s, where: %s, limit: %d){%s %s _additional{distance}}}}`,
-			s.x.class, s.nearVector(s.q.FacetFloor), facets.gql(), maxCandidates, propEntity, propFacet)
-		var data struct{ Get map[string][]objectFields }
-		if err := s.x.c.graphql(ctx, query, &data); err != nil {
+		results, err := s.x.g.search(ctx, &pb.SearchRequest{
+			Collection: s.x.class, Limit: maxCandidates, Filters: facets.proto(),
+			NearVector: s.nearVector(s.q.FacetFloor), Metadata: &pb.MetadataRequest{Distance: true},
+			Properties: &pb.PropertiesRequest{NonRefProperties: []string{propEntity, propFacet}},
+		})
+		if err != nil {
 			return nil, err
 		}
-		for _, o := range data.Get[s.x.class] {
-			f := all[o.Entity]
+		for _, r := range results {
+			id := text(r, propEntity)
+			f := all[id]
 			if f == nil {
 				f = &seenFacets{}
-				all[o.Entity] = f
+				all[id] = f
 			}
-			f.sims = append(f.sims, 1-o.Additional.Distance)
-			f.weights = append(f.weights, search.FacetWeight(s.q.Table, o.Facet))
+			f.sims = append(f.sims, 1-r.GetMetadata().GetDistance())
+			f.weights = append(f.weights, search.FacetWeight(s.q.Table, text(r, propFacet)))
 		}
 	}
 	cut := max(s.kthLower(all), s.q.Threshold) - slack
@@ -151,15 +154,15 @@ func (s *scan) offerSims(id string, keys []string, sims []float32) {
 func (s *scan) exact(ctx context.Context, ids []string) error {
 	w := s.filter(kindEntity)
 	w.Operands = append(w.Operands, containsAny(propEntity, ids))
-	query := fmt.Sprintf(`{Get{%s(where: %s, limit: %d){%s %s %s}}}`, s.x.class, w.gql(), len(ids), propEntity, propFacetKeys, propVectors)
-	var data struct {
-		Get map[string][]objectFields
-	}
-	if err := s.x.c.graphql(ctx, query, &data); err != nil {
+	results, err := s.x.g.search(ctx, &pb.SearchRequest{
+		Collection: s.x.class, Limit: uint32(len(ids)), Filters: w.proto(),
+		Properties: &pb.PropertiesRequest{NonRefProperties: []string{propEntity, propFacetKeys, propVectors}},
+	})
+	if err != nil {
 		return err
 	}
-	for _, o := range data.Get[s.x.class] {
-		e, err := decodeStored(o.Entity, o.FacetKeys, o.Vectors, s.x.dim)
+	for _, r := range results {
+		e, err := decodeStored(text(r, propEntity), texts(r, propFacetKeys), r.GetProperties().GetNonRefProps().GetFields()[propVectors].GetBlobValue(), s.x.dim)
 		if err != nil {
 			return err
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/erleah/erleah-agent/search"
+	pb "github.com/weaviate/weaviate/grpc/generated/protocol/v1"
 )
 
 // where is a Weaviate filter. The same value is sent as JSON to the REST API
@@ -94,4 +95,29 @@ func writeStrings(b *strings.Builder, ss []string) {
 func gqlString(s string) string {
 	q, _ := json.Marshal(s) // a string always encodes
 	return string(q)
+}
+
+// operators maps the filter's operators onto the gRPC API's.
+var operators = map[string]pb.Filters_Operator{
+	"Equal": pb.Filters_OPERATOR_EQUAL, "GreaterThan": pb.Filters_OPERATOR_GREATER_THAN,
+	"ContainsAny": pb.Filters_OPERATOR_CONTAINS_ANY, "ContainsNone": pb.Filters_OPERATOR_CONTAINS_NONE,
+	"And": pb.Filters_OPERATOR_AND, "Or": pb.Filters_OPERATOR_OR,
+}
+
+// proto writes w as the gRPC API's filter.
+func (w where) proto() *pb.Filters {
+	f := &pb.Filters{Operator: operators[w.Operator]}
+	if len(w.Path) == 1 {
+		f.Target = &pb.FilterTarget{Target: &pb.FilterTarget_Property{Property: w.Path[0]}}
+	}
+	switch {
+	case w.ValueText != nil:
+		f.TestValue = &pb.Filters_ValueText{ValueText: *w.ValueText}
+	case w.ValueTextArray != nil:
+		f.TestValue = &pb.Filters_ValueTextArray{ValueTextArray: &pb.TextArray{Values: w.ValueTextArray}}
+	}
+	for _, o := range w.Operands {
+		f.Filters = append(f.Filters, o.proto())
+	}
+	return f
 }

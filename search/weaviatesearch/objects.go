@@ -9,6 +9,8 @@ import (
 	"math"
 
 	"github.com/erleah/erleah-agent/search"
+	pb "github.com/weaviate/weaviate/grpc/generated/protocol/v1"
+	"google.golang.org/protobuf/types/known/structpb"
 )
 
 // Property names and kinds of the collection's objects.
@@ -27,12 +29,18 @@ const (
 	kindKey    = "key"    // one per facet key outside the schema in a table, no vector
 )
 
-// object is a Weaviate object as the batch API takes it.
-type object struct {
-	Class      string         `json:"class"`
-	ID         string         `json:"id"`
-	Properties map[string]any `json:"properties"`
-	Vector     []float32      `json:"vector,omitempty"`
+// newObject is an object as the gRPC batch API takes it: text properties,
+// and the vector (when not nil) as bytes.
+func newObject(class, id string, vector []float32, props map[string]string) *pb.BatchObject {
+	fields := make(map[string]*structpb.Value, len(props))
+	for k, v := range props {
+		fields[k] = structpb.NewStringValue(v)
+	}
+	o := &pb.BatchObject{Uuid: id, Collection: class, Properties: &pb.BatchObject_Properties{NonRefProperties: &structpb.Struct{Fields: fields}}}
+	if vector != nil {
+		o.VectorBytes = vectorBytes(vector)
+	}
+	return o
 }
 
 // idNamespace is the UUIDv5 namespace of the driver's object ids.
@@ -61,29 +69,35 @@ func objectID(r search.Ref, facet string) string {
 	return string(s[:])
 }
 
-// objects returns the entity's objects: its facet
-// objects, then the entity object, which carries every vector so a search
-// can score the entity from one object, written atomically.
-func objects(class string, e *search.Entity) []object {
-	out := make([]object, 0, len(e.Facets)+1)
+// objects returns the entity's objects: its facet objects, then the entity
+// object, which carries every vector so a search can score the entity from
+// one object, written atomically.
+func objects(class string, e *search.Entity) []*pb.BatchObject {
+	out := make([]*pb.BatchObject, 0, len(e.Facets)+1)
 	keys := make([]string, len(e.Facets))
 	for i, f := range e.Facets {
 		keys[i] = f.Key
-		out = append(out, object{Class: class, ID: objectID(e.Ref, f.Key), Vector: f.Vector, Properties: map[string]any{
+		out = append(out, newObject(class, objectID(e.Ref, f.Key), f.Vector, map[string]string{
 			propConference: e.Conference, propTable: string(e.Table), propEntity: e.ID, propKind: kindFacet, propFacet: f.Key,
-		}})
+		}))
 	}
-	return append(out, object{Class: class, ID: objectID(e.Ref, ""), Vector: e.Master, Properties: map[string]any{
+	ent := newObject(class, objectID(e.Ref, ""), e.Master, map[string]string{
 		propConference: e.Conference, propTable: string(e.Table), propEntity: e.ID, propKind: kindEntity,
-		propOrder: hex.EncodeToString([]byte(e.ID)), propFacetKeys: keys, propVectors: encodeVectors(e),
-	}})
+		propOrder: hex.EncodeToString([]byte(e.ID)), propVectors: encodeVectors(e),
+	})
+	if len(keys) > 0 {
+		ent.Properties.TextArrayProperties = []*pb.TextArrayProperties{{PropName: propFacetKeys, Values: keys}}
+	} else {
+		ent.Properties.EmptyListProps = []string{propFacetKeys}
+	}
+	return append(out, ent)
 }
 
 // markers returns a key object for each facet key outside the schema that
 // the entities use, once per conference and table: searches read them to
 // widen the coverage denominator as memsearch does.
-func markers(class string, entities []search.Entity) []object {
-	var out []object
+func markers(class string, entities []search.Entity) []*pb.BatchObject {
+	var out []*pb.BatchObject
 	seen := map[string]bool{}
 	for _, e := range entities {
 		for _, f := range e.Facets {
@@ -92,9 +106,9 @@ func markers(class string, entities []search.Entity) []object {
 				continue
 			}
 			seen[id] = true
-			out = append(out, object{Class: class, ID: id, Properties: map[string]any{
+			out = append(out, newObject(class, id, nil, map[string]string{
 				propConference: e.Conference, propTable: string(e.Table), propKind: kindKey, propFacet: f.Key,
-			}})
+			}))
 		}
 	}
 	return out

@@ -3,10 +3,9 @@ package weaviatesearch
 import (
 	"context"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/erleah/erleah-agent/search"
+	pb "github.com/weaviate/weaviate/grpc/generated/protocol/v1"
 )
 
 // Candidate rounds: the first asks for firstRound×limit vectors (an entity
@@ -35,7 +34,7 @@ func (x *Index) Search(ctx context.Context, q search.VectorQuery) ([]search.Hit,
 	if q.IDs != nil && len(q.IDs) == 0 {
 		return []search.Hit{}, nil
 	}
-	s := &scan{x: x, q: q, vector: gqlVector(q.Vector), top: search.TopK[matched]{K: q.Limit}, scored: map[string]bool{}, total: search.TotalWeight(q.Table)}
+	s := &scan{x: x, q: q, vector: vectorBytes(q.Vector), top: search.TopK[matched]{K: q.Limit}, scored: map[string]bool{}, total: search.TotalWeight(q.Table)}
 	hits, err := s.run(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("weaviatesearch: %s %s in %s: %w", q.Mode, q.Table, q.Conference, err)
@@ -47,7 +46,7 @@ func (x *Index) Search(ctx context.Context, q search.VectorQuery) ([]search.Hit,
 type scan struct {
 	x      *Index
 	q      search.VectorQuery
-	vector string // q.Vector in GraphQL
+	vector []byte // q.Vector as the gRPC API takes it
 	top    search.TopK[matched]
 	scored map[string]bool // master mode: entities offered to top
 	total  float32         // coverage denominator (faceted mode)
@@ -64,11 +63,20 @@ func (s *scan) run(ctx context.Context) ([]search.Hit, error) {
 	if s.q.Mode == search.Faceted {
 		n = s.q.Limit * firstRoundFaceted
 	}
+	var markers <-chan markersRead
+	if s.q.Mode == search.Faceted {
+		markers = s.x.readMarkers(ctx, s.q.Conference, s.q.Table)
+	}
 	for round := 0; ; round++ {
 		n = min(n, maxCandidates)
-		cands, err := s.candidates(ctx, n, round == 0)
+		cands, err := s.candidates(ctx, n)
 		if err != nil {
 			return nil, err
+		}
+		if round == 0 && markers != nil {
+			if err := s.addMarkers(<-markers); err != nil {
+				return nil, err
+			}
 		}
 		last := float32(-1)
 		if len(cands) > 0 {
@@ -104,6 +112,15 @@ func (s *scan) outranks(kth, last float32) bool {
 	return bound <= 0 || bound < s.q.Threshold || kth > 0 && bound < kth
 }
 
+// addMarkers widens the coverage denominator by the weight of each facet
+// key outside the schema that the table holds.
+func (s *scan) addMarkers(m markersRead) error {
+	for _, key := range m.keys {
+		s.total += search.FacetWeight(s.q.Table, key)
+	}
+	return m.err
+}
+
 // filter is the server-side filter of the scan's objects of kind.
 func (s *scan) filter(kind string) where {
 	w := shardFilter(s.q.Conference, s.q.Table, kind)
@@ -115,57 +132,49 @@ func (s *scan) filter(kind string) where {
 
 // candidates asks Weaviate for the n vectors nearest the query: entity
 // objects in master mode, whose similarity is the score, facet objects in
-// faceted mode. The first faceted round also reads the table's facet keys
-// outside the schema, for the coverage denominator.
-func (s *scan) candidates(ctx context.Context, n int, first bool) ([]candidate, error) {
+// faceted mode.
+func (s *scan) candidates(ctx context.Context, n int) ([]candidate, error) {
 	kind := kindFacet
 	if s.q.Mode == search.Master {
 		kind = kindEntity
 	}
 	// A vector below the threshold (or, of a facet, below the floor) cannot
 	// lift any entity to a score that counts.
-	query := fmt.Sprintf(`{Get{%s(%s, where: %s, limit: %d){%s %s _additional{distance}}`,
-		s.x.class, s.nearVector(max(s.q.Threshold, s.floor())), s.filter(kind).gql(), n, propEntity, propFacet)
-	if first && s.q.Mode == search.Faceted {
-		query += s.x.markerQuery("markers", s.q.Conference, s.q.Table)
-	}
-	query += "}}"
-	var data struct {
-		Get map[string][]objectFields
-	}
-	if err := s.x.c.graphql(ctx, query, &data); err != nil {
+	results, err := s.x.g.search(ctx, &pb.SearchRequest{
+		Collection: s.x.class, Limit: uint32(n), Filters: s.filter(kind).proto(),
+		NearVector: s.nearVector(max(s.q.Threshold, s.floor())),
+		Metadata:   &pb.MetadataRequest{Distance: true},
+		Properties: &pb.PropertiesRequest{NonRefProperties: []string{propEntity, propFacet}},
+	})
+	if err != nil {
 		return nil, err
 	}
-	for _, key := range markerKeys(data.Get["markers"]) {
-		s.total += search.FacetWeight(s.q.Table, key)
-	}
-	objs := data.Get[s.x.class]
-	cands := make([]candidate, len(objs))
-	for i, o := range objs {
-		cands[i] = candidate{entity: o.Entity, facet: o.Facet, sim: 1 - o.Additional.Distance}
-		if s.q.Mode == search.Master && !s.scored[o.Entity] {
-			s.scored[o.Entity] = true
-			s.top.Offer(cands[i].sim, o.Entity, matched{})
+	cands := make([]candidate, len(results))
+	for i, r := range results {
+		cands[i] = candidate{entity: text(r, propEntity), facet: text(r, propFacet), sim: 1 - r.GetMetadata().GetDistance()}
+		if s.q.Mode == search.Master && !s.scored[cands[i].entity] {
+			s.scored[cands[i].entity] = true
+			s.top.Offer(cands[i].sim, cands[i].entity, matched{})
 		}
 	}
 	return cands, nil
 }
 
-// objectFields is what a query reads of an object.
-type objectFields struct {
-	Entity     string   `json:"entity"`
-	Facet      string   `json:"facet"`
-	FacetKeys  []string `json:"facetKeys"`
-	Vectors    string   `json:"vectors"`
-	Additional struct {
-		Distance float32 `json:"distance"`
-	} `json:"_additional"`
+// text is a text property of a search result ("" when absent).
+func text(r *pb.SearchResult, prop string) string {
+	return r.GetProperties().GetNonRefProps().GetFields()[prop].GetTextValue()
+}
+
+// texts is a text[] property of a search result.
+func texts(r *pb.SearchResult, prop string) []string {
+	return r.GetProperties().GetNonRefProps().GetFields()[prop].GetListValue().GetTextValues().GetValues()
 }
 
 // nearVector is the query's nearVector argument, keeping only vectors whose
 // similarity is at least min (less the slack).
-func (s *scan) nearVector(min float32) string {
-	return fmt.Sprintf("nearVector: {vector: %s, distance: %g}", s.vector, 1-min+slack)
+func (s *scan) nearVector(min float32) *pb.NearVector {
+	d := float64(1 - min + slack)
+	return &pb.NearVector{Distance: &d, Vectors: []*pb.Vectors{{VectorBytes: s.vector, Type: pb.Vectors_VECTOR_TYPE_SINGLE_FP32}}}
 }
 
 // floor is the facet floor in faceted mode, 0 in master mode.
@@ -176,17 +185,5 @@ func (s *scan) floor() float32 {
 	return 0
 }
 
-// gqlVector writes v as a GraphQL list of floats.
-func gqlVector(v []float32) string {
-	var b strings.Builder
-	b.Grow(len(v) * 12)
-	b.WriteByte('[')
-	for i, x := range v {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(strconv.FormatFloat(float64(x), 'g', -1, 32))
-	}
-	b.WriteByte(']')
-	return b.String()
-}
+// vectorBytes is v as the gRPC API takes it: little-endian float32.
+func vectorBytes(v []float32) []byte { return appendFloats(make([]byte, 0, 4*len(v)), v) }

@@ -14,8 +14,12 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"github.com/erleah/erleah-agent/search"
+	pb "github.com/weaviate/weaviate/grpc/generated/protocol/v1"
 )
 
 // The tests in this file need no Weaviate.
@@ -54,12 +58,15 @@ func TestVectorsRoundTrip(t *testing.T) {
 	objs := objects("C", &e)
 	require.Len(t, objs, 3)
 	ent := objs[2].Properties
-	got, err := decodeStored("e", ent[propFacetKeys].([]string), ent[propVectors].(string), 2)
+	blob := ent.NonRefProperties.Fields[propVectors].GetStringValue()
+	require.Len(t, ent.TextArrayProperties, 1)
+	assert.Equal(t, propFacetKeys, ent.TextArrayProperties[0].PropName)
+	got, err := decodeStored("e", ent.TextArrayProperties[0].Values, blob, 2)
 	require.NoError(t, err)
 	assert.Equal(t, e.Master, got.master)
 	assert.Equal(t, [][]float32{{0.25, 3}, {-1, 0}}, got.facets)
 	assert.Equal(t, []string{"a", "b"}, got.keys)
-	_, err = decodeStored("e", []string{"a"}, ent[propVectors].(string), 2)
+	_, err = decodeStored("e", []string{"a"}, blob, 2)
 	assert.Error(t, err, "a blob that does not fit its keys")
 }
 
@@ -87,22 +94,44 @@ func TestUnreachableServerIsAnError(t *testing.T) {
 	assert.Contains(t, err.Error(), "weaviatesearch: collection ErleahEntities")
 }
 
+// failingSearch is a gRPC Weaviate whose searches all fail with code.
+type failingSearch struct {
+	pb.UnimplementedWeaviateServer
+	code  codes.Code
+	calls atomic.Int32
+}
+
+func (f *failingSearch) Search(context.Context, *pb.SearchRequest) (*pb.SearchReply, error) {
+	f.calls.Add(1)
+	return nil, status.Error(f.code, "shard not ready")
+}
+
+// grpcIndex is an Index whose gRPC calls go to srv (on loopback).
+func grpcIndex(t *testing.T, srv pb.WeaviateServer) *Index {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	s := grpc.NewServer()
+	pb.RegisterWeaviateServer(s, srv)
+	go s.Serve(ln)
+	t.Cleanup(s.Stop)
+	g, err := dial(ln.Addr().String(), false, "")
+	require.NoError(t, err)
+	t.Cleanup(func() { g.close() })
+	return &Index{g: g, class: "C", dim: 2}
+}
+
 func TestServerErrorsAreRetriedThenReturned(t *testing.T) {
-	var calls atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		calls.Add(1)
-		w.WriteHeader(http.StatusServiceUnavailable)
-		w.Write([]byte(`{"error":[{"message":"shard not ready"}]}`))
-	}))
-	defer srv.Close()
-	x := &Index{c: client{base: srv.URL, http: srv.Client()}, class: "C", dim: 2}
-	_, err := x.Search(context.Background(), search.VectorQuery{Conference: "c", Table: search.Sessions,
-		Mode: search.Master, Vector: []float32{1, 0}, Limit: 5})
-	var we *Error
-	require.ErrorAs(t, err, &we)
-	assert.Equal(t, http.StatusServiceUnavailable, we.Status)
-	assert.Contains(t, err.Error(), "shard not ready")
-	assert.Equal(t, int32(len(retryPauses)+1), calls.Load())
+	for code, calls := range map[codes.Code]int32{codes.Unavailable: int32(len(retryPauses) + 1), codes.InvalidArgument: 1} {
+		srv := &failingSearch{code: code}
+		x := grpcIndex(t, srv)
+		_, err := x.Search(context.Background(), search.VectorQuery{Conference: "c", Table: search.Sessions,
+			Mode: search.Master, Vector: []float32{1, 0}, Limit: 5})
+		var we *Error
+		require.ErrorAs(t, err, &we)
+		assert.Equal(t, code, we.Code)
+		assert.Contains(t, err.Error(), "shard not ready")
+		assert.Equal(t, calls, srv.calls.Load(), "calls after %s", code)
+	}
 }
 
 func TestClientErrorsAreNotRetried(t *testing.T) {

@@ -94,6 +94,10 @@ import (
 type Config struct {
 	// URL is Weaviate's base URL, such as http://127.0.0.1:8080.
 	URL string
+	// GRPCAddr is Weaviate's gRPC host:port, which searches and batch
+	// writes use; default URL's host on port 50051 (Weaviate's default).
+	// gRPC uses TLS when URL is https.
+	GRPCAddr string
 	// APIKey, when set, is sent as a bearer token.
 	APIKey string
 	// Collection is the Weaviate collection (class) name; it must start
@@ -112,9 +116,11 @@ type Config struct {
 	HTTPClient *http.Client
 }
 
-// Index is a search.Index stored in a Weaviate collection. Use New.
+// Index is a search.Index stored in a Weaviate collection. Use New, and
+// Close when done.
 type Index struct {
-	c     client
+	c     client // REST and GraphQL: schema, deletes, listings
+	g     *rpc   // gRPC: searches and batch writes
 	class string
 	dim   int
 }
@@ -139,12 +145,24 @@ func New(ctx context.Context, cfg Config) (*Index, error) {
 	if cfg.HTTPClient == nil {
 		cfg.HTTPClient = &http.Client{Timeout: 30 * time.Second}
 	}
-	x := &Index{c: client{base: strings.TrimRight(cfg.URL, "/"), apiKey: cfg.APIKey, http: cfg.HTTPClient}, class: cfg.Collection, dim: cfg.Dim}
+	target, useTLS, err := grpcAddr(cfg.URL, cfg.GRPCAddr)
+	if err != nil {
+		return nil, fmt.Errorf("weaviatesearch: %w", err)
+	}
+	g, err := dial(target, useTLS, cfg.APIKey)
+	if err != nil {
+		return nil, fmt.Errorf("weaviatesearch: %w", err)
+	}
+	x := &Index{c: client{base: strings.TrimRight(cfg.URL, "/"), apiKey: cfg.APIKey, http: cfg.HTTPClient}, g: g, class: cfg.Collection, dim: cfg.Dim}
 	if err := x.ensureCollection(ctx, cfg); err != nil {
+		g.close()
 		return nil, fmt.Errorf("weaviatesearch: collection %s: %w", x.class, err)
 	}
 	return x, nil
 }
+
+// Close releases the gRPC connection.
+func (x *Index) Close() error { return x.g.close() }
 
 func (cfg Config) check() error {
 	switch {

@@ -38,7 +38,7 @@ func newIndex(t testing.TB, dim int, vectorIndex string) *Index {
 	if urls := os.Getenv("WEAVIATE_URLS"); urls != "" {
 		replicas = len(strings.Fields(urls)) // a cluster from start.sh --nodes N: replicate on every node
 	}
-	idx, err := New(ctx, Config{URL: url, APIKey: os.Getenv("WEAVIATE_API_KEY"),
+	idx, err := New(ctx, Config{URL: url, GRPCAddr: os.Getenv("WEAVIATE_GRPC_ADDR"), APIKey: os.Getenv("WEAVIATE_API_KEY"),
 		Collection: name, Dim: dim, VectorIndex: vectorIndex, Replicas: replicas})
 	if err != nil {
 		t.Fatal(err)
@@ -49,6 +49,7 @@ func newIndex(t testing.TB, dim int, vectorIndex string) *Index {
 		if err := idx.Drop(ctx); err != nil {
 			t.Errorf("drop %s: %v", name, err)
 		}
+		assert.NoError(t, idx.Close())
 	})
 	return idx
 }

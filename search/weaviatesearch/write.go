@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/erleah/erleah-agent/search"
+	pb "github.com/weaviate/weaviate/grpc/generated/protocol/v1"
 )
 
 // Batch sizes: objects per batch write, entity ids per filter.
@@ -87,24 +88,9 @@ func (x *Index) write(ctx context.Context, entities []search.Entity) error {
 	return nil
 }
 
-func (x *Index) writeBatch(ctx context.Context, objs []object) error {
-	var results []struct {
-		ID     string `json:"id"`
-		Result struct {
-			Errors *struct {
-				Error []struct {
-					Message string `json:"message"`
-				} `json:"error"`
-			} `json:"errors"`
-		} `json:"result"`
-	}
-	if err := x.c.do(ctx, http.MethodPost, "/v1/batch/objects", map[string]any{"objects": objs}, &results); err != nil {
+func (x *Index) writeBatch(ctx context.Context, objs []*pb.BatchObject) error {
+	if err := x.g.batch(ctx, objs); err != nil {
 		return fmt.Errorf("batch of %d objects: %w", len(objs), err)
-	}
-	for _, r := range results {
-		if e := r.Result.Errors; e != nil && len(e.Error) > 0 {
-			return fmt.Errorf("batch of %d objects: object %s: %w", len(objs), r.ID, &Error{Message: e.Error[0].Message})
-		}
 	}
 	return nil
 }
@@ -149,7 +135,7 @@ func (x *Index) pruneMarkers(ctx context.Context, k shardKey, deleted int) error
 	if deleted == 0 {
 		return nil
 	}
-	keys, err := x.extraKeys(ctx, k.conference, k.table)
+	keys, err := x.markerKeys(ctx, k.conference, k.table)
 	if err != nil || len(keys) == 0 {
 		return err
 	}
@@ -174,34 +160,41 @@ func (x *Index) pruneMarkers(ctx context.Context, k shardKey, deleted int) error
 	return nil
 }
 
-// extraKeys lists the facet keys outside the schema that a conference's
+// markerKeys lists the facet keys outside the schema that a conference's
 // table holds (its key markers).
-func (x *Index) extraKeys(ctx context.Context, conference string, table search.Table) ([]string, error) {
-	var data struct{ Get map[string][]objectFields }
-	if err := x.c.graphql(ctx, "{Get{"+x.markerQuery("", conference, table)+"}}", &data); err != nil {
+func (x *Index) markerKeys(ctx context.Context, conference string, table search.Table) ([]string, error) {
+	results, err := x.g.search(ctx, &pb.SearchRequest{
+		Collection: x.class, Limit: maxFacetKeys, Filters: shardFilter(conference, table, kindKey).proto(),
+		Properties: &pb.PropertiesRequest{NonRefProperties: []string{propFacet}},
+	})
+	if err != nil {
 		return nil, err
 	}
-	return markerKeys(data.Get[x.class]), nil
-}
-
-// markerQuery is the GraphQL field (with an optional alias) that reads a
-// table's key markers.
-func (x *Index) markerQuery(alias, conference string, table search.Table) string {
-	if alias != "" {
-		alias += ": "
+	keys := make([]string, len(results))
+	for i, r := range results {
+		keys[i] = text(r, propFacet)
 	}
-	return fmt.Sprintf("%s%s(where: %s, limit: %d){%s}", alias, x.class, shardFilter(conference, table, kindKey).gql(), maxFacetKeys, propFacet)
+	return keys, nil
 }
 
 // maxFacetKeys bounds the facet keys outside the schema one table lists.
 const maxFacetKeys = 1000
 
-func markerKeys(objs []objectFields) []string {
-	keys := make([]string, len(objs))
-	for i, o := range objs {
-		keys[i] = o.Facet
-	}
-	return keys
+// markersRead is the outcome of markerKeys.
+type markersRead struct {
+	keys []string
+	err  error
+}
+
+// readMarkers runs markerKeys in the background: a faceted search needs the
+// keys only after its first candidate round.
+func (x *Index) readMarkers(ctx context.Context, conference string, table search.Table) <-chan markersRead {
+	ch := make(chan markersRead, 1)
+	go func() {
+		keys, err := x.markerKeys(ctx, conference, table)
+		ch <- markersRead{keys, err}
+	}()
+	return ch
 }
 
 // deleteWhere deletes every object w matches, in as many requests as the

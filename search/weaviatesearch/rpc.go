@@ -1,0 +1,148 @@
+package weaviatesearch
+
+import (
+	"context"
+	"crypto/tls"
+	"fmt"
+	"net"
+	"net/url"
+	"time"
+
+	pb "github.com/weaviate/weaviate/grpc/generated/protocol/v1"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+)
+
+// rpc is the driver's gRPC connection, used for searches and batch writes:
+// vectors travel as bytes there, where GraphQL and REST spell every float in
+// text (measured: a filtered top-10 takes 0.8 ms over gRPC and 2.5–4.5 ms
+// over GraphQL on the same server).
+// https://weaviate.io/developers/weaviate/api/grpc
+type rpc struct {
+	conn   *grpc.ClientConn
+	api    pb.WeaviateClient
+	apiKey string
+}
+
+// defaultGRPCPort is Weaviate's default GRPC_PORT.
+const defaultGRPCPort = "50051"
+
+// grpcAddr is addr, or the host of the REST URL on Weaviate's default gRPC
+// port; tls says whether the REST URL is https (gRPC then uses TLS too).
+func grpcAddr(restURL, addr string) (target string, useTLS bool, err error) {
+	u, err := url.Parse(restURL)
+	if err != nil || u.Host == "" {
+		return "", false, fmt.Errorf("URL %q is not an absolute URL", restURL)
+	}
+	useTLS = u.Scheme == "https"
+	if addr != "" {
+		if _, _, err := net.SplitHostPort(addr); err != nil {
+			return "", false, fmt.Errorf("gRPC address %q, want host:port", addr)
+		}
+		return addr, useTLS, nil
+	}
+	return net.JoinHostPort(u.Hostname(), defaultGRPCPort), useTLS, nil
+}
+
+// dial makes the gRPC client; it connects lazily, on the first call.
+func dial(target string, useTLS bool, apiKey string) (*rpc, error) {
+	creds := insecure.NewCredentials()
+	if useTLS {
+		creds = credentials.NewTLS(&tls.Config{MinVersion: tls.VersionTLS12})
+	}
+	conn, err := grpc.NewClient(target, grpc.WithTransportCredentials(creds),
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(256<<20)))
+	if err != nil {
+		return nil, fmt.Errorf("gRPC client for %s: %w", target, err)
+	}
+	return &rpc{conn: conn, api: pb.NewWeaviateClient(conn), apiKey: apiKey}, nil
+}
+
+func (r *rpc) close() error { return r.conn.Close() }
+
+// call runs f with the API key attached, retrying as retryPauses says when
+// the server is unavailable or overloaded (every call is idempotent).
+func (r *rpc) call(ctx context.Context, f func(context.Context) error) error {
+	if r.apiKey != "" {
+		ctx = metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+r.apiKey)
+	}
+	for attempt := 0; ; attempt++ {
+		err := f(ctx)
+		if err == nil || !retryableRPC(ctx, err) || attempt == len(retryPauses) {
+			return rpcError(ctx, err)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(retryPauses[attempt]):
+		}
+	}
+}
+
+func retryableRPC(ctx context.Context, err error) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	switch status.Code(err) {
+	case codes.Unavailable, codes.ResourceExhausted, codes.Aborted:
+		return true
+	}
+	return false
+}
+
+// rpcError turns a gRPC status into the driver's errors: the caller's own
+// cancellation as itself, anything else as an *Error naming the code.
+func rpcError(ctx context.Context, err error) error {
+	if err == nil {
+		return nil
+	}
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return ctxErr
+	}
+	st, ok := status.FromError(err)
+	if !ok {
+		return err
+	}
+	return &Error{Message: fmt.Sprintf("gRPC %s: %s", st.Code(), st.Message()), Code: st.Code()}
+}
+
+// search runs one gRPC search.
+func (r *rpc) search(ctx context.Context, req *pb.SearchRequest) ([]*pb.SearchResult, error) {
+	req.Uses_123Api, req.Uses_125Api, req.Uses_127Api = true, true, true
+	var reply *pb.SearchReply
+	err := r.call(ctx, func(ctx context.Context) error {
+		var err error
+		reply, err = r.api.Search(ctx, req)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return reply.Results, nil
+}
+
+// batch writes objects in one gRPC batch; the first object error fails it.
+func (r *rpc) batch(ctx context.Context, objs []*pb.BatchObject) error {
+	var reply *pb.BatchObjectsReply
+	err := r.call(ctx, func(ctx context.Context) error {
+		var err error
+		reply, err = r.api.BatchObjects(ctx, &pb.BatchObjectsRequest{Objects: objs})
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if len(reply.Errors) > 0 {
+		e := reply.Errors[0]
+		id := ""
+		if int(e.Index) < len(objs) {
+			id = objs[e.Index].Uuid
+		}
+		return fmt.Errorf("object %s: %w", id, &Error{Message: e.Error})
+	}
+	return nil
+}
