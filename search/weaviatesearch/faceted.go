@@ -54,7 +54,7 @@ func (s *scan) scoreFaceted(ctx context.Context, seen map[string]*seenFacets, or
 			ids = append(ids, id)
 		}
 	}
-	if len(ids) > s.q.Limit {
+	if len(ids) > s.q.Limit && !s.complete {
 		var err error
 		if ids, err = s.narrow(ctx, ids); err != nil {
 			return err

@@ -69,11 +69,11 @@ func objectID(r search.Ref, facet string) string {
 	return string(s[:])
 }
 
-// objects returns the entity's objects: its facet objects, then the entity
+// objects returns the entity's objects: its facet objects, and the entity
 // object, which carries every vector so a search can score the entity from
 // one object, written atomically.
-func objects(class string, e *search.Entity) []*pb.BatchObject {
-	out := make([]*pb.BatchObject, 0, len(e.Facets)+1)
+func objects(class string, e *search.Entity) (facets []*pb.BatchObject, entity *pb.BatchObject) {
+	out := make([]*pb.BatchObject, 0, len(e.Facets))
 	keys := make([]string, len(e.Facets))
 	for i, f := range e.Facets {
 		keys[i] = f.Key
@@ -90,7 +90,7 @@ func objects(class string, e *search.Entity) []*pb.BatchObject {
 	} else {
 		ent.Properties.EmptyListProps = []string{propFacetKeys}
 	}
-	return append(out, ent)
+	return out, ent
 }
 
 // markers returns a key object for each facet key outside the schema that

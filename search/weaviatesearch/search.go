@@ -50,6 +50,9 @@ type scan struct {
 	top    search.TopK[matched]
 	scored map[string]bool // master mode: entities offered to top
 	total  float32         // coverage denominator (faceted mode)
+	// complete: the candidates hold every facet that counts (at or above
+	// the floor), so no entity needs its other facets asked for.
+	complete bool
 }
 
 // candidate is one vector Weaviate found.
@@ -89,6 +92,12 @@ func (s *scan) run(ctx context.Context) ([]search.Hit, error) {
 		if s.q.Mode == search.Faceted {
 			seen, order := s.seen(cands)
 			if kth := s.kthLower(seen); final || s.outranks(kth, last) {
+				if len(cands) < n {
+					// Every facet at or above the cut-off was found: those not
+					// seen score below it.
+					last = s.unseenBound()
+					s.complete = last < 0
+				}
 				if err := s.scoreFaceted(ctx, seen, order, kth, last); err != nil {
 					return nil, err
 				}
@@ -175,6 +184,16 @@ func texts(r *pb.SearchResult, prop string) []string {
 func (s *scan) nearVector(min float32) *pb.NearVector {
 	d := float64(1 - min + slack)
 	return &pb.NearVector{Distance: &d, Vectors: []*pb.Vectors{{VectorBytes: s.vector, Type: pb.Vectors_VECTOR_TYPE_SINGLE_FP32}}}
+}
+
+// unseenBound bounds the similarity of a facet that an exhaustive faceted
+// round did not return: below the threshold when that cuts above the floor,
+// else below the floor (so it does not count).
+func (s *scan) unseenBound() float32 {
+	if s.q.Threshold > s.q.FacetFloor {
+		return s.q.Threshold
+	}
+	return -1
 }
 
 // floor is the facet floor in faceted mode, 0 in master mode.

@@ -55,9 +55,9 @@ func TestFilterRendersAsJSONAndGraphQL(t *testing.T) {
 func TestVectorsRoundTrip(t *testing.T) {
 	e := search.Entity{Ref: search.Ref{Conference: "c", Table: search.Exhibitors, ID: "e"}, Master: []float32{1, -0.5},
 		Facets: []search.FacetVector{{Key: "a", Vector: []float32{0.25, 3}}, {Key: "b", Vector: []float32{-1, 0}}}}
-	objs := objects("C", &e)
-	require.Len(t, objs, 3)
-	ent := objs[2].Properties
+	facets, entity := objects("C", &e)
+	require.Len(t, facets, 2)
+	ent := entity.Properties
 	blob := ent.NonRefProperties.Fields[propVectors].GetStringValue()
 	require.Len(t, ent.TextArrayProperties, 1)
 	assert.Equal(t, propFacetKeys, ent.TextArrayProperties[0].PropName)
