@@ -57,12 +57,10 @@ func (s *Service) persisted(ctx context.Context, assistantID string, user Messag
 		answered = true
 	case errors.Is(ctx.Err(), context.Canceled): // shutting down: give it back
 		w.finish(fctx, withMeta(of.meta, handedBack("shutdown during the turn")))
+	case errors.Is(err, agent.ErrSearchUnavailable):
+		w.finish(fctx, withMeta(of.meta, searchDown(err.Error())))
 	default:
-		f := failed(err.Error())
-		if errors.Is(err, agent.ErrSearchUnavailable) {
-			f["messageText"] = agent.SearchUnavailable
-		}
-		w.finish(fctx, withMeta(of.meta, f))
+		w.finish(fctx, withMeta(of.meta, failed(err.Error())))
 	}
 	sent, bad := w.counts()
 	log.Info("reply written", "trace_id", req.TraceID, "patches", sent, "failed_patches", bad)
@@ -164,6 +162,18 @@ func failed(reason string) map[string]any {
 func handedBack(reason string) map[string]any {
 	return map[string]any{"status": StatusPending, "messageText": "", "thinking_output": nil,
 		"metadata": map[string]any{"handed_back": true, "reason": reason}}
+}
+
+// SearchDown is the text of a reply handed back because search failed.
+const SearchDown = "Sorry, I can't search the programme just now. I'll answer here as soon as I can."
+
+// searchDown hands a reply back when the search index failed: the attendee
+// reads why at once, and the reconciler answers again once the reply has
+// not changed for AbandonAfter (at most three times, then it fails).
+func searchDown(reason string) map[string]any {
+	f := handedBack(reason)
+	f["messageText"] = SearchDown
+	return f
 }
 
 func (s *Service) finalise(id string, fields map[string]any) {

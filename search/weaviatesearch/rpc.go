@@ -64,23 +64,41 @@ func dial(target string, useTLS bool, apiKey string) (*rpc, error) {
 
 func (r *rpc) close() error { return r.conn.Close() }
 
-// call runs f with the API key attached, retrying as retryPauses says when
+// rpcPauses are the waits before each new try of a gRPC call that found the
+// server unavailable or overloaded: shorter than the REST client's, because
+// a search is on an attendee's turn, whose agent tries a failed search again
+// itself (agent's searchRetries), and an outage must be said soon.
+var rpcPauses = []time.Duration{100 * time.Millisecond, 400 * time.Millisecond}
+
+// call runs f with the API key attached, retrying as rpcPauses says when
 // the server is unavailable or overloaded (every call is idempotent).
 func (r *rpc) call(ctx context.Context, f func(context.Context) error) error {
-	if r.apiKey != "" {
-		ctx = metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+r.apiKey)
-	}
+	ctx = r.authed(ctx)
 	for attempt := 0; ; attempt++ {
 		err := f(ctx)
-		if err == nil || !retryableRPC(ctx, err) || attempt == len(retryPauses) {
+		if err == nil || !retryableRPC(ctx, err) || attempt == len(rpcPauses) {
 			return rpcError(ctx, err)
 		}
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(retryPauses[attempt]):
+		case <-time.After(rpcPauses[attempt]):
 		}
 	}
+}
+
+// authed is ctx carrying the API key, if any.
+func (r *rpc) authed(ctx context.Context) context.Context {
+	if r.apiKey == "" {
+		return ctx
+	}
+	return metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+r.apiKey)
+}
+
+// ping reads one object of the collection, once.
+func (r *rpc) ping(ctx context.Context, class string) error {
+	_, err := r.api.Search(r.authed(ctx), &pb.SearchRequest{Collection: class, Limit: 1, Uses_123Api: true, Uses_125Api: true, Uses_127Api: true})
+	return rpcError(ctx, err)
 }
 
 func retryableRPC(ctx context.Context, err error) bool {

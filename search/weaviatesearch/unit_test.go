@@ -121,7 +121,7 @@ func grpcIndex(t *testing.T, srv pb.WeaviateServer) *Index {
 }
 
 func TestServerErrorsAreRetriedThenReturned(t *testing.T) {
-	for code, calls := range map[codes.Code]int32{codes.Unavailable: int32(len(retryPauses) + 1), codes.InvalidArgument: 1} {
+	for code, calls := range map[codes.Code]int32{codes.Unavailable: int32(len(rpcPauses) + 1), codes.InvalidArgument: 1} {
 		srv := &failingSearch{code: code}
 		x := grpcIndex(t, srv)
 		_, err := x.Search(context.Background(), search.VectorQuery{Conference: "c", Table: search.Sessions,

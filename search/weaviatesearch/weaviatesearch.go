@@ -1,6 +1,10 @@
-// Package weaviatesearch is the search.Index driver for Weaviate, spoken to
-// over its REST and GraphQL APIs with net/http (the official client would
-// pull a large module graph into ours).
+// Package weaviatesearch is the search.Index driver for Weaviate. Searches
+// and batch writes go over Weaviate's gRPC API (the generated protocol
+// package of Weaviate's own module, without the official client's module
+// graph), where vectors travel as bytes: a filtered top-10 took 0.8 ms over
+// gRPC against 2.5–4.5 ms over GraphQL, which spells every float in text.
+// Schema changes, deletes and listings use the REST and GraphQL APIs with
+// net/http.
 //
 // # Data model
 //
@@ -43,16 +47,17 @@
 // Every nearVector carries a distance limit: a facet below the floor, or an
 // entity below the threshold, cannot count, so Weaviate does not return it.
 //
+// When a faceted round returns fewer candidates than it asked for, it holds
+// every facet at or above the floor, so the contenders need no further
+// request for their other facets.
+//
 // With an exact vector search this returns exactly the brute-force top k.
-// HNSW (the default, Config.VectorIndex) searches exactly whenever the
-// filter keeps fewer objects than its flatSearchCutoff (40,000: one
-// conference's table), approximately above. Measured with the benchmark in
-// bench_test.go (2,000 entities × 7 facets, dimension 512, random vectors,
-// one loaded 2-core machine): faceted top-10 p50 52 ms with HNSW against
-// 68 ms with the flat index (which reads every vector of the filter from its
-// LSM store), but HNSW ingested 350 vectors/s against 1,600; both pass the
-// conformance suite. Reading an entity's vectors is the expensive step
-// (16 KB per entity at dimension 512), hence the bounds and the narrowing.
+// The collection's HNSW index searches exactly whenever the filter keeps
+// fewer objects than its flatSearchCutoff (set to 200,000: any table of a
+// conference), by brute force over its in-memory vectors, so its graph is
+// built light (see collectionSchema). Measured with bench_test.go (33
+// conferences in one collection, each query filtered to one, 3 % of the
+// objects): see BENCHMARKS.md.
 //
 // The collection has one shard (Config.Replicas copies of it): Weaviate
 // sorts each shard's results on its own, and Refs pages through one sorted
@@ -66,14 +71,16 @@
 // property: while an object is replaced, a facet object's distance and its
 // properties may come from different writes (measured: the concurrent
 // conformance test failed when scores were summed from facet distances), so
-// distances only choose which entities to score. Upsert writes facet objects
-// before entity objects and then deletes the facet objects whose keys the
-// new version dropped.
+// distances only choose which entities to score. Upsert writes the key
+// markers before any object that uses their keys, then the objects (a few
+// batches in flight, so in no guaranteed order), and then deletes the facet
+// objects whose keys the new version dropped.
 //
 // Upsert checks the whole batch before writing anything; a bad batch
 // changes nothing. A server failure during a write can leave part of a
 // batch written; writing it again converges. Requests are retried a bounded
-// number of times on connection errors, 429 and 5xx, and honour the context.
+// number of times on connection errors, 429 and 5xx (over gRPC: unavailable,
+// resource exhausted, aborted), and honour the context.
 //
 // An Index is safe for concurrent use.
 package weaviatesearch
@@ -270,10 +277,15 @@ func (x *Index) Refs(ctx context.Context, conference string, table search.Table)
 	}
 }
 
-// Ready reports whether Weaviate answers its readiness probe, asked once:
-// a probe that retried would outlast the caller's check and hide the cause.
+// Ready reports whether Weaviate answers its readiness probe and a
+// one-object read of the collection over gRPC (the searches' path), each
+// asked once: a probe that retried would outlast the caller's check and
+// hide the cause.
 func (x *Index) Ready(ctx context.Context) error {
 	if err := x.c.once(ctx, http.MethodGet, "/v1/.well-known/ready", nil, nil); err != nil {
+		return fmt.Errorf("weaviatesearch: not ready: %w", err)
+	}
+	if err := x.g.ping(ctx, x.class); err != nil {
 		return fmt.Errorf("weaviatesearch: not ready: %w", err)
 	}
 	return nil
