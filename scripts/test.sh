@@ -73,3 +73,5 @@ go test -race -count=1 -timeout 15m $(go list ./... | grep -v '/directus$')
 # needs CORS_ENABLED=true for the widget's origin: start.sh sets it).
 ./scripts/browser-test.sh
 ./scripts/container-check.sh
+# A 3-node Weaviate cluster: a node stopped and started again mid-way.
+./scripts/weaviate/cluster-test.sh

@@ -81,7 +81,10 @@ fail() {
   exit 1
 }
 
-# start_node I starts node I in the background and appends its pid to pids.
+# start_node I writes $dir/nodeI.start, which starts node I in the
+# background with its data, ports and settings, writes its pid to
+# $dir/nodeI.pid and prints it; then runs it and appends the pid to pids.
+# A test that stopped a node of a cluster starts it again with that script.
 start_node() {
   local i=$1 http grpc gossip data raft raft_rpc
   http=$(port "$i" 0) grpc=$(port "$i" 1) gossip=$(port "$i" 2)
@@ -103,11 +106,16 @@ start_node() {
   )
   if [ "$i" -gt 1 ]; then weaviate_env+=(CLUSTER_JOIN="127.0.0.1:$(port 1 2)"); fi
   mkdir -p "$dir/node$i"
-  log "starting node$i on http://127.0.0.1:$http (grpc $grpc, gossip $gossip, data $data, raft $raft/$raft_rpc)"
   # setsid: own process group, so stop.sh can kill the server and its children.
-  env -i "${weaviate_env[@]}" setsid "$weaviate_bin" \
-    --host 127.0.0.1 --port "$http" --scheme http </dev/null >"$dir/node$i.log" 2>&1 &
-  pids+=("$!")
+  {
+    echo '#!/usr/bin/env bash'
+    echo "# Starts node$i of the Weaviate in $dir (written by start.sh)."
+    printf 'env -i'; printf ' %q' "${weaviate_env[@]}"
+    printf ' setsid %q --host 127.0.0.1 --port %q --scheme http </dev/null >>%q 2>&1 &\n' "$weaviate_bin" "$http" "$dir/node$i.log"
+    printf 'echo "$!" >%q\necho "$!"\n' "$dir/node$i.pid"
+  } >"$dir/node$i.start"
+  log "starting node$i on http://127.0.0.1:$http (grpc $grpc, gossip $gossip, data $data, raft $raft/$raft_rpc)"
+  pids+=("$(bash "$dir/node$i.start")")
 }
 
 # wait_listening PORT waits until something accepts connections on PORT.

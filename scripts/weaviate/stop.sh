@@ -10,8 +10,13 @@ log() { echo "weaviate-stop: $*" >&2; }
 # shellcheck source=../proc.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../proc.sh"   # stop_ours
 
-# WEAVIATE_PID may list several pids (a cluster), separated by spaces.
-for pid in ${WEAVIATE_PID:-}; do
+# WEAVIATE_PID may list several pids (a cluster), separated by spaces; a
+# node started again by its nodeI.start script has its pid in nodeI.pid.
+pids="${WEAVIATE_PID:-}"
+case "${WEAVIATE_DIR:-}" in
+  */erleah-weaviate.*) pids+=" $(cat "$WEAVIATE_DIR"/node*.pid 2>/dev/null | tr '\n' ' ')" ;;
+esac
+for pid in $(printf '%s\n' $pids | sort -u); do
   stop_ours "$pid" weaviate 'weaviate-server' 10
 done
 

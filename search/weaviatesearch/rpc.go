@@ -128,9 +128,18 @@ func rpcError(ctx context.Context, err error) error {
 	return &Error{Message: fmt.Sprintf("gRPC %s: %s", st.Code(), st.Message()), Code: st.Code()}
 }
 
+// quorum is the consistency of every search and write: a majority of the
+// shard's replicas, so a write is read back by any later search and one
+// node of three may be down.
+func quorum() *pb.ConsistencyLevel {
+	q := pb.ConsistencyLevel_CONSISTENCY_LEVEL_QUORUM
+	return &q
+}
+
 // search runs one gRPC search.
 func (r *rpc) search(ctx context.Context, req *pb.SearchRequest) ([]*pb.SearchResult, error) {
 	req.Uses_123Api, req.Uses_125Api, req.Uses_127Api = true, true, true
+	req.ConsistencyLevel = quorum()
 	var reply *pb.SearchReply
 	err := r.call(ctx, func(ctx context.Context) error {
 		var err error
@@ -148,7 +157,7 @@ func (r *rpc) batch(ctx context.Context, objs []*pb.BatchObject) error {
 	var reply *pb.BatchObjectsReply
 	err := r.call(ctx, func(ctx context.Context) error {
 		var err error
-		reply, err = r.api.BatchObjects(ctx, &pb.BatchObjectsRequest{Objects: objs})
+		reply, err = r.api.BatchObjects(ctx, &pb.BatchObjectsRequest{Objects: objs, ConsistencyLevel: quorum()})
 		return err
 	})
 	if err != nil {

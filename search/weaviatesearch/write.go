@@ -69,7 +69,11 @@ func collectionSchema(class string, cfg Config) map[string]any {
 		"vectorizer":        "none",
 		"vectorIndexType":   cfg.VectorIndex,
 		"shardingConfig":    map[string]any{"desiredCount": 1},
-		"replicationConfig": map[string]any{"factor": cfg.Replicas},
+		// Asynchronous replication repairs a replica that missed writes
+		// (a node that was down) in the background: searches find
+		// candidates in one replica's vector index, which read repair
+		// does not fix.
+		"replicationConfig": map[string]any{"factor": cfg.Replicas, "asyncEnabled": cfg.Replicas > 1},
 		// Every query is filtered to one conference's table, which Weaviate
 		// searches exactly, by brute force over the HNSW index's in-memory
 		// vectors, when the filter keeps fewer objects than flatSearchCutoff
