@@ -64,11 +64,11 @@ func collectionSchema(class string, cfg Config) map[string]any {
 			"indexFilterable": true, "indexSearchable": false}
 	}
 	return map[string]any{
-		"class":             class,
-		"description":       fmt.Sprintf("erleah-agent search index: entity and facet vectors of dimension %d", cfg.Dim),
-		"vectorizer":        "none",
-		"vectorIndexType":   cfg.VectorIndex,
-		"shardingConfig":    map[string]any{"desiredCount": 1},
+		"class":           class,
+		"description":     fmt.Sprintf("erleah-agent search index: entity and facet vectors of dimension %d", cfg.Dim),
+		"vectorizer":      "none",
+		"vectorIndexType": cfg.VectorIndex,
+		"shardingConfig":  map[string]any{"desiredCount": 1},
 		// Asynchronous replication repairs a replica that missed writes
 		// (a node that was down) in the background: searches find
 		// candidates in one replica's vector index, which read repair
