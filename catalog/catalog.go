@@ -100,6 +100,12 @@ func (k *Catalog) Sync(ctx context.Context, ids ...string) error {
 	return nil
 }
 
+// Bundle reads every conference from Directus as Sync would load it, with
+// the problems found (the parts they name are dropped).
+func (k *Catalog) Bundle(ctx context.Context) (*conference.Bundle, []string, error) {
+	return k.read(ctx, nil)
+}
+
 // gone lists the loaded conferences that were asked for (all, when ids is
 // empty) but are not in b.
 func (k *Catalog) gone(ids []string, b *conference.Bundle) []string {

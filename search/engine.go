@@ -91,13 +91,27 @@ func (e *Engine) Calibration() Calibration {
 // those conferences: entities no longer in b are deleted. The report says
 // what was indexed and where the facets came from.
 func (e *Engine) Load(ctx context.Context, b *conference.Bundle) (LoadReport, error) {
+	return e.load(ctx, b, false)
+}
+
+// Rebuild is Load writing every entity, even those a Stored index already
+// holds with the same content: it repairs what Drift reports.
+func (e *Engine) Rebuild(ctx context.Context, b *conference.Bundle) (LoadReport, error) {
+	return e.load(ctx, b, true)
+}
+
+func (e *Engine) load(ctx context.Context, b *conference.Bundle, force bool) (LoadReport, error) {
 	docs := Documents(b)
 	entities, err := e.embedDocuments(ctx, docs)
 	if err != nil {
 		return LoadReport{}, err
 	}
-	if err := e.index.Upsert(ctx, entities); err != nil {
-		return LoadReport{}, fmt.Errorf("search: index %d entities: %w", len(entities), err)
+	write, unchanged, err := e.changedOnly(ctx, b.ConferenceIDs(), entities, force)
+	if err != nil {
+		return LoadReport{}, err
+	}
+	if err := e.index.Upsert(ctx, write); err != nil {
+		return LoadReport{}, fmt.Errorf("search: index %d entities: %w", len(write), err)
 	}
 	if err := e.dropStale(ctx, b.ConferenceIDs(), docs); err != nil {
 		return LoadReport{}, err
@@ -121,7 +135,11 @@ func (e *Engine) Load(ctx context.Context, b *conference.Bundle) (LoadReport, er
 	for i := range docs {
 		e.items[docs[i].Ref] = &docs[i].Item
 	}
-	return report(b.ConferenceIDs(), docs), nil
+	rep := report(b.ConferenceIDs(), docs)
+	for i := range rep.Conferences {
+		rep.Conferences[i].Unchanged = unchanged[rep.Conferences[i].ID]
+	}
+	return rep, nil
 }
 
 // embedDocuments embeds each document's master text and facet texts in one

@@ -23,6 +23,9 @@ type ConferenceReport struct {
 	Derived  int            `json:"derived_facets"`
 	Own      map[string]int `json:"own_facet_keys"` // key → entities carrying it
 	Bare     int            `json:"entities_without_facets"`
+	// Unchanged counts the entities a Stored index already held with the
+	// same content, so they were not written again.
+	Unchanged int `json:"unchanged"`
 }
 
 // Log writes one line per conference.
@@ -77,6 +80,9 @@ func (c ConferenceReport) String() string {
 		c.ID, c.Entities[Sessions], c.Entities[Exhibitors], c.Entities[Speakers], c.Given, c.Derived)
 	if c.Bare > 0 {
 		fmt.Fprintf(&b, ", %d entities without any", c.Bare)
+	}
+	if c.Unchanged > 0 {
+		fmt.Fprintf(&b, "; %d unchanged in the index, not written again", c.Unchanged)
 	}
 	if len(c.Own) > 0 {
 		var keys []string

@@ -47,6 +47,7 @@ commands:
   eval [flags]             measure reflection against mechanical relaxation
   serve                    run the HTTP service, configured by the environment
   directus setup|check|import   prepare a Directus instance, check it, load a bundle into it
+  index --check|--rebuild  compare the shared Weaviate index with the conferences, or repair it
   version                  print version and build information
   health [--url URL]       exit 0 when the service answers 200 (for container health checks)
 
@@ -91,7 +92,7 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer, envi
 		return usagef("no command given")
 	}
 	switch args[0] {
-	case "ask", "eval", "serve", "directus":
+	case "ask", "eval", "serve", "directus", "index":
 		cfg, err := loadConfig(environ)
 		if err != nil {
 			return err
@@ -103,6 +104,8 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer, envi
 			return cmdEval(ctx, args[1:], stdout, stderr, cfg)
 		case "directus":
 			return cmdDirectus(ctx, args[1:], stdout, stderr, cfg)
+		case "index":
+			return cmdIndex(ctx, args[1:], stdout, stderr, cfg)
 		}
 		return cmdServe(ctx, args[1:], stderr, cfg, onListen)
 	case "version":
@@ -113,7 +116,7 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer, envi
 		fmt.Fprint(stdout, usage)
 		return nil
 	}
-	return usagef("unknown command %q (want ask, eval, serve, directus or version)", args[0])
+	return usagef("unknown command %q (want ask, eval, serve, directus, index or version)", args[0])
 }
 
 // environ is the process environment as a map, read once here.

@@ -23,6 +23,7 @@ const (
 	propFacetKeys  = "facetKeys"
 	propVectors    = "vectors"
 	propOrder      = "entityHex" // hex of the id: sorts case-insensitively as bytes do
+	propHash       = "hash"      // the entity's search.Entity.ContentHash
 
 	kindEntity = "entity" // one per entity: vector = master, all vectors in propVectors
 	kindFacet  = "facet"  // one per facet: vector = the facet's, for candidate search
@@ -83,7 +84,7 @@ func objects(class string, e *search.Entity) (facets []*pb.BatchObject, entity *
 	}
 	ent := newObject(class, objectID(e.Ref, ""), e.Master, map[string]string{
 		propConference: e.Conference, propTable: string(e.Table), propEntity: e.ID, propKind: kindEntity,
-		propOrder: hex.EncodeToString([]byte(e.ID)), propVectors: encodeVectors(e),
+		propOrder: hex.EncodeToString([]byte(e.ID)), propVectors: encodeVectors(e), propHash: e.ContentHash(),
 	})
 	if len(keys) > 0 {
 		ent.Properties.TextArrayProperties = []*pb.TextArrayProperties{{PropName: propFacetKeys, Values: keys}}

@@ -148,11 +148,7 @@ func TestClientErrorsAreNotRetried(t *testing.T) {
 }
 
 func TestContextEndsTheRetries(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.WriteHeader(http.StatusInternalServerError)
-	}))
-	defer srv.Close()
-	x := &Index{c: client{base: srv.URL, http: srv.Client()}, class: "C", dim: 2}
+	x := grpcIndex(t, &failingSearch{code: codes.Unavailable})
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	_, err := x.Refs(ctx, "c", search.Sessions)

@@ -260,21 +260,29 @@ func (x *Index) Refs(ctx context.Context, conference string, table search.Table)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	var refs []search.Ref
-	after := ""
-	for {
-		ids, err := x.refsPage(ctx, conference, table, after)
-		if err != nil {
-			return nil, fmt.Errorf("weaviatesearch: refs of %s %s: %w", conference, table, err)
-		}
-		for _, id := range ids {
-			refs = append(refs, search.Ref{Conference: conference, Table: table, ID: id})
-		}
-		if len(ids) < refsPage {
-			return refs, nil
-		}
-		after = ids[len(ids)-1]
+	ents, err := x.listEntities(ctx, conference, table)
+	if err != nil {
+		return nil, fmt.Errorf("weaviatesearch: refs of %s %s: %w", conference, table, err)
 	}
+	refs := make([]search.Ref, len(ents))
+	for i, e := range ents {
+		refs[i] = search.Ref{Conference: conference, Table: table, ID: e.id}
+	}
+	return refs, nil
+}
+
+// Hashes returns the content hash (search.Entity.ContentHash) of every
+// stored entity of one conference and table, by id: search.Stored.
+func (x *Index) Hashes(ctx context.Context, conference string, table search.Table) (map[string]string, error) {
+	ents, err := x.listEntities(ctx, conference, table)
+	if err != nil {
+		return nil, fmt.Errorf("weaviatesearch: hashes of %s %s: %w", conference, table, err)
+	}
+	out := make(map[string]string, len(ents))
+	for _, e := range ents {
+		out[e.id] = e.hash
+	}
+	return out, nil
 }
 
 // Ready reports whether Weaviate answers its readiness probe and a

@@ -152,3 +152,35 @@ func TestReadyFollowsTheServer(t *testing.T) {
 	defer cancel()
 	assert.ErrorContains(t, gone.Ready(ctx), "not ready")
 }
+
+// Hashes returns each stored entity's content hash, and a collection made
+// before the hash property existed gains it when an Index opens it.
+func TestHashesAndOlderCollections(t *testing.T) {
+	x := newIndex(t, 2, "hnsw")
+	ctx := context.Background()
+	props := collectionSchema(x.class, Config{Dim: 2, VectorIndex: "hnsw", Replicas: 1})["properties"].([]map[string]any)
+	require.NoError(t, x.Drop(ctx))
+	older := collectionSchema(x.class, Config{Dim: 2, VectorIndex: "hnsw", Replicas: 1})
+	older["properties"] = slices.DeleteFunc(slices.Clone(props), func(p map[string]any) bool { return p["name"] == propHash })
+	require.NoError(t, x.c.do(ctx, "POST", "/v1/schema", older, nil), "create a collection without the hash property")
+
+	reopened, err := New(ctx, Config{URL: x.c.base, GRPCAddr: os.Getenv("WEAVIATE_GRPC_ADDR"), Collection: x.class, Dim: 2})
+	require.NoError(t, err)
+	defer reopened.Close()
+	var have classSchema
+	require.NoError(t, x.c.do(ctx, "GET", "/v1/schema/"+x.class, nil, &have))
+	assert.True(t, have.has(propHash), "the older collection did not gain the hash property: %+v", have)
+
+	ents := []search.Entity{
+		{Ref: search.Ref{Conference: "c", Table: search.Sessions, ID: "s1"}, Master: []float32{1, 0}},
+		{Ref: search.Ref{Conference: "c", Table: search.Sessions, ID: "s2"}, Master: []float32{0, 1},
+			Facets: []search.FacetVector{{Key: "talks_about", Vector: []float32{1, 0}}}},
+	}
+	require.NoError(t, reopened.Upsert(ctx, ents))
+	hashes, err := reopened.Hashes(ctx, "c", search.Sessions)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]string{"s1": ents[0].ContentHash(), "s2": ents[1].ContentHash()}, hashes)
+	other, err := reopened.Hashes(ctx, "c", search.Speakers)
+	require.NoError(t, err)
+	assert.Empty(t, other, "another table's hashes")
+}

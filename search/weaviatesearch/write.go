@@ -40,12 +40,17 @@ func chunks[T any](s []T, n int) iter.Seq[[]T] {
 	}
 }
 
-// ensureCollection creates the collection unless it exists.
+// ensureCollection creates the collection unless it exists, and adds to an
+// existing one the properties it lacks (made by an older version).
 // https://weaviate.io/developers/weaviate/api/rest#tag/schema
 func (x *Index) ensureCollection(ctx context.Context, cfg Config) error {
-	err := x.c.do(ctx, http.MethodGet, "/v1/schema/"+x.class, nil, nil)
+	var have classSchema
+	err := x.c.do(ctx, http.MethodGet, "/v1/schema/"+x.class, nil, &have)
 	var we *Error
-	if err == nil || !errors.As(err, &we) || we.Status != http.StatusNotFound {
+	switch {
+	case err == nil:
+		return x.addMissing(ctx, cfg, have.has)
+	case !errors.As(err, &we) || we.Status != http.StatusNotFound:
 		return err
 	}
 	err = x.c.do(ctx, http.MethodPost, "/v1/schema", collectionSchema(x.class, cfg), nil)
@@ -55,6 +60,36 @@ func (x *Index) ensureCollection(ctx context.Context, cfg Config) error {
 	return err
 }
 
+// classSchema is what ensureCollection reads of an existing collection.
+type classSchema struct {
+	Properties []struct {
+		Name string `json:"name"`
+	} `json:"properties"`
+}
+
+func (c classSchema) has(name string) bool {
+	for _, p := range c.Properties {
+		if p.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// addMissing adds each property of the schema that has says is missing.
+func (x *Index) addMissing(ctx context.Context, cfg Config, has func(string) bool) error {
+	for _, p := range collectionSchema(x.class, cfg)["properties"].([]map[string]any) {
+		name := p["name"].(string)
+		if has(name) {
+			continue
+		}
+		if err := x.c.do(ctx, http.MethodPost, "/v1/schema/"+x.class+"/properties", p, nil); err != nil {
+			return fmt.Errorf("add property %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
 // collectionSchema is the collection's definition: one shard (replicated
 // cfg.Replicas times), because Weaviate sorts each shard's results on its
 // own and Refs pages through one sorted list.
@@ -62,6 +97,10 @@ func collectionSchema(class string, cfg Config) map[string]any {
 	filterable := func(name string) map[string]any {
 		return map[string]any{"name": name, "dataType": []string{"text"}, "tokenization": "field",
 			"indexFilterable": true, "indexSearchable": false}
+	}
+	textProperty := func(name string) map[string]any {
+		return map[string]any{"name": name, "dataType": []string{"text"}, "tokenization": "field",
+			"indexFilterable": false, "indexSearchable": false}
 	}
 	return map[string]any{
 		"class":           class,
@@ -92,6 +131,7 @@ func collectionSchema(class string, cfg Config) map[string]any {
 			{"name": propFacetKeys, "dataType": []string{"text[]"}, "tokenization": "field",
 				"indexFilterable": false, "indexSearchable": false},
 			{"name": propVectors, "dataType": []string{"blob"}},
+			textProperty(propHash),
 		},
 	}
 }
@@ -261,27 +301,33 @@ func (x *Index) deleteWhere(ctx context.Context, w where) (int, error) {
 	}
 }
 
-// refsPage returns up to refsPage entity ids of one conference and table
-// greater than after, sorted. Weaviate sorts text ignoring case, so pages
-// are sorted and cut on the id's hex form, whose order is the ids' byte order.
-func (x *Index) refsPage(ctx context.Context, conference string, table search.Table, after string) ([]string, error) {
-	w := shardFilter(conference, table, kindEntity)
-	if after != "" {
-		w.Operands = append(w.Operands, greater(propOrder, hex.EncodeToString([]byte(after))))
+// listed is a stored entity: its id and content hash.
+type listed struct{ id, hash string }
+
+// listEntities lists the stored entities of one conference and table,
+// sorted by id, a page at a time. Weaviate sorts text ignoring case, so
+// pages are sorted and cut on the id's hex form, whose order is the ids'
+// byte order.
+func (x *Index) listEntities(ctx context.Context, conference string, table search.Table) ([]listed, error) {
+	var out []listed
+	for {
+		w := shardFilter(conference, table, kindEntity)
+		if len(out) > 0 {
+			w.Operands = append(w.Operands, greater(propOrder, hex.EncodeToString([]byte(out[len(out)-1].id))))
+		}
+		results, err := x.g.search(ctx, &pb.SearchRequest{
+			Collection: x.class, Limit: refsPage, Filters: w.proto(),
+			SortBy:     []*pb.SortBy{{Ascending: true, Path: []string{propOrder}}},
+			Properties: &pb.PropertiesRequest{NonRefProperties: []string{propEntity, propHash}},
+		})
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range results {
+			out = append(out, listed{text(r, propEntity), text(r, propHash)})
+		}
+		if len(results) < refsPage {
+			return out, nil
+		}
 	}
-	query := fmt.Sprintf(`{Get{%s(where: %s, limit: %d, sort: [{path: [%q], order: asc}]){%s}}}`,
-		x.class, w.gql(), refsPage, propOrder, propEntity)
-	var data struct {
-		Get map[string][]map[string]any
-	}
-	if err := x.c.graphql(ctx, query, &data); err != nil {
-		return nil, err
-	}
-	objs := data.Get[x.class]
-	ids := make([]string, 0, len(objs))
-	for _, o := range objs {
-		id, _ := o[propEntity].(string)
-		ids = append(ids, id)
-	}
-	return ids, nil
 }
