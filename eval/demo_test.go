@@ -188,7 +188,7 @@ func TestMemoryEarnsItsPlace(t *testing.T) {
 	require.NoError(t, err)
 	b, cases := shipped(t, s)
 	eng := searchtest.Engine(t, b)
-	para, err := eval.Paraphrases(cases)
+	para, err := eval.Paraphrases(cases, "demo")
 	require.NoError(t, err)
 	r := &eval.Runner{Conference: conferenceOf(b), Calendar: eng.Calendar}
 	rep, err := r.MemoryRun(context.Background(), cases, para, func(m agent.Memory) *agent.Agent {

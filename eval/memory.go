@@ -3,29 +3,43 @@ package eval
 import (
 	"bytes"
 	"context"
-	_ "embed"
+	"embed"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/memory"
 )
 
-//go:embed paraphrases/demo.jsonl
-var demoParaphrases []byte
+//go:embed paraphrases/*.jsonl
+var paraphraseFiles embed.FS
 
-// Paraphrases returns the demo cases asked in other words (written apart
-// from the code and frozen before reflection memory): same ids, same
-// relevant items.
-func Paraphrases(cases []Case) ([]Case, error) {
+// ParaphraseSets are the paraphrases of the demo cases, each written apart
+// from the code by someone who saw neither the code nor the other set:
+// "demo" frozen before reflection memory existed (f4c3bec), "demo2" frozen
+// after, before any memory change measured on it.
+var ParaphraseSets = []string{"demo", "demo2"}
+
+// Paraphrases returns the demo cases asked in other words, from the named
+// paraphrase set: same ids, same relevant items.
+func Paraphrases(cases []Case, set string) ([]Case, error) {
+	if !slices.Contains(ParaphraseSets, set) {
+		return nil, fmt.Errorf("eval: unknown paraphrase set %q (known: %s)", set, strings.Join(ParaphraseSets, ", "))
+	}
+	data, err := paraphraseFiles.ReadFile("paraphrases/" + set + ".jsonl")
+	if err != nil {
+		return nil, fmt.Errorf("eval: paraphrases %s: %w", set, err)
+	}
 	byID := map[string]string{}
-	for i, line := range bytes.Split(bytes.TrimSpace(demoParaphrases), []byte("\n")) {
+	for i, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
 		var l struct {
 			ID      string `json:"id"`
 			Message string `json:"message"`
 		}
 		if err := json.Unmarshal(line, &l); err != nil || l.ID == "" || l.Message == "" {
-			return nil, fmt.Errorf("eval: paraphrases line %d: want {\"id\", \"message\"}: %v", i+1, err)
+			return nil, fmt.Errorf("eval: paraphrases %s line %d: want {\"id\", \"message\"}: %v", set, i+1, err)
 		}
 		byID[l.ID] = l.Message
 	}
@@ -33,7 +47,7 @@ func Paraphrases(cases []Case) ([]Case, error) {
 	for _, c := range cases {
 		m, ok := byID[c.ID]
 		if !ok {
-			return nil, fmt.Errorf("eval: no paraphrase of case %s", c.ID)
+			return nil, fmt.Errorf("eval: paraphrases %s: no paraphrase of case %s", set, c.ID)
 		}
 		c.Message = m
 		out = append(out, c)

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"net/http"
 	"os"
 	"strings"
 	"testing"
@@ -24,13 +22,7 @@ func weaviateProxies(t *testing.T) (env map[string]string, cut func(bool)) {
 		t.Skip("set WEAVIATE_URL and WEAVIATE_GRPC_ADDR to run against a real Weaviate (scripts/weaviate/start.sh; scripts/test.sh does it)")
 	}
 	rest, rpc := newProxy(t, url), newProxy(t, grpcAddr)
-	collection := fmt.Sprintf("OutageTest%d", time.Now().UnixNano())
-	t.Cleanup(func() {
-		req, _ := http.NewRequestWithContext(context.Background(), http.MethodDelete, url+"/v1/schema/"+collection, nil)
-		if resp, err := http.DefaultClient.Do(req); err == nil {
-			resp.Body.Close()
-		}
-	})
+	collection := weaviateCollection(t, url, "OutageTest")
 	env = map[string]string{"SEARCH_BACKEND": "weaviate", "WEAVIATE_URL": rest.url(),
 		"WEAVIATE_GRPC_ADDR": strings.TrimPrefix(rpc.url(), "http://"), "WEAVIATE_COLLECTION": collection}
 	return env, func(down bool) { rest.cut(down); rpc.cut(down) }

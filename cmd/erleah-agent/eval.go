@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -37,12 +38,13 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer, cfg c
 	ablate := fs.String("ablate", "", "comma-separated `techniques` to turn off, to measure what each adds: "+strings.Join(search.TechniqueNames(), ", "))
 	ablations := fs.Bool("ablations", false, "print a Markdown table: every set with all techniques on, then with each one off")
 	withMemory := fs.Bool("memory", false, "run the reflection memory experiment on the demo set: cold, warm on paraphrases, memory off")
+	paraphrases := fs.String("paraphrases", "demo", "with --memory, the paraphrase `set`: "+strings.Join(eval.ParaphraseSets, " or "))
 	noHistory := fs.Bool("no-history", false, "run every case without its conversation history (to measure what history adds)")
 	fs.Lookup("reflection").DefValue = "both"
 	c.reflection = "both"
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: erleah-agent eval [--set NAME|all] [--data FILE] [--cases FILE] [--reflection on|off|both] [--ablate LIST | --ablations] [--no-history] [--json]")
-		fmt.Fprintln(stderr, "       erleah-agent eval --memory [--json]")
+		fmt.Fprintln(stderr, "       erleah-agent eval --memory [--paraphrases demo|demo2] [--json]")
 		fs.PrintDefaults()
 	}
 	pos, err := parseArgs(fs, args)
@@ -67,11 +69,16 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer, cfg c
 		return usagef("--ablations prints its own table of both modes: it takes none of --json, --ablate, --reflection")
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+	paraphrasesGiven := false
+	fs.Visit(func(f *flag.Flag) { paraphrasesGiven = paraphrasesGiven || f.Name == "paraphrases" })
+	if paraphrasesGiven && !*withMemory {
+		return usagef("--paraphrases goes with --memory")
+	}
 	if *withMemory {
 		if *set != "" && *set != "demo" || *casesFile != "" || *ablations || *ablate != "" {
 			return usagef("--memory runs the demo set and its paraphrases only: it takes none of --set, --cases, --ablate, --ablations")
 		}
-		return runMemoryEval(ctx, stdout, cfg, c, log)
+		return runMemoryEval(ctx, stdout, cfg, c, *paraphrases, log)
 	}
 	runs, err := evalRuns(*set, c.data, *casesFile)
 	if err != nil {

@@ -14,7 +14,7 @@ import (
 // runMemoryEval runs the reflection memory experiment on the demo set:
 // the cases with an empty memory that fills as they run (cold), their
 // paraphrases with that memory (warm), and the paraphrases with memory off.
-func runMemoryEval(ctx context.Context, w io.Writer, cfg config, c common, log *slog.Logger) error {
+func runMemoryEval(ctx context.Context, w io.Writer, cfg config, c common, paraphrases string, log *slog.Logger) error {
 	s, err := eval.SetNamed("demo")
 	if err != nil {
 		return err
@@ -23,9 +23,9 @@ func runMemoryEval(ctx context.Context, w io.Writer, cfg config, c common, log *
 	if err != nil {
 		return err
 	}
-	para, err := eval.Paraphrases(run.cases)
+	para, err := eval.Paraphrases(run.cases, paraphrases)
 	if err != nil {
-		return err
+		return usagef("--paraphrases: %v", err)
 	}
 	eng, err := newEngine(ctx, cfg, run.bundle, log, nil)
 	if err != nil {
@@ -47,13 +47,13 @@ func runMemoryEval(ctx context.Context, w io.Writer, cfg config, c common, log *
 	if c.json {
 		return writeJSON(w, rep)
 	}
-	printMemoryReport(w, rep, len(run.cases))
+	printMemoryReport(w, rep, len(run.cases), paraphrases)
 	return nil
 }
 
-func printMemoryReport(w io.Writer, rep *eval.MemoryReport, cases int) {
-	fmt.Fprintf(w, "== reflection memory on the demo set: %d cases, then their paraphrases (%d lessons learnt, %d warm turns used one)\n\n",
-		cases, rep.Lessons, rep.WarmRecalls)
+func printMemoryReport(w io.Writer, rep *eval.MemoryReport, cases int, paraphrases string) {
+	fmt.Fprintf(w, "== reflection memory on the demo set: %d cases, then their paraphrases from set %s (%d lessons learnt, %d warm turns used one)\n\n",
+		cases, paraphrases, rep.Lessons, rep.WarmRecalls)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "pass\tmean attempts\trecovery\tanswer hit\tprecision\tnothing fits")
 	for _, row := range []struct {

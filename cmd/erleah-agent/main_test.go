@@ -65,6 +65,10 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 		{"unknown set", nil, []string{"eval", "--set", "nope"}, `unknown set "nope"`},
 		{"unknown technique", nil, []string{"eval", "--ablate", "magic"}, `unknown technique "magic"`},
 		{"cases and set", nil, []string{"eval", "--set", "demo", "--cases", "x.jsonl"}, "exclude each other"},
+		{"paraphrases without memory", nil, []string{"eval", "--paraphrases", "demo"}, "--paraphrases goes with --memory"},
+		{"unknown paraphrases", nil, []string{"eval", "--memory", "--paraphrases", "nope"}, `unknown paraphrase set "nope"`},
+		{"index without a flag", map[string]string{"SEARCH_BACKEND": "weaviate", "WEAVIATE_URL": "http://127.0.0.1:1"}, []string{"index"}, "give one of --check or --rebuild"},
+		{"index in memory", nil, []string{"index", "--check"}, "SEARCH_BACKEND=memory keeps the index in memory"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -3,12 +3,9 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
-	"net/http"
 	"os"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -26,13 +23,7 @@ func TestWeaviateTop10AgreesWithMemory(t *testing.T) {
 		t.Skip("set WEAVIATE_URL to run against a real Weaviate (scripts/weaviate/start.sh; scripts/test.sh does it)")
 	}
 	ctx := context.Background()
-	collection := fmt.Sprintf("AgreeTest%d", time.Now().UnixNano())
-	t.Cleanup(func() {
-		req, _ := http.NewRequest(http.MethodDelete, url+"/v1/schema/"+collection, nil)
-		if resp, err := http.DefaultClient.Do(req); err == nil {
-			resp.Body.Close()
-		}
-	})
+	collection := weaviateCollection(t, url, "AgreeTest")
 	memCfg, err := loadConfig(map[string]string{"STATE_DIR": t.TempDir()})
 	require.NoError(t, err)
 	wvCfg, err := loadConfig(map[string]string{"STATE_DIR": t.TempDir(), "SEARCH_BACKEND": "weaviate", "WEAVIATE_URL": url,

@@ -69,13 +69,7 @@ func TestIndexCheckAndRebuild(t *testing.T) {
 	if url == "" {
 		t.Skip("set WEAVIATE_URL to run against a real Weaviate (scripts/weaviate/start.sh; scripts/test.sh does it)")
 	}
-	collection := fmt.Sprintf("IndexTest%d", time.Now().UnixNano())
-	t.Cleanup(func() {
-		req, _ := http.NewRequest(http.MethodDelete, url+"/v1/schema/"+collection, nil)
-		if resp, err := http.DefaultClient.Do(req); err == nil {
-			resp.Body.Close()
-		}
-	})
+	collection := weaviateCollection(t, url, "IndexTest")
 	env := func(extra ...string) map[string]string {
 		e := map[string]string{"SEARCH_BACKEND": "weaviate", "WEAVIATE_URL": url,
 			"WEAVIATE_GRPC_ADDR": os.Getenv("WEAVIATE_GRPC_ADDR"), "WEAVIATE_COLLECTION": collection}
@@ -111,4 +105,17 @@ func TestIndexCheckAndRebuild(t *testing.T) {
 	assert.Contains(t, errb, "SEARCH_BACKEND=memory")
 	code, _, errb = cli(t, env(), "index")
 	assert.Equal(t, 2, code, "index without a flag: %s", errb)
+}
+
+// weaviateCollection names a collection of the test's own in the Weaviate
+// at url, deleted when the test ends.
+func weaviateCollection(t *testing.T, url, prefix string) string {
+	collection := fmt.Sprintf("%s%d", prefix, time.Now().UnixNano())
+	t.Cleanup(func() {
+		req, _ := http.NewRequest(http.MethodDelete, url+"/v1/schema/"+collection, nil)
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+		}
+	})
+	return collection
 }
