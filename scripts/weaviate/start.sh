@@ -104,18 +104,26 @@ start_node() {
     RAFT_PORT="$raft" RAFT_INTERNAL_RPC_PORT="$raft_rpc"
     RAFT_JOIN="$raft_join" RAFT_BOOTSTRAP_EXPECT="$nodes"
   )
-  if [ "$i" -gt 1 ]; then weaviate_env+=(CLUSTER_JOIN="127.0.0.1:$(port 1 2)"); fi
+  # Gossip: each node joins whichever of the others answer, so a node
+  # started again by its nodeI.start script rejoins the cluster; node1's
+  # first start (--first) joins none, since none is up yet.
+  local join="" j
+  for j in $(seq "$nodes"); do
+    if [ "$j" -ne "$i" ]; then join+="${join:+,}127.0.0.1:$(port "$j" 2)"; fi
+  done
   mkdir -p "$dir/node$i"
   # setsid: own process group, so stop.sh can kill the server and its children.
   {
     echo '#!/usr/bin/env bash'
     echo "# Starts node$i of the Weaviate in $dir (written by start.sh)."
-    printf 'env -i'; printf ' %q' "${weaviate_env[@]}"
+    printf 'join=(%q)\n' "${join:+CLUSTER_JOIN=$join}"
+    echo 'if [ "${1:-}" = --first ] || [ -z "${join[0]}" ]; then join=(); fi'
+    printf 'env -i'; printf ' %q' "${weaviate_env[@]}"; printf ' "${join[@]}"'
     printf ' setsid %q --host 127.0.0.1 --port %q --scheme http </dev/null >>%q 2>&1 &\n' "$weaviate_bin" "$http" "$dir/node$i.log"
     printf 'echo "$!" >%q\necho "$!"\n' "$dir/node$i.pid"
   } >"$dir/node$i.start"
   log "starting node$i on http://127.0.0.1:$http (grpc $grpc, gossip $gossip, data $data, raft $raft/$raft_rpc)"
-  pids+=("$(bash "$dir/node$i.start")")
+  pids+=("$(bash "$dir/node$i.start" "$([ "$i" -eq 1 ] && echo --first)")")
 }
 
 # wait_listening PORT waits until something accepts connections on PORT.

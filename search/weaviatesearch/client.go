@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"google.golang.org/grpc/codes"
@@ -39,11 +40,24 @@ func (e *Error) Temporary() bool {
 }
 
 // client is the one HTTP client of the driver: one request builder, one
-// response checker, one retry policy.
+// response checker, one retry policy. With several nodes' URLs, a request
+// that gets no answer moves the client to the next node.
 type client struct {
-	base   string
+	bases  []string
+	cur    atomic.Uint32 // index of the node requests go to
 	apiKey string
 	http   *http.Client
+}
+
+// base is the URL of the node requests go to now.
+func (c *client) base() string { return c.bases[int(c.cur.Load())%len(c.bases)] }
+
+// failover moves the client from the node at base to the next one, unless
+// another request already did.
+func (c *client) failover(base string) {
+	if n := c.cur.Load(); c.bases[int(n)%len(c.bases)] == base {
+		c.cur.CompareAndSwap(n, n+1)
+	}
 }
 
 // Retry policy: every request the driver sends is idempotent (reads, and
@@ -91,7 +105,17 @@ func (e *transportError) Error() string { return e.err.Error() }
 func (e *transportError) Unwrap() error { return e.err }
 
 func (c *client) once(ctx context.Context, method, path string, body []byte, out any) error {
-	req, err := http.NewRequestWithContext(ctx, method, c.base+path, bytes.NewReader(body))
+	base := c.base()
+	err := c.onceAt(ctx, base, method, path, body, out)
+	var te *transportError
+	if errors.As(err, &te) {
+		c.failover(base)
+	}
+	return err
+}
+
+func (c *client) onceAt(ctx context.Context, base, method, path string, body []byte, out any) error {
+	req, err := http.NewRequestWithContext(ctx, method, base+path, bytes.NewReader(body))
 	if err != nil {
 		return fmt.Errorf("build request: %w", err)
 	}

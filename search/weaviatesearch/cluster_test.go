@@ -42,12 +42,17 @@ func needCluster(t *testing.T) cluster {
 // pidFile is where node i's pid is.
 func (c cluster) pidFile(i int) string { return filepath.Join(c.dir, fmt.Sprintf("node%d.pid", i+1)) }
 
-// open is an Index on node i of a collection replicated on three nodes.
-func (c cluster) open(t *testing.T, i int, collection string, dim int) *Index {
+// open is an Index on the given nodes of a collection replicated on
+// three nodes.
+func (c cluster) open(t *testing.T, collection string, dim int, nodes ...int) *Index {
+	var urls, grpcs []string
+	for _, i := range nodes {
+		urls, grpcs = append(urls, c.urls[i]), append(grpcs, c.grpcs[i])
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	idx, err := New(ctx, Config{URL: c.urls[i], GRPCAddr: c.grpcs[i], Collection: collection, Dim: dim, Replicas: 3})
-	require.NoError(t, err, "node %d", i+1)
+	idx, err := New(ctx, Config{URL: strings.Join(urls, ","), GRPCAddr: strings.Join(grpcs, ","), Collection: collection, Dim: dim, Replicas: 3})
+	require.NoError(t, err, "nodes %v", nodes)
 	t.Cleanup(func() { idx.Close() })
 	return idx
 }
@@ -98,16 +103,17 @@ func answers(t *testing.T, idx *Index, queries []search.VectorQuery) []string {
 	return out
 }
 
-// TestCluster: a collection replicated on three nodes serves two agent
-// replicas (one per node) the same answers; with a node stopped, searches
-// and writes go on and answer as before; the node rejoins and answers with
-// what was written while it was down.
+// TestCluster: a collection replicated on three nodes serves agent
+// replicas on node 1, on node 2 and on all three the same answers; with
+// node 1 stopped, the others search and write on (the replica given every
+// node passes over the stopped one) and answer as before; node 1 rejoins
+// and answers with what was written while it was down.
 func TestCluster(t *testing.T) {
 	c := needCluster(t)
 	const dim = 64
 	name := fmt.Sprintf("Cluster%08x", rand.Uint32())
-	a, b := c.open(t, 0, name, dim), c.open(t, 1, name, dim)
-	t.Cleanup(func() { a.Drop(context.Background()) })
+	a, b, all := c.open(t, name, dim, 0), c.open(t, name, dim, 1), c.open(t, name, dim, 0, 1, 2)
+	t.Cleanup(func() { b.Drop(context.Background()) })
 	var queries []search.VectorQuery
 	var ents []search.Entity
 	for conf := range 3 {
@@ -122,24 +128,25 @@ func TestCluster(t *testing.T) {
 		ents = append(ents, es...)
 	}
 	before := answers(t, a, queries)
-	require.Equal(t, before, answers(t, b, queries), "replica b, through node 2, reads what replica a wrote through node 1")
+	require.Equal(t, before, answers(t, b, queries), "the replica on node 2 reads what the one on node 1 wrote")
+	require.Equal(t, before, answers(t, all, queries), "the replica on every node reads what the one on node 1 wrote")
 
-	c.stop(t, 2)
-	assert.Equal(t, before, answers(t, a, queries), "node 3 stopped: replica a answers as before")
-	assert.Equal(t, before, answers(t, b, queries), "node 3 stopped: replica b answers as before")
+	c.stop(t, 0)
+	assert.Equal(t, before, answers(t, b, queries), "node 1 stopped: the replica on node 2 answers as before")
+	assert.Equal(t, before, answers(t, all, queries), "node 1 stopped: the replica on every node answers as before")
 	moved := ents[0]
 	moved.Facets[1].Vector = ents[1].Facets[1].Vector // entity 0 now also matches entity 1's queries
-	require.NoError(t, b.Upsert(context.Background(), []search.Entity{moved}), "a write with node 3 stopped")
-	after := answers(t, a, queries)
+	require.NoError(t, all.Upsert(context.Background(), []search.Entity{moved}), "a write with node 1 stopped")
+	after := answers(t, b, queries)
 	require.NotEqual(t, before, after, "the write changed no answer")
+	assert.Equal(t, after, answers(t, all, queries), "node 1 stopped: the replica on every node reads the write")
 
-	c.start(t, 2)
-	n3 := c.open(t, 2, name, dim)
+	c.start(t, 0)
 	rejoined := time.Now()
+	n1 := c.open(t, name, dim, 0)
 	var got []string
-	assert.Eventually(t, func() bool { got = answers(t, n3, queries); return slices.Equal(after, got) }, 2*time.Minute, time.Second,
-		"node 3 rejoined: it answers with the write made while it was down")
-	assert.Equal(t, after, got, "node 3 rejoined")
-	t.Logf("node 3 answered with the write made while it was down %v after it was ready again", time.Since(rejoined).Round(time.Second))
-	assert.Equal(t, after, answers(t, b, queries), "node 3 rejoined: replica b answers as replica a")
+	assert.Eventually(t, func() bool { got = answers(t, n1, queries); return slices.Equal(after, got) }, 2*time.Minute, time.Second,
+		"node 1 rejoined: it answers with the write made while it was down")
+	assert.Equal(t, after, got, "node 1 rejoined")
+	t.Logf("node 1 answered with the write made while it was down %v after it was ready again", time.Since(rejoined).Round(time.Second))
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"strings"
 	"time"
 
 	pb "github.com/weaviate/weaviate/grpc/generated/protocol/v1"
@@ -14,6 +15,8 @@ import (
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/resolver"
+	"google.golang.org/grpc/resolver/manual"
 	"google.golang.org/grpc/status"
 )
 
@@ -31,33 +34,54 @@ type rpc struct {
 // defaultGRPCPort is Weaviate's default GRPC_PORT.
 const defaultGRPCPort = "50051"
 
-// grpcAddr is addr, or the host of the REST URL on Weaviate's default gRPC
-// port; tls says whether the REST URL is https (gRPC then uses TLS too).
-func grpcAddr(restURL, addr string) (target string, useTLS bool, err error) {
-	u, err := url.Parse(restURL)
-	if err != nil || u.Host == "" {
-		return "", false, fmt.Errorf("URL %q is not an absolute URL", restURL)
-	}
-	useTLS = u.Scheme == "https"
-	if addr != "" {
-		if _, _, err := net.SplitHostPort(addr); err != nil {
-			return "", false, fmt.Errorf("gRPC address %q, want host:port", addr)
+// grpcTargets are the gRPC addresses of the nodes: addrs when given (one
+// per node), else each REST URL's host on Weaviate's default gRPC port;
+// useTLS says whether the REST URLs are https (gRPC then uses TLS too).
+func grpcTargets(restURLs, addrs []string) (targets []string, useTLS bool, err error) {
+	for _, raw := range restURLs {
+		u, err := url.Parse(raw)
+		if err != nil || u.Host == "" {
+			return nil, false, fmt.Errorf("URL %q is not an absolute URL", raw)
 		}
-		return addr, useTLS, nil
+		useTLS = useTLS || u.Scheme == "https"
+		targets = append(targets, net.JoinHostPort(u.Hostname(), defaultGRPCPort))
 	}
-	return net.JoinHostPort(u.Hostname(), defaultGRPCPort), useTLS, nil
+	if len(addrs) == 0 {
+		return targets, useTLS, nil
+	}
+	for _, a := range addrs {
+		if _, _, err := net.SplitHostPort(a); err != nil {
+			return nil, false, fmt.Errorf("gRPC address %q, want host:port", a)
+		}
+	}
+	return addrs, useTLS, nil
 }
 
-// dial makes the gRPC client; it connects lazily, on the first call.
-func dial(target string, useTLS bool, apiKey string) (*rpc, error) {
+// dial makes the gRPC client; it connects lazily, on the first call. With
+// several nodes, calls are spread over those that answer (round robin), so
+// a stopped node is passed over.
+func dial(targets []string, useTLS bool, apiKey string) (*rpc, error) {
 	creds := insecure.NewCredentials()
 	if useTLS {
 		creds = credentials.NewTLS(&tls.Config{MinVersion: tls.VersionTLS12})
 	}
-	conn, err := grpc.NewClient(target, grpc.WithTransportCredentials(creds),
-		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(256<<20)))
+	opts := []grpc.DialOption{grpc.WithTransportCredentials(creds),
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(256 << 20))}
+	target := targets[0]
+	if len(targets) > 1 {
+		nodes := manual.NewBuilderWithScheme("weaviate-nodes")
+		var state resolver.State
+		for _, t := range targets {
+			host, _, _ := net.SplitHostPort(t)
+			state.Addresses = append(state.Addresses, resolver.Address{Addr: t, ServerName: host})
+		}
+		nodes.InitialState(state)
+		target = nodes.Scheme() + ":///weaviate"
+		opts = append(opts, grpc.WithResolvers(nodes), grpc.WithDefaultServiceConfig(`{"loadBalancingConfig":[{"round_robin":{}}]}`))
+	}
+	conn, err := grpc.NewClient(target, opts...)
 	if err != nil {
-		return nil, fmt.Errorf("gRPC client for %s: %w", target, err)
+		return nil, fmt.Errorf("gRPC client for %s: %w", strings.Join(targets, ", "), err)
 	}
 	return &rpc{conn: conn, api: pb.NewWeaviateClient(conn), apiKey: apiKey}, nil
 }

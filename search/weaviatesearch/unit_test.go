@@ -72,11 +72,13 @@ func TestVectorsRoundTrip(t *testing.T) {
 
 func TestConfigIsChecked(t *testing.T) {
 	for want, cfg := range map[string]Config{ // the error names what is wrong, before any request
-		"URL is required": {Dim: 3},
-		"dimension 0":     {URL: "http://x"},
-		"collection name": {URL: "http://x", Dim: 3, Collection: "entities"},
-		"vector index":    {URL: "http://x", Dim: 3, VectorIndex: "ivf"},
-		"-1 replicas":     {URL: "http://x", Dim: 3, Replicas: -1},
+		"URL is required":             {Dim: 3},
+		"dimension 0":                 {URL: "http://x"},
+		"collection name":             {URL: "http://x", Dim: 3, Collection: "entities"},
+		"vector index":                {URL: "http://x", Dim: 3, VectorIndex: "ivf"},
+		"-1 replicas":                 {URL: "http://x", Dim: 3, Replicas: -1},
+		"2 gRPC addresses for 1 URLs": {URL: "http://x", Dim: 3, GRPCAddr: "x:1,y:2"},
+		"want host:port":              {URL: "http://x", Dim: 3, GRPCAddr: "x"},
 	} {
 		_, err := New(context.Background(), cfg)
 		assert.ErrorContains(t, err, want)
@@ -114,7 +116,7 @@ func grpcIndex(t *testing.T, srv pb.WeaviateServer) *Index {
 	pb.RegisterWeaviateServer(s, srv)
 	go s.Serve(ln)
 	t.Cleanup(s.Stop)
-	g, err := dial(ln.Addr().String(), false, "")
+	g, err := dial([]string{ln.Addr().String()}, false, "")
 	require.NoError(t, err)
 	t.Cleanup(func() { g.close() })
 	return &Index{g: g, class: "C", dim: 2}
@@ -141,7 +143,7 @@ func TestClientErrorsAreNotRetried(t *testing.T) {
 		w.WriteHeader(http.StatusUnprocessableEntity)
 	}))
 	defer srv.Close()
-	x := &Index{c: client{base: srv.URL, http: srv.Client()}, class: "C", dim: 2}
+	x := &Index{c: client{bases: []string{srv.URL}, http: srv.Client()}, class: "C", dim: 2}
 	err := x.Delete(context.Background(), []search.Ref{{Conference: "c", Table: search.Sessions, ID: "s"}})
 	assert.Error(t, err)
 	assert.Equal(t, int32(1), calls.Load())
@@ -156,9 +158,30 @@ func TestContextEndsTheRetries(t *testing.T) {
 }
 
 func TestEmptyIDsFindNothingWithoutAsking(t *testing.T) {
-	x := &Index{c: client{base: "http://127.0.0.1:1", http: http.DefaultClient}, class: "C", dim: 2}
+	x := &Index{c: client{bases: []string{"http://127.0.0.1:1"}, http: http.DefaultClient}, class: "C", dim: 2}
 	hits, err := x.Search(context.Background(), search.VectorQuery{Conference: "c", Table: search.Sessions,
 		Mode: search.Faceted, Vector: []float32{1, 0}, Limit: 5, IDs: []string{}})
 	require.NoError(t, err)
 	assert.Empty(t, hits)
+}
+
+// With several nodes, a request that gets no answer from one goes to the
+// next, which requests then keep using.
+func TestRESTFailsOverToTheNextNode(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	dead := "http://" + ln.Addr().String()
+	require.NoError(t, ln.Close())
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		w.Write([]byte(`{"results":{"matches":0,"limit":10000,"successful":0,"failed":0}}`))
+	}))
+	defer srv.Close()
+	x := &Index{c: client{bases: []string{dead, srv.URL}, http: srv.Client()}, class: "C", dim: 2}
+	for range 2 {
+		require.NoError(t, x.Delete(context.Background(), []search.Ref{{Conference: "c", Table: search.Sessions, ID: "s"}}))
+	}
+	assert.Equal(t, int32(2), calls.Load(), "each delete answered by the live node")
+	assert.Equal(t, srv.URL, x.c.base(), "requests stay on the node that answered")
 }

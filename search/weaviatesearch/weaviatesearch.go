@@ -99,11 +99,14 @@ import (
 
 // Config says which Weaviate and collection an Index uses.
 type Config struct {
-	// URL is Weaviate's base URL, such as http://127.0.0.1:8080.
+	// URL is Weaviate's base URL, such as http://127.0.0.1:8080, or the
+	// base URLs of several nodes of a cluster separated by commas: requests
+	// then go to another node when one does not answer.
 	URL string
 	// GRPCAddr is Weaviate's gRPC host:port, which searches and batch
-	// writes use; default URL's host on port 50051 (Weaviate's default).
-	// gRPC uses TLS when URL is https.
+	// writes use (several nodes': separated by commas, spread over those
+	// that answer); default each URL's host on port 50051 (Weaviate's
+	// default). gRPC uses TLS when a URL is https.
 	GRPCAddr string
 	// APIKey, when set, is sent as a bearer token.
 	APIKey string
@@ -152,15 +155,19 @@ func New(ctx context.Context, cfg Config) (*Index, error) {
 	if cfg.HTTPClient == nil {
 		cfg.HTTPClient = &http.Client{Timeout: 30 * time.Second}
 	}
-	target, useTLS, err := grpcAddr(cfg.URL, cfg.GRPCAddr)
+	urls := list(cfg.URL)
+	targets, useTLS, err := grpcTargets(urls, list(cfg.GRPCAddr))
 	if err != nil {
 		return nil, fmt.Errorf("weaviatesearch: %w", err)
 	}
-	g, err := dial(target, useTLS, cfg.APIKey)
+	g, err := dial(targets, useTLS, cfg.APIKey)
 	if err != nil {
 		return nil, fmt.Errorf("weaviatesearch: %w", err)
 	}
-	x := &Index{c: client{base: strings.TrimRight(cfg.URL, "/"), apiKey: cfg.APIKey, http: cfg.HTTPClient}, g: g, class: cfg.Collection, dim: cfg.Dim}
+	for i := range urls {
+		urls[i] = strings.TrimRight(urls[i], "/")
+	}
+	x := &Index{c: client{bases: urls, apiKey: cfg.APIKey, http: cfg.HTTPClient}, g: g, class: cfg.Collection, dim: cfg.Dim}
 	if err := x.ensureCollection(ctx, cfg); err != nil {
 		g.close()
 		return nil, fmt.Errorf("weaviatesearch: collection %s: %w", x.class, err)
@@ -171,10 +178,23 @@ func New(ctx context.Context, cfg Config) (*Index, error) {
 // Close releases the gRPC connection.
 func (x *Index) Close() error { return x.g.close() }
 
+// list splits a comma-separated list, dropping blanks.
+func list(s string) []string {
+	var out []string
+	for _, part := range strings.Split(s, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, part)
+		}
+	}
+	return out
+}
+
 func (cfg Config) check() error {
 	switch {
-	case cfg.URL == "":
+	case len(list(cfg.URL)) == 0:
 		return errors.New("URL is required")
+	case len(list(cfg.GRPCAddr)) > 0 && len(list(cfg.GRPCAddr)) != len(list(cfg.URL)):
+		return fmt.Errorf("%d gRPC addresses for %d URLs: give one per node, in the same order", len(list(cfg.GRPCAddr)), len(list(cfg.URL)))
 	case cfg.Dim < 1:
 		return fmt.Errorf("dimension %d, want at least 1", cfg.Dim)
 	case !classPattern.MatchString(cfg.Collection):
@@ -285,12 +305,18 @@ func (x *Index) Hashes(ctx context.Context, conference string, table search.Tabl
 	return out, nil
 }
 
-// Ready reports whether Weaviate answers its readiness probe and a
-// one-object read of the collection over gRPC (the searches' path), each
-// asked once: a probe that retried would outlast the caller's check and
-// hide the cause.
+// Ready reports whether a node answers Weaviate's readiness probe (each
+// node asked once, the current one first) and a one-object read of the
+// collection over gRPC (the searches' path) succeeds, asked once: a probe
+// that retried would outlast the caller's check and hide the cause.
 func (x *Index) Ready(ctx context.Context) error {
-	if err := x.c.once(ctx, http.MethodGet, "/v1/.well-known/ready", nil, nil); err != nil {
+	var err error
+	for range x.c.bases {
+		if err = x.c.once(ctx, http.MethodGet, "/v1/.well-known/ready", nil, nil); err == nil {
+			break
+		}
+	}
+	if err != nil {
 		return fmt.Errorf("weaviatesearch: not ready: %w", err)
 	}
 	if err := x.g.ping(ctx, x.class); err != nil {

@@ -146,8 +146,7 @@ func TestDroppedOwnFacetKeysStopCounting(t *testing.T) {
 func TestReadyFollowsTheServer(t *testing.T) {
 	idx := newIndex(t, 8, "hnsw")
 	require.NoError(t, idx.Ready(context.Background()))
-	gone := *idx
-	gone.c.base = "http://127.0.0.1:1"
+	gone := &Index{c: client{bases: []string{"http://127.0.0.1:1"}, http: idx.c.http}, g: idx.g, class: idx.class, dim: idx.dim}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	assert.ErrorContains(t, gone.Ready(ctx), "not ready")
@@ -164,7 +163,7 @@ func TestHashesAndOlderCollections(t *testing.T) {
 	older["properties"] = slices.DeleteFunc(slices.Clone(props), func(p map[string]any) bool { return p["name"] == propHash })
 	require.NoError(t, x.c.do(ctx, "POST", "/v1/schema", older, nil), "create a collection without the hash property")
 
-	reopened, err := New(ctx, Config{URL: x.c.base, GRPCAddr: os.Getenv("WEAVIATE_GRPC_ADDR"), Collection: x.class, Dim: 2})
+	reopened, err := New(ctx, Config{URL: x.c.base(), GRPCAddr: os.Getenv("WEAVIATE_GRPC_ADDR"), Collection: x.class, Dim: 2})
 	require.NoError(t, err)
 	defer reopened.Close()
 	var have classSchema
