@@ -6,7 +6,8 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
-	"slices"
+	"io/fs"
+	"path"
 	"strings"
 
 	"github.com/erleah/erleah-agent/agent"
@@ -16,21 +17,26 @@ import (
 //go:embed paraphrases/*.jsonl
 var paraphraseFiles embed.FS
 
-// ParaphraseSets are the paraphrases of the demo cases, each written apart
-// from the code by someone who saw neither the code nor the other set:
-// "demo" frozen before reflection memory existed (f4c3bec), "demo2" frozen
-// after, before any memory change measured on it.
-var ParaphraseSets = []string{"demo", "demo2"}
+// ParaphraseSets names the paraphrase sets of the demo cases (the files in
+// eval/paraphrases), each written apart from the code by someone who saw
+// neither the code nor the other set: "demo" frozen before reflection
+// memory existed (f4c3bec), "demo2" frozen after, before any memory change
+// was measured on it (5bdfe34).
+func ParaphraseSets() []string {
+	files, _ := fs.Glob(paraphraseFiles, "paraphrases/*.jsonl") // a valid pattern: never an error
+	names := make([]string, len(files))
+	for i, f := range files {
+		names[i] = strings.TrimSuffix(path.Base(f), ".jsonl")
+	}
+	return names
+}
 
 // Paraphrases returns the demo cases asked in other words, from the named
 // paraphrase set: same ids, same relevant items.
 func Paraphrases(cases []Case, set string) ([]Case, error) {
-	if !slices.Contains(ParaphraseSets, set) {
-		return nil, fmt.Errorf("eval: unknown paraphrase set %q (known: %s)", set, strings.Join(ParaphraseSets, ", "))
-	}
 	data, err := paraphraseFiles.ReadFile("paraphrases/" + set + ".jsonl")
 	if err != nil {
-		return nil, fmt.Errorf("eval: paraphrases %s: %w", set, err)
+		return nil, fmt.Errorf("eval: unknown paraphrase set %q (known: %s)", set, strings.Join(ParaphraseSets(), ", "))
 	}
 	byID := map[string]string{}
 	for i, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {

@@ -106,14 +106,14 @@ func (e *Engine) load(ctx context.Context, b *conference.Bundle, force bool) (Lo
 	if err != nil {
 		return LoadReport{}, err
 	}
-	write, unchanged, err := e.changedOnly(ctx, b.ConferenceIDs(), entities, force)
+	d, err := e.loadDelta(ctx, b.ConferenceIDs(), entities, force)
 	if err != nil {
 		return LoadReport{}, err
 	}
-	if err := e.index.Upsert(ctx, write); err != nil {
-		return LoadReport{}, fmt.Errorf("search: index %d entities: %w", len(write), err)
+	if err := e.index.Upsert(ctx, d.write); err != nil {
+		return LoadReport{}, fmt.Errorf("search: index %d entities: %w", len(d.write), err)
 	}
-	if err := e.dropStale(ctx, b.ConferenceIDs(), docs); err != nil {
+	if err := e.dropStale(ctx, d.extra); err != nil {
 		return LoadReport{}, err
 	}
 	byConf := map[string][]Document{}
@@ -137,7 +137,7 @@ func (e *Engine) load(ctx context.Context, b *conference.Bundle, force bool) (Lo
 	}
 	rep := report(b.ConferenceIDs(), docs)
 	for i := range rep.Conferences {
-		rep.Conferences[i].Unchanged = unchanged[rep.Conferences[i].ID]
+		rep.Conferences[i].Unchanged = d.unchanged[rep.Conferences[i].ID]
 	}
 	return rep, nil
 }
@@ -170,25 +170,8 @@ func (e *Engine) embedDocuments(ctx context.Context, docs []Document) ([]Entity,
 	return entities, nil
 }
 
-func (e *Engine) dropStale(ctx context.Context, conferences []string, docs []Document) error {
-	keep := make(map[Ref]bool, len(docs))
-	for _, d := range docs {
-		keep[d.Ref] = true
-	}
-	var stale []Ref
-	for _, c := range conferences {
-		for _, t := range Tables {
-			refs, err := e.index.Refs(ctx, c, t)
-			if err != nil {
-				return fmt.Errorf("search: list %s of %s: %w", t, c, err)
-			}
-			for _, r := range refs {
-				if !keep[r] {
-					stale = append(stale, r)
-				}
-			}
-		}
-	}
+// dropStale deletes entities the conferences no longer have.
+func (e *Engine) dropStale(ctx context.Context, stale []Ref) error {
 	if len(stale) == 0 {
 		return nil
 	}

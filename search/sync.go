@@ -1,7 +1,6 @@
 package search
 
 import (
-	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
@@ -10,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/erleah/erleah-agent/conference"
 )
@@ -67,41 +67,96 @@ func (e *Engine) Drift(ctx context.Context, b *conference.Bundle) ([]ConferenceD
 	if !ok {
 		return nil, ErrNotStored
 	}
-	docs := Documents(b)
-	entities, err := e.embedDocuments(ctx, docs)
+	entities, err := e.embedDocuments(ctx, Documents(b))
 	if err != nil {
 		return nil, err
 	}
-	stored, err := storedHashes(ctx, st, b.ConferenceIDs())
+	ids := b.ConferenceIDs()
+	stored, err := storedHashes(ctx, st, ids)
 	if err != nil {
 		return nil, err
 	}
-	byConf := map[string]*ConferenceDrift{}
-	var out []ConferenceDrift
-	for _, id := range b.ConferenceIDs() {
-		out = append(out, ConferenceDrift{ID: id})
+	d := compare(stored, entities)
+	out := make([]ConferenceDrift, len(ids))
+	at := map[string]*ConferenceDrift{}
+	for i, id := range ids {
+		out[i].ID = id
+		at[id] = &out[i]
 	}
-	for i := range out {
-		byConf[out[i].ID] = &out[i]
+	for _, r := range d.missing {
+		at[r.Conference].Missing = append(at[r.Conference].Missing, r)
 	}
+	for _, r := range d.changed {
+		at[r.Conference].Changed = append(at[r.Conference].Changed, r)
+	}
+	for _, r := range d.extra {
+		at[r.Conference].Extra = append(at[r.Conference].Extra, r)
+	}
+	return out, nil
+}
+
+// delta is how an index differs from the entities a load writes.
+type delta struct {
+	write                   []Entity       // the missing and changed entities
+	missing, changed, extra []Ref          // extra: held but not among the entities, sorted
+	unchanged               map[string]int // per conference
+}
+
+// compare sets the entities against the content hashes an index holds
+// (stored, which it empties).
+func compare(stored map[Ref]string, entities []Entity) delta {
+	d := delta{unchanged: map[string]int{}}
 	for i := range entities {
 		ent := &entities[i]
-		d := byConf[ent.Conference]
 		switch h, ok := stored[ent.Ref]; {
 		case !ok:
-			d.Missing = append(d.Missing, ent.Ref)
+			d.missing = append(d.missing, ent.Ref)
+			d.write = append(d.write, *ent)
 		case h != ent.ContentHash():
-			d.Changed = append(d.Changed, ent.Ref)
+			d.changed = append(d.changed, ent.Ref)
+			d.write = append(d.write, *ent)
+		default:
+			d.unchanged[ent.Conference]++
 		}
 		delete(stored, ent.Ref)
 	}
 	for r := range stored {
-		byConf[r.Conference].Extra = append(byConf[r.Conference].Extra, r)
+		d.extra = append(d.extra, r)
 	}
-	for i := range out {
-		slices.SortFunc(out[i].Extra, compareRefs)
+	slices.SortFunc(d.extra, func(a, b Ref) int { return strings.Compare(a.Key(), b.Key()) })
+	return d
+}
+
+// loadDelta is what a load of entities into the index writes and deletes:
+// in a Stored index (unless force) only what differs, listed once with
+// its hashes; otherwise every entity, and whatever else the index lists.
+func (e *Engine) loadDelta(ctx context.Context, conferences []string, entities []Entity, force bool) (delta, error) {
+	if st, ok := e.index.(Stored); ok && !force {
+		stored, err := storedHashes(ctx, st, conferences)
+		if err != nil {
+			return delta{}, err
+		}
+		return compare(stored, entities), nil
 	}
-	return out, nil
+	keep := make(map[Ref]bool, len(entities))
+	for _, ent := range entities {
+		keep[ent.Ref] = true
+	}
+	d := delta{write: entities}
+	for _, c := range conferences {
+		for _, t := range Tables {
+			refs, err := e.index.Refs(ctx, c, t)
+			if err != nil {
+				return delta{}, fmt.Errorf("search: list %s of %s: %w", t, c, err)
+			}
+			for _, r := range refs {
+				if !keep[r] {
+					d.extra = append(d.extra, r)
+				}
+			}
+		}
+	}
+	return d, nil
 }
 
 // storedHashes reads the content hashes of every entity of the conferences.
@@ -119,32 +174,4 @@ func storedHashes(ctx context.Context, st Stored, conferences []string) (map[Ref
 		}
 	}
 	return out, nil
-}
-
-// changedOnly keeps the entities a Stored index does not already hold with
-// the same content, and counts the others per conference; with any other
-// index, or when force is set, it keeps them all.
-func (e *Engine) changedOnly(ctx context.Context, conferences []string, entities []Entity, force bool) ([]Entity, map[string]int, error) {
-	st, ok := e.index.(Stored)
-	if !ok || force {
-		return entities, nil, nil
-	}
-	stored, err := storedHashes(ctx, st, conferences)
-	if err != nil {
-		return nil, nil, err
-	}
-	same := map[string]int{}
-	out := entities[:0:0]
-	for _, ent := range entities {
-		if h, ok := stored[ent.Ref]; ok && h == ent.ContentHash() {
-			same[ent.Conference]++
-			continue
-		}
-		out = append(out, ent)
-	}
-	return out, same, nil
-}
-
-func compareRefs(a, b Ref) int {
-	return cmp.Or(cmp.Compare(a.Table, b.Table), cmp.Compare(a.ID, b.ID))
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/caarlos0/env/v11"
 
 	"github.com/erleah/erleah-agent/agent"
+	"github.com/erleah/erleah-agent/directus"
 	"github.com/erleah/erleah-agent/llm"
 	"github.com/erleah/erleah-agent/search"
 )
@@ -286,6 +287,16 @@ func (c config) abandonAfter() time.Duration {
 }
 
 // stateDir is where registries and the embedding cache persist.
+// directusClient is the client for DIRECTUS_URL with DIRECTUS_TOKEN; a bad
+// URL is a usage error.
+func (c config) directusClient() (*directus.Client, error) {
+	client, err := directus.New(directus.Options{BaseURL: c.DirectusURL, Token: string(c.DirectusToken)})
+	if err != nil {
+		return nil, usagef("DIRECTUS_URL: %v", err)
+	}
+	return client, nil
+}
+
 func (c config) stateDir() string {
 	if c.StateDir != "" {
 		return c.StateDir

@@ -31,9 +31,9 @@ func cmdDirectus(ctx context.Context, args []string, stdout, stderr io.Writer, c
 	if cfg.DirectusURL == "" || cfg.DirectusToken == "" {
 		return usagef("directus %s needs DIRECTUS_URL and DIRECTUS_TOKEN", args[0])
 	}
-	c, err := directus.New(directus.Options{BaseURL: cfg.DirectusURL, Token: string(cfg.DirectusToken)})
+	c, err := cfg.directusClient()
 	if err != nil {
-		return usagef("DIRECTUS_URL: %v", err)
+		return err
 	}
 	switch args[0] {
 	case "setup":

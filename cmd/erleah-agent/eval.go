@@ -38,7 +38,7 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer, cfg c
 	ablate := fs.String("ablate", "", "comma-separated `techniques` to turn off, to measure what each adds: "+strings.Join(search.TechniqueNames(), ", "))
 	ablations := fs.Bool("ablations", false, "print a Markdown table: every set with all techniques on, then with each one off")
 	withMemory := fs.Bool("memory", false, "run the reflection memory experiment on the demo set: cold, warm on paraphrases, memory off")
-	paraphrases := fs.String("paraphrases", "demo", "with --memory, the paraphrase `set`: "+strings.Join(eval.ParaphraseSets, " or "))
+	paraphrases := fs.String("paraphrases", "demo", "with --memory, the paraphrase `set`: "+strings.Join(eval.ParaphraseSets(), " or "))
 	noHistory := fs.Bool("no-history", false, "run every case without its conversation history (to measure what history adds)")
 	fs.Lookup("reflection").DefValue = "both"
 	c.reflection = "both"

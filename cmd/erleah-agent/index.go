@@ -10,7 +10,6 @@ import (
 
 	"github.com/erleah/erleah-agent/catalog"
 	"github.com/erleah/erleah-agent/conference"
-	"github.com/erleah/erleah-agent/directus"
 	"github.com/erleah/erleah-agent/search"
 )
 
@@ -63,9 +62,9 @@ func indexSource(ctx context.Context, cfg config, stderr io.Writer) (*conference
 	if cfg.DirectusURL == "" {
 		return loadBundle(cfg.DataFile)
 	}
-	c, err := directus.New(directus.Options{BaseURL: cfg.DirectusURL, Token: string(cfg.DirectusToken)})
+	c, err := cfg.directusClient()
 	if err != nil {
-		return nil, usagef("DIRECTUS_URL: %v", err)
+		return nil, err
 	}
 	b, problems, err := catalog.New(c, nil, slog.New(slog.DiscardHandler)).Bundle(ctx)
 	if err != nil {

@@ -177,9 +177,9 @@ func data(ctx context.Context, cfg config, eng *search.Engine, log *slog.Logger)
 		rep.Log(log)
 		return dataSource{confs: conferenceLookup(b), ready: indexReady(eng, b)}, nil
 	}
-	c, err := directus.New(directus.Options{BaseURL: cfg.DirectusURL, Token: string(cfg.DirectusToken)})
+	c, err := cfg.directusClient()
 	if err != nil {
-		return dataSource{}, usagef("DIRECTUS_URL: %v", err)
+		return dataSource{}, err
 	}
 	cat := catalog.New(c, eng, log)
 	if err := syncWithRetry(ctx, cat, log); err != nil {

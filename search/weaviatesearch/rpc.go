@@ -121,8 +121,16 @@ func (r *rpc) authed(ctx context.Context) context.Context {
 
 // ping reads one object of the collection, once.
 func (r *rpc) ping(ctx context.Context, class string) error {
-	_, err := r.api.Search(r.authed(ctx), &pb.SearchRequest{Collection: class, Limit: 1, Uses_123Api: true, Uses_125Api: true, Uses_127Api: true})
+	_, err := r.api.Search(r.authed(ctx), searchRequest(&pb.SearchRequest{Collection: class, Limit: 1}))
 	return rpcError(ctx, err)
+}
+
+// searchRequest completes req as every search sends it: the current API's
+// reply shape, and quorum consistency.
+func searchRequest(req *pb.SearchRequest) *pb.SearchRequest {
+	req.Uses_123Api, req.Uses_125Api, req.Uses_127Api = true, true, true
+	req.ConsistencyLevel = quorum()
+	return req
 }
 
 func retryableRPC(ctx context.Context, err error) bool {
@@ -162,8 +170,7 @@ func quorum() *pb.ConsistencyLevel {
 
 // search runs one gRPC search.
 func (r *rpc) search(ctx context.Context, req *pb.SearchRequest) ([]*pb.SearchResult, error) {
-	req.Uses_123Api, req.Uses_125Api, req.Uses_127Api = true, true, true
-	req.ConsistencyLevel = quorum()
+	req = searchRequest(req)
 	var reply *pb.SearchReply
 	err := r.call(ctx, func(ctx context.Context) error {
 		var err error

@@ -190,11 +190,12 @@ func list(s string) []string {
 }
 
 func (cfg Config) check() error {
+	urls, addrs := len(list(cfg.URL)), len(list(cfg.GRPCAddr))
 	switch {
-	case len(list(cfg.URL)) == 0:
+	case urls == 0:
 		return errors.New("URL is required")
-	case len(list(cfg.GRPCAddr)) > 0 && len(list(cfg.GRPCAddr)) != len(list(cfg.URL)):
-		return fmt.Errorf("%d gRPC addresses for %d URLs: give one per node, in the same order", len(list(cfg.GRPCAddr)), len(list(cfg.URL)))
+	case addrs > 0 && addrs != urls:
+		return fmt.Errorf("%d gRPC addresses for %d URLs: give one per node, in the same order", addrs, urls)
 	case cfg.Dim < 1:
 		return fmt.Errorf("dimension %d, want at least 1", cfg.Dim)
 	case !classPattern.MatchString(cfg.Collection):
