@@ -383,6 +383,9 @@ func TestFailedTurnIsFinalisedThroughABriefOutage(t *testing.T) {
 	reply := waitFinal(t, store, "u1")
 	assert.Equal(t, StatusFailed, reply.Status, "reply %+v; want failed with the apology", reply)
 	assert.Equal(t, agent.Apology, reply.Text, "reply %+v; want failed with the apology", reply)
+	store.mu.Lock()
+	defer store.mu.Unlock()
+	assert.Equal(t, 1, store.finals, "final writes")
 }
 
 // A reply left streaming by a crash whose question was then deleted

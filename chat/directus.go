@@ -13,7 +13,8 @@ import (
 // DirectusStore is the Store of conversations and messages in Directus
 // (collections of contract §5). It is safe for concurrent use.
 type DirectusStore struct {
-	c *directus.Client
+	c     *directus.Client
+	final *directus.Client // c retrying as final writes do
 
 	mu   sync.Mutex
 	self string // the token's user, once known
@@ -21,7 +22,19 @@ type DirectusStore struct {
 
 // NewDirectusStore reads and writes through c, whose token must be allowed
 // to read conversations and messages and to create and update messages.
-func NewDirectusStore(c *directus.Client) *DirectusStore { return &DirectusStore{c: c} }
+func NewDirectusStore(c *directus.Client) *DirectusStore {
+	return &DirectusStore{c: c, final: c.WithRetries(FinalWriteAttempts, finalWriteWait)}
+}
+
+// FinalWriteAttempts bounds the requests of a reply's final write: the
+// client's backoff from finalWriteWait (doubling, capped at 3 s, drawn
+// from the upper half) waits 5–10 s in all, riding out a Directus restart.
+// Every other call makes at most the client's own attempts (3 by default):
+// no call is retried by more than one layer.
+const FinalWriteAttempts = 7
+
+// finalWriteWait is the first wait between two requests of a final write.
+var finalWriteWait = 250 * time.Millisecond
 
 var messageFields = []string{"id", "conversation", "role", "messageText", "status", "reply_to", "metadata", "user_created", "date_created", "date_updated"}
 
@@ -74,6 +87,12 @@ func parseTime(s *string) time.Time {
 // Patch updates one message.
 func (s *DirectusStore) Patch(ctx context.Context, id string, fields map[string]any) error {
 	return s.c.UpdateItem(ctx, "messages", id, fields, nil)
+}
+
+// PatchFinal updates one message, retrying up to FinalWriteAttempts
+// requests while Directus does not answer or answers 429, 502, 503 or 504.
+func (s *DirectusStore) PatchFinal(ctx context.Context, id string, fields map[string]any) error {
+	return s.final.UpdateItem(ctx, "messages", id, fields, nil)
 }
 
 // Message reads one message. Directus answers 403 for a message that does

@@ -27,8 +27,9 @@ type memStore struct {
 	patches map[string][]map[string]any
 	fail    map[string]error         // operation → error
 	slow    map[string]time.Duration // message id → how long reading it takes
-	// patchOutage fails that many PATCHes from now on
-	patchOutage int
+	// patchOutage fails that many PATCHes from now on (a final write rides
+	// it out); finals counts final writes
+	patchOutage, finals int
 	// lostCreates creates that many messages but answers each with a
 	// dropped connection; readOutage fails that many message reads
 	lostCreates, readOutage int
@@ -50,6 +51,16 @@ func (m *memStore) addUser(conv, id, text string, age time.Duration) {
 	}
 	at := time.Now().Add(-age)
 	m.msgs[id] = &Message{ID: id, Conversation: conv, Role: "user", Text: text, Status: StatusCompleted, Created: at, Updated: at}
+}
+
+// PatchFinal writes as Patch, riding out a patchOutage as DirectusStore's
+// final writes do (with the number of requests tested there).
+func (m *memStore) PatchFinal(ctx context.Context, id string, f map[string]any) error {
+	m.mu.Lock()
+	m.patchOutage = 0
+	m.finals++
+	m.mu.Unlock()
+	return m.Patch(ctx, id, f)
 }
 
 func (m *memStore) Patch(ctx context.Context, id string, f map[string]any) error {

@@ -179,12 +179,9 @@ func searchDown(reason string) map[string]any {
 func (s *Service) finalise(id string, fields map[string]any) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	err := patchRetrying(ctx, s.opts.Store, id, fields, func(err error) {
-		if err != nil {
-			s.directusError("finalise_message", err)
-		}
-	})
+	err := s.opts.Store.PatchFinal(ctx, id, fields)
 	if err != nil {
+		s.directusError("finalise_message", err)
 		s.log.Warn("cannot finalise message; the reconciler will", "assistant", id, "err", err)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/erleah/erleah-agent/agent"
-	"github.com/erleah/erleah-agent/directus"
 )
 
 // Message statuses (contract §5).
@@ -20,7 +19,13 @@ const (
 
 // Patcher updates one message.
 type Patcher interface {
+	// Patch writes fields once through the store's usual retries (a
+	// partial answer, a thinking note: the next one overtakes it).
 	Patch(ctx context.Context, id string, fields map[string]any) error
+	// PatchFinal writes a reply's last fields (its answer, failure or hand
+	// back), riding out an outage of a few seconds within a stated number
+	// of requests (DirectusStore: FinalWriteAttempts).
+	PatchFinal(ctx context.Context, id string, fields map[string]any) error
 }
 
 // DefaultFlushEvery is the least time between two partial answer updates.
@@ -211,46 +216,23 @@ func (w *writer) patch(ctx context.Context, fields map[string]any) {
 	}
 }
 
-// patchFinal retries the final write a few times: a partial that fails is
-// overtaken by the next one, the final is not. If it still fails, the
-// reconciler will find the message left streaming.
+// patchFinal writes the final fields through the store's final writes,
+// which ride out a brief outage: a partial that fails is overtaken by the
+// next one, the final is not. If it still fails, the reconciler will find
+// the message left streaming.
 func (w *writer) patchFinal(ctx context.Context, fields map[string]any) {
 	if w.gate != nil && !w.gate() {
 		return
 	}
-	_ = patchRetrying(ctx, w.p, w.id, fields, func(err error) {
-		w.mu.Lock()
-		w.patches++
-		if err != nil {
-			w.failed++
-		}
-		w.mu.Unlock()
-		if err != nil {
-			w.onError(err)
-		}
-	})
-}
-
-// patchRetrying writes fields, trying up to five times with a backoff from
-// 250 ms doubling to 4 s (an outage of a few seconds is ridden out) while
-// ctx lasts and the failure may pass (directus.IsTransient: a refusal is
-// final). Each attempt is reported to attempted; the last error returned.
-func patchRetrying(ctx context.Context, p Patcher, id string, fields map[string]any, attempted func(error)) error {
-	wait := 250 * time.Millisecond
-	for attempt := 1; ; attempt++ {
-		err := p.Patch(ctx, id, fields)
-		attempted(err)
-		if err == nil || attempt == 5 || ctx.Err() != nil || !directus.IsTransient(err) {
-			return err
-		}
-		t := time.NewTimer(wait)
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-			t.Stop()
-			return err
-		}
-		wait = min(2*wait, 4*time.Second)
+	err := w.p.PatchFinal(ctx, w.id, fields)
+	w.mu.Lock()
+	w.patches++
+	if err != nil {
+		w.failed++
+	}
+	w.mu.Unlock()
+	if err != nil {
+		w.onError(err)
 	}
 }
 

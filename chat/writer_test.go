@@ -30,9 +30,18 @@ type recorder struct {
 type recorded struct {
 	at     time.Time
 	fields map[string]any
+	final  bool // written with PatchFinal
 }
 
 func (r *recorder) Patch(ctx context.Context, id string, fields map[string]any) error {
+	return r.record(fields, false)
+}
+
+func (r *recorder) PatchFinal(ctx context.Context, id string, fields map[string]any) error {
+	return r.record(fields, true)
+}
+
+func (r *recorder) record(fields map[string]any, final bool) error {
 	time.Sleep(r.stall)
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -46,7 +55,7 @@ func (r *recorder) Patch(ctx context.Context, id string, fields map[string]any) 
 	b, _ := json.Marshal(fields)
 	var copy map[string]any
 	json.Unmarshal(b, &copy)
-	r.patches = append(r.patches, recorded{at: time.Now(), fields: copy})
+	r.patches = append(r.patches, recorded{at: time.Now(), fields: copy, final: final})
 	return nil
 }
 
@@ -104,15 +113,18 @@ func TestWriterDoesNotRetryARefusal(t *testing.T) {
 	assert.Equal(t, 1, failed, "failed")
 }
 
-func TestWriterRetriesTheFinalWrite(t *testing.T) {
-	rec := &recorder{fail: 2}
+// Partial writes go out once each; the last one as a final write, which
+// rides out an outage (DirectusStore's retries, tested there).
+func TestWriterSendsTheLastWriteAsFinal(t *testing.T) {
+	rec := &recorder{}
 	w := newWriter(rec, "m1", 0, nil)
 	w.start(context.Background())
-	w.finish(context.Background(), map[string]any{"status": StatusFailed, "messageText": "sorry"})
+	w.observe(agent.Chunk{Text: "Kubernetes "})
+	waitFor(t, "the partial write", func() bool { return len(rec.all()) == 1 })
+	w.finish(context.Background(), map[string]any{"status": StatusCompleted, "messageText": "Kubernetes workshops"})
 	got := rec.all()
-	require.Len(t, got, 1, "final write after two failures: %v", got)
-	require.Equal(t, StatusFailed, got[0].fields["status"], "final write after two failures: %v", got)
-	sent, failed := w.counts()
-	assert.Equal(t, 3, sent, "sent")
-	assert.Equal(t, 2, failed, "failed")
+	require.Len(t, got, 2, "writes: %v", got)
+	assert.False(t, got[0].final, "the partial write was final: %v", got)
+	assert.True(t, got[1].final, "the last write was not final: %v", got)
+	assert.Equal(t, StatusCompleted, got[1].fields["status"], "last write: %v", got)
 }

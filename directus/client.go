@@ -94,6 +94,18 @@ func (c *Client) WithToken(token string) *Client {
 	return &clone
 }
 
+// WithRetries returns a client like c whose retryable calls make at most
+// attempts requests (1: no retry), waiting from wait between them (doubling,
+// jittered, capped at 3 s): the one retry policy of the client, chosen per
+// kind of write by whoever makes them (chat's final reply writes ride out a
+// brief outage).
+func (c *Client) WithRetries(attempts int, wait time.Duration) *Client {
+	clone := *c
+	clone.attempts = max(attempts, 1)
+	clone.retryWait = positive(wait, defaultRetryWait)
+	return &clone
+}
+
 // parseBaseURL validates a base URL and drops its trailing slash.
 func parseBaseURL(raw string) (*url.URL, error) {
 	u, err := url.Parse(strings.TrimSpace(raw))

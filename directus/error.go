@@ -66,7 +66,7 @@ func IsUnique(err error) bool {
 // later, seconds on: Directus did not answer (a transport error, a dropped
 // connection, an attempt that timed out), or answered 429 or 5xx. A
 // refusal (4xx) and a cancelled context are not transient. It is wider
-// than the client's own immediate retry (429 and 503 only, retryable):
+// than the client's own immediate retry (no 500, retryable):
 // an error the client gave up on may still pass later.
 func IsTransient(err error) bool {
 	var e *Error

@@ -13,7 +13,8 @@ import (
 )
 
 // send performs r, retrying it when r.retry is set and the failure is
-// transient: a transport error (not the caller's cancellation), 429 or 503.
+// transient (retryable): a transport error (not the caller's cancellation), 429,
+// 502, 503 or 504.
 // It returns the 2xx response, or an *Error, or a wrapped transport error.
 func (c *Client) send(ctx context.Context, r request) (*resty.Response, error) {
 	for attempt := 0; ; attempt++ {
@@ -91,13 +92,18 @@ func (c *Client) retryDelay(ctx context.Context, r request, resp *resty.Response
 }
 
 // retryable reports whether a failed attempt is transient: no response at
-// all (transport error), 429 Too Many Requests or 503 Service Unavailable.
+// all (transport error), 429 Too Many Requests, or a 502, 503 or 504 (a
+// proxy without Directus behind it, or Directus starting or overloaded). A
+// 500 is Directus's own answer and is not tried again.
 func retryable(resp *resty.Response) bool {
 	if resp == nil {
 		return true
 	}
-	status := resp.StatusCode()
-	return status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable
+	switch resp.StatusCode() {
+	case http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return true
+	}
+	return false
 }
 
 // retryAfter reads a Retry-After header given in seconds or as an HTTP date.

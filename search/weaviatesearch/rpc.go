@@ -89,18 +89,20 @@ func dial(targets []string, useTLS bool, apiKey string) (*rpc, error) {
 func (r *rpc) close() error { return r.conn.Close() }
 
 // rpcPauses are the waits before each new try of a gRPC call that found the
-// server unavailable or overloaded: shorter than the REST client's, because
-// a search is on an attendee's turn, whose agent tries a failed search again
-// itself (agent's searchRetries), and an outage must be said soon.
+// server unavailable or overloaded, for the calls nobody above retries:
+// writes and the listings of index sync. A search on an attendee's turn is
+// tried once here: the agent tries a failed search again itself, within the
+// turn's budget (one layer of retries, and an outage is said soon).
 var rpcPauses = []time.Duration{100 * time.Millisecond, 400 * time.Millisecond}
 
 // call runs f with the API key attached, retrying as rpcPauses says when
-// the server is unavailable or overloaded (every call is idempotent).
-func (r *rpc) call(ctx context.Context, f func(context.Context) error) error {
+// retry is set and the server is unavailable or overloaded (every call is
+// idempotent).
+func (r *rpc) call(ctx context.Context, retry bool, f func(context.Context) error) error {
 	ctx = r.authed(ctx)
 	for attempt := 0; ; attempt++ {
 		err := f(ctx)
-		if err == nil || !retryableRPC(ctx, err) || attempt == len(rpcPauses) {
+		if err == nil || !retry || !retryableRPC(ctx, err) || attempt == len(rpcPauses) {
 			return rpcError(ctx, err)
 		}
 		select {
@@ -168,11 +170,20 @@ func quorum() *pb.ConsistencyLevel {
 	return &q
 }
 
-// search runs one gRPC search.
+// search runs one gRPC search, retried (index sync's listings).
 func (r *rpc) search(ctx context.Context, req *pb.SearchRequest) ([]*pb.SearchResult, error) {
+	return r.query(ctx, true, req)
+}
+
+// searchOnce runs one gRPC search without retrying it (a turn's search).
+func (r *rpc) searchOnce(ctx context.Context, req *pb.SearchRequest) ([]*pb.SearchResult, error) {
+	return r.query(ctx, false, req)
+}
+
+func (r *rpc) query(ctx context.Context, retry bool, req *pb.SearchRequest) ([]*pb.SearchResult, error) {
 	req = searchRequest(req)
 	var reply *pb.SearchReply
-	err := r.call(ctx, func(ctx context.Context) error {
+	err := r.call(ctx, retry, func(ctx context.Context) error {
 		var err error
 		reply, err = r.api.Search(ctx, req)
 		return err
@@ -186,7 +197,7 @@ func (r *rpc) search(ctx context.Context, req *pb.SearchRequest) ([]*pb.SearchRe
 // batch writes objects in one gRPC batch; the first object error fails it.
 func (r *rpc) batch(ctx context.Context, objs []*pb.BatchObject) error {
 	var reply *pb.BatchObjectsReply
-	err := r.call(ctx, func(ctx context.Context) error {
+	err := r.call(ctx, true, func(ctx context.Context) error {
 		var err error
 		reply, err = r.api.BatchObjects(ctx, &pb.BatchObjectsRequest{Objects: objs, ConsistencyLevel: quorum()})
 		return err

@@ -96,7 +96,8 @@ func TestUnreachableServerIsAnError(t *testing.T) {
 	assert.Contains(t, err.Error(), "weaviatesearch: collection ErleahEntities")
 }
 
-// failingSearch is a gRPC Weaviate whose searches all fail with code.
+// failingSearch is a gRPC Weaviate whose searches and batch writes all
+// fail with code.
 type failingSearch struct {
 	pb.UnimplementedWeaviateServer
 	code  codes.Code
@@ -104,6 +105,11 @@ type failingSearch struct {
 }
 
 func (f *failingSearch) Search(context.Context, *pb.SearchRequest) (*pb.SearchReply, error) {
+	f.calls.Add(1)
+	return nil, status.Error(f.code, "shard not ready")
+}
+
+func (f *failingSearch) BatchObjects(context.Context, *pb.BatchObjectsRequest) (*pb.BatchObjectsReply, error) {
 	f.calls.Add(1)
 	return nil, status.Error(f.code, "shard not ready")
 }
@@ -122,8 +128,10 @@ func grpcIndex(t *testing.T, srv pb.WeaviateServer) *Index {
 	return &Index{g: g, class: "C", dim: 2}
 }
 
-func TestServerErrorsAreRetriedThenReturned(t *testing.T) {
-	for code, calls := range map[codes.Code]int32{codes.Unavailable: int32(len(rpcPauses) + 1), codes.InvalidArgument: 1} {
+// A turn's search is tried once (the agent tries it again); a batch write
+// is retried while the server is unavailable, and nothing else is.
+func TestServerErrorsAreRetriedOnceInAllThenReturned(t *testing.T) {
+	for code, writes := range map[codes.Code]int32{codes.Unavailable: int32(len(rpcPauses) + 1), codes.InvalidArgument: 1} {
 		srv := &failingSearch{code: code}
 		x := grpcIndex(t, srv)
 		_, err := x.Search(context.Background(), search.VectorQuery{Conference: "c", Table: search.Sessions,
@@ -132,7 +140,12 @@ func TestServerErrorsAreRetriedThenReturned(t *testing.T) {
 		require.ErrorAs(t, err, &we)
 		assert.Equal(t, code, we.Code)
 		assert.Contains(t, err.Error(), "shard not ready")
-		assert.Equal(t, calls, srv.calls.Load(), "calls after %s", code)
+		assert.Equal(t, int32(1), srv.calls.Swap(0), "search calls after %s", code)
+
+		err = x.write(context.Background(), []search.Entity{{Ref: search.Ref{Conference: "c", Table: search.Sessions, ID: "s1"}, Master: []float32{1, 0}}})
+		require.ErrorAs(t, err, &we)
+		assert.Equal(t, code, we.Code)
+		assert.Equal(t, writes, srv.calls.Load(), "batch calls after %s", code)
 	}
 }
 

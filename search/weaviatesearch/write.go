@@ -212,7 +212,7 @@ func (x *Index) pruneMarkers(ctx context.Context, k shardKey, deleted int) error
 	if deleted == 0 {
 		return nil
 	}
-	keys, err := x.markerKeys(ctx, k.conference, k.table)
+	keys, err := x.markerKeys(ctx, x.g.search, k.conference, k.table)
 	if err != nil || len(keys) == 0 {
 		return err
 	}
@@ -237,10 +237,13 @@ func (x *Index) pruneMarkers(ctx context.Context, k shardKey, deleted int) error
 	return nil
 }
 
+// searcher is rpc.search or rpc.searchOnce.
+type searcher func(context.Context, *pb.SearchRequest) ([]*pb.SearchResult, error)
+
 // markerKeys lists the facet keys outside the schema that a conference's
 // table holds (its key markers).
-func (x *Index) markerKeys(ctx context.Context, conference string, table search.Table) ([]string, error) {
-	results, err := x.g.search(ctx, &pb.SearchRequest{
+func (x *Index) markerKeys(ctx context.Context, read searcher, conference string, table search.Table) ([]string, error) {
+	results, err := read(ctx, &pb.SearchRequest{
 		Collection: x.class, Limit: maxFacetKeys, Filters: shardFilter(conference, table, kindKey).proto(),
 		Properties: &pb.PropertiesRequest{NonRefProperties: []string{propFacet}},
 	})
@@ -263,12 +266,12 @@ type markersRead struct {
 	err  error
 }
 
-// readMarkers runs markerKeys in the background: a faceted search needs the
-// keys only after its first candidate round.
+// readMarkers runs markerKeys in the background, once (a turn's search):
+// a faceted search needs the keys only after its first candidate round.
 func (x *Index) readMarkers(ctx context.Context, conference string, table search.Table) <-chan markersRead {
 	ch := make(chan markersRead, 1)
 	go func() {
-		keys, err := x.markerKeys(ctx, conference, table)
+		keys, err := x.markerKeys(ctx, x.g.searchOnce, conference, table)
 		ch <- markersRead{keys, err}
 	}()
 	return ch
