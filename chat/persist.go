@@ -283,8 +283,7 @@ func (s *Service) claim(ctx, parent context.Context, d Delivery, user Message) (
 	switch {
 	case err != nil:
 	case d.restart:
-		err = s.opts.Store.Patch(ctx, d.assistantID, map[string]any{"status": StatusPending, "messageText": "", "thinking_output": nil,
-			"metadata": s.claimMeta(d)})
+		err = s.opts.Store.Patch(ctx, d.assistantID, replyPatch{status: StatusPending, thinking: noThinking}.fields(s.claimMeta(d)))
 	default:
 		err = s.createReply(ctx, d.assistantID, user)
 	}
@@ -318,15 +317,4 @@ func withoutEnding(md map[string]any) map[string]any {
 		delete(out, k)
 	}
 	return out
-}
-
-// withMeta returns fields with their metadata laid over the claim's.
-func withMeta(claim map[string]any, fields map[string]any) map[string]any {
-	md := make(map[string]any, len(claim))
-	maps.Copy(md, claim)
-	if own, ok := fields["metadata"].(map[string]any); ok {
-		maps.Copy(md, own)
-	}
-	fields["metadata"] = md
-	return fields
 }

@@ -92,11 +92,11 @@ func (s *Service) restartAbandoned(ctx context.Context, now time.Time) (int, err
 		m = cur
 		switch {
 		case m.ReplyTo == "": // its question was deleted (reply_to set null): nothing to answer
-			s.finalise(m.ID, withMeta(withoutEnding(m.Metadata), failed("its question was deleted")))
+			s.finalise(m.ID, withoutEnding(m.Metadata), failed("its question was deleted"))
 			k.stop()
 			continue
 		case attempts(m) >= 3:
-			s.finalise(m.ID, withMeta(withoutEnding(m.Metadata), failed("abandoned three times")))
+			s.finalise(m.ID, withoutEnding(m.Metadata), failed("abandoned three times"))
 			k.stop()
 			continue
 		case !s.limit.Reserve():

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"time"
 
 	"github.com/erleah/erleah-agent/agent"
@@ -24,7 +25,7 @@ func (s *Service) persisted(ctx context.Context, assistantID string, user Messag
 		s.handBack(assistantID, of.meta, "shutdown before the turn started")
 		return nil, err
 	case err != nil:
-		s.finalise(assistantID, withMeta(of.meta, failed(err.Error())))
+		s.finalise(assistantID, of.meta, failed(err.Error()))
 		return nil, err
 	}
 	w := newWriter(s.opts.Store, assistantID, s.opts.FlushEvery, func(err error) { s.directusError("patch_message", err) })
@@ -53,14 +54,14 @@ func (s *Service) persisted(ctx context.Context, assistantID string, user Messag
 	}
 	switch {
 	case err == nil:
-		w.finish(fctx, withMeta(of.meta, completed(st)))
+		w.finish(fctx, completed(st).fields(of.meta))
 		answered = true
 	case errors.Is(ctx.Err(), context.Canceled): // shutting down: give it back
-		w.finish(fctx, withMeta(of.meta, handedBack("shutdown during the turn")))
+		w.finish(fctx, handedBack("shutdown during the turn").fields(of.meta))
 	case errors.Is(err, agent.ErrSearchUnavailable):
-		w.finish(fctx, withMeta(of.meta, searchDown(err.Error())))
+		w.finish(fctx, searchDown(err.Error()).fields(of.meta))
 	default:
-		w.finish(fctx, withMeta(of.meta, failed(err.Error())))
+		w.finish(fctx, failed(err.Error()).fields(of.meta))
 	}
 	sent, bad := w.counts()
 	log.Info("reply written", "trace_id", req.TraceID, "patches", sent, "failed_patches", bad)
@@ -110,17 +111,45 @@ func (s *Service) writeScore(id string, claim map[string]any, st *agent.State, w
 	}
 	ctx, cancel := context.WithTimeout(s.bgCtx, 30*time.Second)
 	defer cancel()
-	if err := s.opts.Store.Patch(ctx, id, withMeta(claim, map[string]any{"metadata": completedMetadata(st)})); err != nil {
+	if err := s.opts.Store.Patch(ctx, id, map[string]any{"metadata": overClaim(claim, completedMetadata(st))}); err != nil {
 		s.directusError("patch_message", err)
 	}
 }
 
-// completed are the final fields of an answered message.
-func completed(st *agent.State) map[string]any {
-	return map[string]any{
-		"status": StatusCompleted, "messageText": st.ResponseText, "thinking_output": nullIfEmpty(st.ThinkingUpdates),
-		"metadata": completedMetadata(st),
+// replyPatch is one write of a reply's state (its answer, failure, hand
+// back or restart), encoded in one place (fields): status and text are
+// always written, thinking notes when set (cleared ones as an explicit
+// null), and metadata laid over what the reply was claimed with, never
+// replacing it (Directus writes a JSON field whole).
+type replyPatch struct {
+	status, text string
+	thinking     *[]agent.ThinkingRecord // nil: left as they are; empty: null
+	meta         map[string]any
+}
+
+// noThinking clears a reply's thinking notes.
+var noThinking = &[]agent.ThinkingRecord{}
+
+// fields are p as a PATCH of a reply claimed with claim.
+func (p replyPatch) fields(claim map[string]any) map[string]any {
+	f := map[string]any{"status": p.status, "messageText": p.text, "metadata": overClaim(claim, p.meta)}
+	if p.thinking != nil {
+		f["thinking_output"] = nullIfEmpty(*p.thinking)
 	}
+	return f
+}
+
+// overClaim is md laid over a copy of claim.
+func overClaim(claim, md map[string]any) map[string]any {
+	out := make(map[string]any, len(claim)+len(md))
+	maps.Copy(out, claim)
+	maps.Copy(out, md)
+	return out
+}
+
+// completed is the final write of an answered message.
+func completed(st *agent.State) replyPatch {
+	return replyPatch{status: StatusCompleted, text: st.ResponseText, thinking: &st.ThinkingUpdates, meta: completedMetadata(st)}
 }
 
 // completedMetadata is an answered message's metadata: what was cited, how
@@ -151,17 +180,17 @@ func nullIfEmpty(r []agent.ThinkingRecord) any {
 	return r
 }
 
-// failed are the final fields of a message the agent could not answer.
-func failed(reason string) map[string]any {
-	return map[string]any{"status": StatusFailed, "messageText": agent.Apology, "metadata": map[string]any{"error": reason}}
+// failed is the final write of a message the agent could not answer; its
+// thinking notes stay.
+func failed(reason string) replyPatch {
+	return replyPatch{status: StatusFailed, text: agent.Apology, meta: map[string]any{"error": reason}}
 }
 
 // handedBack returns a message to pending so that the reconciler (here
 // after a restart, or on another replica) answers it again once it has not
 // changed for AbandonAfter.
-func handedBack(reason string) map[string]any {
-	return map[string]any{"status": StatusPending, "messageText": "", "thinking_output": nil,
-		"metadata": map[string]any{"handed_back": true, "reason": reason}}
+func handedBack(reason string) replyPatch {
+	return replyPatch{status: StatusPending, thinking: noThinking, meta: map[string]any{"handed_back": true, "reason": reason}}
 }
 
 // SearchDown is the text of a reply handed back because search failed.
@@ -170,16 +199,17 @@ const SearchDown = "Sorry, I can't search the programme just now. I'll answer he
 // searchDown hands a reply back when the search index failed: the attendee
 // reads why at once, and the reconciler answers again once the reply has
 // not changed for AbandonAfter (at most three times, then it fails).
-func searchDown(reason string) map[string]any {
-	f := handedBack(reason)
-	f["messageText"] = SearchDown
-	return f
+func searchDown(reason string) replyPatch {
+	p := handedBack(reason)
+	p.text = SearchDown
+	return p
 }
 
-func (s *Service) finalise(id string, fields map[string]any) {
+// finalise writes a reply's last state outside a turn's writer.
+func (s *Service) finalise(id string, claim map[string]any, p replyPatch) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	err := s.opts.Store.PatchFinal(ctx, id, fields)
+	err := s.opts.Store.PatchFinal(ctx, id, p.fields(claim))
 	if err != nil {
 		s.directusError("finalise_message", err)
 		s.log.Warn("cannot finalise message; the reconciler will", "assistant", id, "err", err)
@@ -189,7 +219,7 @@ func (s *Service) finalise(id string, fields map[string]any) {
 // handBack returns a reply to pending, keeping the metadata it was claimed
 // with.
 func (s *Service) handBack(id string, claim map[string]any, reason string) {
-	s.finalise(id, withMeta(claim, handedBack(reason)))
+	s.finalise(id, claim, handedBack(reason))
 }
 
 func (s *Service) directusError(op string, err error) {
