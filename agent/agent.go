@@ -46,6 +46,9 @@ type Searcher interface {
 	Lexicon(conference string) *search.Lexicon
 	Calendar(conference string) when.Calendar
 	Items(conference string, refs []search.Ref) []search.Result
+	// Meaning embeds a text for comparing it with others of the conference
+	// (reflection memory's recall by meaning).
+	Meaning(ctx context.Context, conference, text string) (search.Meaning, error)
 }
 
 // Options tune an Agent. The zero value reflects, allows DefaultMaxRetries

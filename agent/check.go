@@ -12,7 +12,7 @@ import (
 // below the confidence band), empty or unavailable (its search failed), and
 // decides whether another round is needed and allowed. A table whose search
 // failed is not retried by reflection: execute already retried it.
-func (t *turn) check(context.Context) error {
+func (t *turn) check(ctx context.Context) error {
 	t.progress(StepCheck, "Checking what came back…")
 	cal := t.calibration()
 	t.st.ZeroResultTables, t.st.WeakTables = nil, nil
@@ -31,7 +31,7 @@ func (t *turn) check(context.Context) error {
 	}
 	t.judgeRound()
 	t.st.NeedsRetry = t.st.RetryCount < t.agent.opts.MaxRetries &&
-		len(t.hopeless(slices.Concat(t.st.ZeroResultTables, t.st.WeakTables))) > 0
+		len(t.hopeless(ctx, slices.Concat(t.st.ZeroResultTables, t.st.WeakTables))) > 0
 	return nil
 }
 

@@ -80,6 +80,8 @@ type fakeSearch struct {
 	lex     *search.Lexicon
 	results func(search.Query) []search.Result
 	fail    func(search.Query) error
+	// meaning embeds texts for memory (none: Meaning fails, words only)
+	meaning func(text string) []float32
 	queries []search.Query
 }
 
@@ -102,6 +104,15 @@ func (f *fakeSearch) Search(ctx context.Context, conf string, q search.Query) ([
 }
 
 func (f *fakeSearch) Calibration() search.Calibration { return cal }
+
+// Meaning embeds with f.meaning, texts alike above 0.5; without it it
+// fails, and reflection memory recalls by words alone.
+func (f *fakeSearch) Meaning(_ context.Context, _ string, text string) (search.Meaning, error) {
+	if f.meaning == nil {
+		return search.Meaning{}, errors.New("fake search: no embedder")
+	}
+	return search.Meaning{Vector: f.meaning(text), Embedder: "fake", Alike: 0.5}, nil
+}
 
 func (f *fakeSearch) Calendar(string) when.Calendar { return when.Calendar{} }
 

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"slices"
 	"strings"
 
@@ -28,11 +29,22 @@ func (t *turn) terms(text string) map[string]float64 {
 	return out
 }
 
+// meaning is text embedded for recall by meaning; none when it cannot be
+// (the words still count).
+func (t *turn) meaning(ctx context.Context, text string) search.Meaning {
+	m, err := t.agent.search.Meaning(ctx, t.st.Conference.ID, text)
+	if err != nil {
+		t.agent.log.Debug("reflection memory recalls by words only", "trace_id", t.st.TraceID, "err", err)
+		return search.Meaning{}
+	}
+	return m
+}
+
 // recall returns the remembered lessons for a failure like texts' in
 // tables that recovered and say what to search (rewrite or pivot
 // queries), or nothing when memory is off.
-func (t *turn) recall(texts []string, tables []search.Table, failure string) []memory.Recalled {
-	found := t.recallAll(texts, tables, failure)
+func (t *turn) recall(ctx context.Context, texts []string, tables []search.Table, failure string) []memory.Recalled {
+	found := t.recallAll(ctx, texts, tables, failure)
 	return slices.DeleteFunc(found, func(r memory.Recalled) bool {
 		return !r.Recovered || len(r.Queries) == 0 || r.Strategy == string(Relax)
 	})
@@ -40,12 +52,14 @@ func (t *turn) recall(texts []string, tables []search.Table, failure string) []m
 
 // recallAll returns every remembered lesson for a failure like texts' in
 // tables, recovered or not.
-func (t *turn) recallAll(texts []string, tables []search.Table, failure string) []memory.Recalled {
+func (t *turn) recallAll(ctx context.Context, texts []string, tables []search.Table, failure string) []memory.Recalled {
 	mem := t.agent.opts.Memory
 	if mem == nil {
 		return nil
 	}
-	cue := memory.Cue{Terms: t.terms(strings.Join(texts, " ")), Failure: failure}
+	text := strings.Join(texts, " ")
+	m := t.meaning(ctx, text)
+	cue := memory.Cue{Terms: t.terms(text), Failure: failure, Vector: m.Vector, Embedder: m.Embedder, Alike: float64(m.Alike)}
 	for _, tb := range tables {
 		cue.Tables = append(cue.Tables, string(tb))
 	}
@@ -58,7 +72,7 @@ func (t *turn) recallAll(texts []string, tables []search.Table, failure string) 
 // hopeless drops from the failing tables those where memory says another
 // round will not help: similar failures of that table were retried before
 // and none recovered. It records the lessons it followed.
-func (t *turn) hopeless(failing []search.Table) []search.Table {
+func (t *turn) hopeless(ctx context.Context, failing []search.Table) []search.Table {
 	if t.agent.opts.Memory == nil {
 		return failing
 	}
@@ -70,7 +84,7 @@ func (t *turn) hopeless(failing []search.Table) []search.Table {
 				texts = append(texts, q.Text)
 			}
 		}
-		found := slices.DeleteFunc(t.recallAll(texts, []search.Table{tb}, ""), func(r memory.Recalled) bool {
+		found := slices.DeleteFunc(t.recallAll(ctx, texts, []search.Table{tb}, ""), func(r memory.Recalled) bool {
 			return !slices.Contains(r.Tables, string(tb))
 		})
 		if len(found) == 0 || slices.ContainsFunc(found, func(r memory.Recalled) bool { return r.Recovered }) {
@@ -86,8 +100,8 @@ func (t *turn) hopeless(failing []search.Table) []search.Table {
 // question's before, so that it is searched at once instead of after a
 // failed round. The first plan as the question was read stays the
 // original plan: answers are judged against the question, not the memory.
-func (t *turn) planFromMemory() {
-	found := t.recall([]string{t.st.Topic}, plannedTables(t.st.PlannedQueries), "")
+func (t *turn) planFromMemory(ctx context.Context) {
+	found := t.recall(ctx, []string{t.st.Topic}, plannedTables(t.st.PlannedQueries), "")
 	if len(found) == 0 {
 		return
 	}
@@ -100,7 +114,7 @@ func (t *turn) planFromMemory() {
 
 // recallFailure recalls lessons for the round being reflected on: its
 // failing tables' texts and the kind of their failure.
-func (t *turn) recallFailure() []memory.Recalled {
+func (t *turn) recallFailure(ctx context.Context) []memory.Recalled {
 	var rec Reflection
 	t.describeFailure(&rec)
 	var tables []search.Table
@@ -111,7 +125,7 @@ func (t *turn) recallFailure() []memory.Recalled {
 	for _, q := range rec.Before {
 		texts = append(texts, q.Text)
 	}
-	return t.recall(texts, tables, rec.Failure)
+	return t.recall(ctx, texts, tables, rec.Failure)
 }
 
 // addQueries appends qs, normalised and with the question's filter, to the
@@ -185,7 +199,7 @@ func (t *turn) judgeRound() {
 // one per failing table: the failure, what was tried and what came of it,
 // with the evaluator's view when the answer was evaluated. Nothing about
 // who asked is kept.
-func (a *Agent) Lessons(st *State) []memory.Lesson {
+func (a *Agent) Lessons(ctx context.Context, st *State) []memory.Lesson {
 	if a.search.Lexicon(st.Conference.ID) == nil {
 		return nil
 	}
@@ -196,7 +210,7 @@ func (a *Agent) Lessons(st *State) []memory.Lesson {
 			continue
 		}
 		for _, f := range r.Failing {
-			if l, ok := t.lesson(r, f); ok {
+			if l, ok := t.lesson(ctx, r, f); ok {
 				out = append(out, l)
 			}
 		}
@@ -207,7 +221,7 @@ func (a *Agent) Lessons(st *State) []memory.Lesson {
 // lesson is what one round taught about one failing table: what the
 // round tried, and whether it recovered — a table it searched answers now
 // (the failing one, or the one a pivot moved to).
-func (t *turn) lesson(r Reflection, f TableStatus) (memory.Lesson, bool) {
+func (t *turn) lesson(ctx context.Context, r Reflection, f TableStatus) (memory.Lesson, bool) {
 	var texts []string
 	for _, q := range r.Before {
 		if q.Table == f.Table {
@@ -215,8 +229,9 @@ func (t *turn) lesson(r Reflection, f TableStatus) (memory.Lesson, bool) {
 		}
 	}
 	tried := cloneQueries(r.Queries)
+	m := t.meaning(ctx, strings.Join(texts, " "))
 	l := memory.Lesson{Conference: t.st.Conference.ID, Text: strings.Join(texts, " / "), Terms: t.terms(strings.Join(texts, " ")),
-		Failure: r.Failure, Tables: []string{string(f.Table)}, Unknown: r.Unknown, Strategy: string(r.Strategy),
+		Vector: m.Vector, Embedder: m.Embedder, Failure: r.Failure, Tables: []string{string(f.Table)}, Unknown: r.Unknown, Strategy: string(r.Strategy),
 		Queries: tried, Confidence: 0.5}
 	for _, q := range tried {
 		if i := slices.IndexFunc(r.After, func(s TableStatus) bool { return s.Table == q.Table }); i >= 0 {

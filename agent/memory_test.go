@@ -2,6 +2,7 @@ package agent_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -37,7 +38,7 @@ func TestMemoryTurnsALessonIntoTheFirstPlan(t *testing.T) {
 	first, err := a.Run(context.Background(), agent.Request{Message: "k8s talks?", Conference: conf1}, nil)
 	require.NoError(t, err, "first turn")
 	require.Equal(t, 2, first.Attempts, "first turn: attempts")
-	lessons := a.Lessons(first)
+	lessons := a.Lessons(context.Background(), first)
 	const oneRewrite = "lessons %+v, want one recovered rewrite of k8s"
 	require.Len(t, lessons, 1, oneRewrite, lessons)
 	require.True(t, lessons[0].Recovered, oneRewrite, lessons)
@@ -60,6 +61,48 @@ func TestMemoryTurnsALessonIntoTheFirstPlan(t *testing.T) {
 	assert.Empty(t, off.Recalled, "memory off: recalled")
 }
 
+// TestMemoryRecallsByMeaning: a question that shares no word with the
+// failure a lesson was learnt on, but means the same to the embedder,
+// gets the lesson in its first plan; with words alone it does not.
+func TestMemoryRecallsByMeaning(t *testing.T) {
+	decision := `{"reasoning":"k8s is jargon","strategy":"rewrite","user_message":"Trying the programme's word.","new_queries":[{"table":"sessions","query_text":"kubernetes"}]}`
+	results := func(q search.Query) []search.Result {
+		if q.Text == "kubernetes" {
+			return []search.Result{result(search.Sessions, "s1", 0.6)}
+		}
+		return weakEverywhere(q)
+	}
+	meaning := func(text string) []float32 {
+		if strings.Contains(text, "k8s") || strings.Contains(text, "orchestration") {
+			return []float32{1, 0}
+		}
+		return []float32{0, 1}
+	}
+	for _, embeds := range []bool{true, false} {
+		m := &scripted{replies: map[agent.Step][]string{agent.StepPlan: {planSessions}, agent.StepReflect: {decision}, agent.StepRespond: {"ok"}}}
+		s := &fakeSearch{lex: tinyLexicon(t), results: results}
+		if embeds {
+			s.meaning = meaning
+		}
+		bank := bankOf(t)
+		a := agent.New(m, s, agent.Options{Memory: bank, Now: fixedClock()})
+		first, err := a.Run(context.Background(), agent.Request{Message: "k8s talks?", Conference: conf1}, nil)
+		require.NoError(t, err)
+		require.NoError(t, bank.Remember(context.Background(), a.Lessons(context.Background(), first)))
+		plan := `{"intent":"x","queries":[{"table":"sessions","query_text":"container orchestration"}]}`
+		m.replies[agent.StepPlan] = []string{plan}
+		second, err := a.Run(context.Background(), agent.Request{Message: "container orchestration sessions?", Conference: conf1}, nil)
+		require.NoError(t, err)
+		if embeds {
+			require.Len(t, second.Recalled, 1, "recalled %+v; want the k8s lesson by meaning", second.Recalled)
+			assert.Equal(t, agent.StepPlan, second.Recalled[0].Step)
+			assert.Equal(t, 1, second.Attempts, "attempts with the lesson in the first plan")
+		} else {
+			assert.Empty(t, second.Recalled, "recalled by words the questions do not share")
+		}
+	}
+}
+
 // TestMemorySkipsRoundsThatNeverHelped: when similar failures of a table
 // were retried before and none recovered, the table is not retried.
 func TestMemorySkipsRoundsThatNeverHelped(t *testing.T) {
@@ -67,7 +110,7 @@ func TestMemorySkipsRoundsThatNeverHelped(t *testing.T) {
 	m := &scripted{replies: map[agent.Step][]string{agent.StepPlan: {planSessions}, agent.StepRespond: {"ok"}}}
 	a := agent.New(m, &fakeSearch{lex: tinyLexicon(t), results: weakEverywhere}, agent.Options{Memory: bank, MaxRetries: 1, Now: fixedClock()})
 	first, _ := a.Run(context.Background(), agent.Request{Message: "k8s talks?", Conference: conf1}, nil)
-	lessons := a.Lessons(first)
+	lessons := a.Lessons(context.Background(), first)
 	const notRecovered = "first turn: %d attempts, lessons %+v; want one round that did not recover"
 	require.Equal(t, 2, first.Attempts, notRecovered, first.Attempts, lessons)
 	require.Len(t, lessons, 1, notRecovered, first.Attempts, lessons)

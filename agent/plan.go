@@ -59,7 +59,7 @@ func (t *turn) plan(ctx context.Context) error {
 	queries = t.switchedTable(queries)
 	t.st.PlannedQueries = queries
 	t.st.OriginalPlannedQueries = cloneQueries(queries)
-	t.planFromMemory()
+	t.planFromMemory(ctx)
 	return nil
 }
 

@@ -256,7 +256,7 @@ func (t *turn) reflectInput(ctx context.Context) *ReflectInput {
 	}
 	in.Terms = t.lexicon().Coverage(strings.Join(texts, " "))
 	in.Probes = t.probes(ctx)
-	in.Memory = t.recallFailure()
+	in.Memory = t.recallFailure(ctx)
 	return in
 }
 

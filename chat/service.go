@@ -255,7 +255,7 @@ func (s *Service) learn(st *agent.State) {
 	if err := s.opts.Memory.Used(ctx, st.RecalledIDs(), st.Helped()); err != nil {
 		s.log.Warn("memory: crediting recalled lessons failed", "trace_id", st.TraceID, "err", err)
 	}
-	if err := s.opts.Memory.Remember(ctx, s.agent.Lessons(st)); err != nil {
+	if err := s.opts.Memory.Remember(ctx, s.agent.Lessons(ctx, st)); err != nil {
 		s.log.Warn("memory: storing lessons failed", "trace_id", st.TraceID, "err", err)
 	}
 }

@@ -119,5 +119,5 @@ func (r *Runner) learn(ctx context.Context, a *agent.Agent, st *agent.State) {
 		return
 	}
 	_ = r.Bank.Used(ctx, st.RecalledIDs(), st.Helped())
-	_ = r.Bank.Remember(ctx, a.Lessons(st))
+	_ = r.Bank.Remember(ctx, a.Lessons(ctx, st))
 }

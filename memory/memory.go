@@ -32,6 +32,10 @@ type Lesson struct {
 	// with their weight in the conference, for similarity.
 	Text  string             `json:"text"`
 	Terms map[string]float64 `json:"terms"`
+	// Vector is Text embedded by Embedder (the search's embedder), for
+	// recall by meaning beside the words; empty when it could not be.
+	Vector   []float32 `json:"vector,omitempty"`
+	Embedder string    `json:"embedder,omitempty"`
 	// Failure is "empty", "weak" or "unknown_terms"; Tables the tables
 	// that failed; Unknown the words the conference does not use.
 	Failure string   `json:"failure"`
@@ -69,6 +73,13 @@ type Cue struct {
 	Terms   map[string]float64
 	Tables  []string
 	Failure string
+	// Vector is the cue's text embedded by Embedder; Alike the cosine
+	// above which two of the conference's texts are more alike than texts
+	// that share no word (search.Meaning). Without them (or Alike 0) only
+	// the words count.
+	Vector   []float32
+	Embedder string
+	Alike    float64
 }
 
 // Recalled is a lesson with how similar its failure is to the cue (0..1).

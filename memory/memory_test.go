@@ -35,6 +35,30 @@ func TestRecallFindsSimilarFailuresOfTheSameConference(t *testing.T) {
 	assert.ErrorIs(t, b.Remember(ctx, []memory.Lesson{{Conference: "c1"}}), memory.ErrInvalid, "a lesson without terms")
 }
 
+// A failure worded without one word of a lesson's is recalled when both
+// texts were embedded by the same embedder and their cosine is above the
+// conference's alike level; not below it, and not across embedders.
+func TestRecallByMeaning(t *testing.T) {
+	ctx := context.Background()
+	b, err := memory.Open(ctx, nil, memory.Options{})
+	require.NoError(t, err)
+	k8s := lesson("c1", "k8s autoscaling", map[string]float64{"k8": 3, "autosc": 2}, 1)
+	k8s.Vector, k8s.Embedder = []float32{1, 0, 0}, "e1"
+	require.NoError(t, b.Remember(ctx, []memory.Lesson{k8s}))
+	cue := func(v []float32, embedder string, alike float64) memory.Cue {
+		return memory.Cue{Terms: map[string]float64{"kube": 2, "scale": 1}, Tables: []string{"sessions"}, Failure: "unknown_terms",
+			Vector: v, Embedder: embedder, Alike: alike}
+	}
+	near := []float32{0.8, 0.6, 0} // cosine 0.8
+	got := b.Recall("c1", cue(near, "e1", 0.5), 3)
+	require.Len(t, got, 1, "a close meaning was not recalled")
+	assert.InDelta(t, 0.9*(0.5+0.5*0.6)+0.1, got[0].Similarity, 1e-6, "similarity: 0.9 × meaning (0.8 is 60 %% of the way from alike 0.5 to 1) + both tags")
+	assert.Empty(t, b.Recall("c1", cue(near, "e1", 0.85), 3), "recalled below the alike level")
+	assert.Empty(t, b.Recall("c1", cue(near, "e2", 0.5), 3), "recalled across embedders")
+	assert.Empty(t, b.Recall("c1", cue(near, "e1", 0), 3), "recalled with no alike level measured")
+	assert.Empty(t, b.Recall("c1", cue(nil, "", 0), 3), "recalled by words it does not share")
+}
+
 func TestMemoryIsBoundedPersistedAndCleared(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "state", "reflections.json")

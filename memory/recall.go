@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"sort"
+
+	"github.com/erleah/erleah-agent/search"
 )
 
 // MinSimilarity is how alike a lesson's failure must be to a cue to be
@@ -45,15 +47,17 @@ func (b *Bank) Recall(conference string, cue Cue, k int) []Recalled {
 	return out
 }
 
-// similarity is the cosine of the cue's and the lesson's word weights,
-// times 0.9, plus 0.05 for a shared failing table and 0.05 for the same
-// kind of failure: the words decide, the tags break near ties.
+// similarity is how alike the two failures are, times 0.9, plus 0.05 for
+// a shared failing table and 0.05 for the same kind of failure: the texts
+// decide, the tags break near ties. Two texts are as alike as the cosine of
+// their word weights, or as their meaning when both were embedded by the
+// same embedder (meaning).
 func similarity(cue Cue, l *Lesson) float64 {
-	cos := cosine(cue.Terms, l.Terms)
-	if cos == 0 {
+	alike := max(cosine(cue.Terms, l.Terms), meaning(cue, l))
+	if alike == 0 {
 		return 0
 	}
-	s := 0.9 * cos
+	s := 0.9 * alike
 	if slices.ContainsFunc(cue.Tables, func(t string) bool { return slices.Contains(l.Tables, t) }) {
 		s += 0.05
 	}
@@ -61,6 +65,21 @@ func similarity(cue Cue, l *Lesson) float64 {
 		s += 0.05
 	}
 	return s
+}
+
+// meaning places the embeddings' cosine on the words' scale: 0 up to the
+// conference's alike level (no more alike than texts sharing no word),
+// then from one half (MinSimilarity: as alike as not) up to 1 for the same
+// meaning.
+func meaning(cue Cue, l *Lesson) float64 {
+	if cue.Alike <= 0 || cue.Alike >= 1 || cue.Embedder == "" || cue.Embedder != l.Embedder || len(cue.Vector) != len(l.Vector) {
+		return 0
+	}
+	dot := float64(search.Dot(cue.Vector, l.Vector))
+	if dot <= cue.Alike {
+		return 0
+	}
+	return 0.5 + 0.5*min((dot-cue.Alike)/(1-cue.Alike), 1)
 }
 
 func cosine(a, b map[string]float64) float64 {

@@ -190,6 +190,7 @@ type Searcher interface {
 	Lexicon(conference string) *search.Lexicon
 	Calendar(conference string) when.Calendar
 	Items(conference string, refs []search.Ref) []search.Result
+	Meaning(ctx context.Context, conference, text string) (search.Meaning, error)
 }
 
 // TimeSearches wraps s so that every search is timed.

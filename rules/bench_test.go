@@ -81,8 +81,11 @@ func fullBank(b *testing.B, eng *search.Engine, learnt bool) *memory.Bank {
 	var filler []memory.Lesson
 	for i := len(bank.List("aidata26")); i < 200; i++ {
 		terms := map[string]float64{words[i%len(words)]: 2, words[(i*7+3)%len(words)]: 1}
-		filler = append(filler, memory.Lesson{Conference: "aidata26", Terms: terms, Tables: []string{"sessions"}, Strategy: "rewrite",
-			Recovered: i%2 == 0, Importance: 0.5, Queries: []search.Query{{Table: search.Sessions, Text: words[i%len(words)]}}})
+		m, err := eng.Meaning(ctx, "aidata26", words[i%len(words)]+" "+words[(i*7+3)%len(words)])
+		require.NoError(b, err)
+		filler = append(filler, memory.Lesson{Conference: "aidata26", Terms: terms, Vector: m.Vector, Embedder: m.Embedder,
+			Tables: []string{"sessions"}, Strategy: "rewrite", Recovered: i%2 == 0, Importance: 0.5,
+			Queries: []search.Query{{Table: search.Sessions, Text: words[i%len(words)]}}})
 	}
 	require.NoError(b, bank.Remember(ctx, filler))
 	return bank

@@ -36,10 +36,11 @@ type probe struct {
 // scores the entity a question was made from (the median). Scores are
 // placed between the two, so "weak" and "strong" mean the same whatever the
 // embedder and the conference's writing. Tables too small to measure keep
-// the embedder's own levels.
-func (e *Engine) calibrate(ctx context.Context, docs []Document, lex *Lexicon) (map[tableMode]levels, error) {
+// the embedder's own levels. It also returns the conference's alike level
+// (see Meaning), measured on the same pseudo-questions.
+func (e *Engine) calibrate(ctx context.Context, docs []Document, lex *Lexicon) (map[tableMode]levels, float32, error) {
 	if e.off.Off("calibration") {
-		return nil, nil
+		return nil, 0, nil
 	}
 	byTable := map[Table][]probe{}
 	var texts []string
@@ -53,8 +54,13 @@ func (e *Engine) calibrate(ctx context.Context, docs []Document, lex *Lexicon) (
 	}
 	vecs, err := e.embedder.Embed(ctx, texts) // one batch for the conference
 	if err != nil {
-		return nil, fmt.Errorf("search: embed calibration questions: %w", err)
+		return nil, 0, fmt.Errorf("search: embed calibration questions: %w", err)
 	}
+	var all []probe
+	for _, tb := range Tables {
+		all = append(all, byTable[tb]...)
+	}
+	alike := alikeLevel(all, vecs)
 	out := map[tableMode]levels{} // a table missing here keeps the embedder's own levels
 	for _, tb := range Tables {
 		probes := byTable[tb]
@@ -64,13 +70,56 @@ func (e *Engine) calibrate(ctx context.Context, docs []Document, lex *Lexicon) (
 		for _, m := range []Mode{Faceted, Master} {
 			lv, err := e.measure(ctx, tb, m, probes, vecs[:len(probes)], lex)
 			if err != nil {
-				return nil, err
+				return nil, 0, err
 			}
 			out[tableMode{tb, m}] = lv
 		}
 		vecs = vecs[len(probes):]
 	}
-	return out, nil
+	return out, alike, nil
+}
+
+// alikeLevel is where the embedder places two of the conference's
+// questions that share no word: the 90th percentile, over the
+// pseudo-questions, of each one's best cosine with another that shares none
+// of its words (the background, as for search levels). Texts above it are
+// more alike than unrelated ones. 0 (unmeasured) with fewer than minProbes.
+func alikeLevel(probes []probe, vecs [][]float32) float32 {
+	if len(probes) < minProbes {
+		return 0
+	}
+	stems := make([]map[string]bool, len(probes))
+	for i, p := range probes {
+		stems[i] = map[string]bool{}
+		for _, c := range p.analysis.Concepts {
+			stems[i][c.Stem] = true
+		}
+	}
+	var best []float32
+	for i := range probes {
+		b := float32(-1)
+		for j := range probes {
+			if i != j && disjoint(stems[i], stems[j]) {
+				b = max(b, Dot(vecs[i], vecs[j]))
+			}
+		}
+		if b > -1 {
+			best = append(best, b)
+		}
+	}
+	if len(best) < minProbes {
+		return 0
+	}
+	return quantile(best, 0.9)
+}
+
+func disjoint(a, b map[string]bool) bool {
+	for k := range a {
+		if b[k] {
+			return false
+		}
+	}
+	return true
 }
 
 func (e *Engine) measure(ctx context.Context, tb Table, m Mode, probes []probe, vecs [][]float32, lex *Lexicon) (levels, error) {

@@ -54,6 +54,7 @@ type Engine struct {
 type loaded struct {
 	lex    *Lexicon
 	levels map[tableMode]levels
+	alike  float32 // see Meaning
 	sched  *schedule
 }
 
@@ -124,7 +125,7 @@ func (e *Engine) load(ctx context.Context, b *conference.Bundle, force bool) (Lo
 	talks := speakerSessions(b)
 	for _, c := range b.Conferences { // built before locking: searches go on meanwhile
 		l := &loaded{lex: lexiconOf(byConf[c.ID], e.off), sched: scheduleOf(c, byConf[c.ID], talks)}
-		if l.levels, err = e.calibrate(ctx, byConf[c.ID], l.lex); err != nil {
+		if l.levels, l.alike, err = e.calibrate(ctx, byConf[c.ID], l.lex); err != nil {
 			return LoadReport{}, err
 		}
 		confs[c.ID] = l
@@ -354,4 +355,32 @@ func (e *Engine) levelsOf(c *loaded, tb Table, m Mode) levels {
 func (e *Engine) ownLevels() levels {
 	own := e.embedder.Calibration()
 	return levels{bg: own.Threshold, pos: own.Confident}
+}
+
+// Meaning is a text embedded for comparing it with other texts of one
+// conference (recalling a lesson learnt on a similar question, say):
+// Vector by Embedder, and Alike, the cosine above which two of the
+// conference's texts are more alike than texts that share no word (0 when
+// the conference is too small to measure it).
+type Meaning struct {
+	Vector   []float32
+	Embedder string
+	Alike    float32
+}
+
+// Meaning embeds text as a question of the conference is embedded for
+// search (its topic, corrections applied).
+func (e *Engine) Meaning(ctx context.Context, conference, text string) (Meaning, error) {
+	c := e.conf(conference)
+	if c == nil {
+		return Meaning{}, fmt.Errorf("search: no conference %q is loaded", conference)
+	}
+	if t := c.lex.Analyze(text).Text(); strings.TrimSpace(t) != "" {
+		text = t
+	}
+	vecs, err := e.embedder.Embed(ctx, []string{text})
+	if err != nil {
+		return Meaning{}, fmt.Errorf("search: embed %q: %w", text, err)
+	}
+	return Meaning{Vector: vecs[0], Embedder: e.embedder.Name(), Alike: c.alike}, nil
 }

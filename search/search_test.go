@@ -352,3 +352,32 @@ func TestEntityCheck(t *testing.T) {
 		assert.ErrorIs(t, e.Check(3), tc.want, name)
 	}
 }
+
+// Meaning places a conference's alike level between unrelated texts and
+// rewordings: measured on the conference's own pseudo-questions, absent
+// where too few can be made.
+func TestMeaningAlikeLevel(t *testing.T) {
+	ctx := context.Background()
+	_, eng := searchtest.Demo(t)
+	mean := func(text string) search.Meaning {
+		m, err := eng.Meaning(ctx, "aidata26", text)
+		require.NoError(t, err)
+		return m
+	}
+	k8s := mean("kubernetes clusters for inference")
+	t.Logf("demo conference alike level: %.3f", k8s.Alike)
+	require.Greater(t, k8s.Alike, float32(0), "no alike level measured on the demo conference")
+	require.Less(t, k8s.Alike, float32(1))
+	assert.Equal(t, "hash", k8s.Embedder)
+	assert.Greater(t, search.Dot(k8s.Vector, mean("inference on kubernetes clusters").Vector), k8s.Alike, "a rewording is not alike")
+	assert.Less(t, search.Dot(k8s.Vector, mean("sauna near the venue").Vector), k8s.Alike, "an unrelated text is alike")
+	_, err := eng.Meaning(ctx, "nope", "kubernetes")
+	assert.Error(t, err, "a conference not loaded")
+
+	small := newEngine(t)
+	_, err = small.Load(ctx, tinyBundle(t))
+	require.NoError(t, err)
+	m, err := small.Meaning(ctx, "c1", "kubernetes")
+	require.NoError(t, err)
+	assert.Zero(t, m.Alike, "an alike level measured on too few pseudo-questions")
+}

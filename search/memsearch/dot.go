@@ -1,5 +1,7 @@
 package memsearch
 
+import "github.com/erleah/erleah-agent/search"
+
 // dotRows sets out[r] to the dot product of v with row r of m, whose rows
 // have dim values. For unit vectors that is their cosine similarity. It uses
 // the assembly kernel when the CPU and the dimension allow it.
@@ -17,26 +19,8 @@ func dotRows(v, m []float32, dim int, out []float32) {
 
 func dotRowsGo(v, m []float32, dim int, out []float32) {
 	for r := range out {
-		out[r] = dot(v[:dim], m[r*dim:(r+1)*dim])
+		out[r] = search.Dot(v[:dim], m[r*dim:(r+1)*dim])
 	}
-}
-
-// dot is the dot product of two equally long vectors, with four independent
-// accumulators so the loop is not bound by one addition chain.
-func dot(a, b []float32) float32 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float32
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
-	}
-	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
-	}
-	return (s0 + s1) + (s2 + s3)
 }
 
 // dotRowsU8 sets out[r] to the integer dot product of the signed query codes
