@@ -59,6 +59,9 @@ func Collections(data []byte) ([]string, error) {
 type SchemaResult struct {
 	Changed bool   // something was applied
 	Forced  string // why the version/vendor check was overridden, if it was
+	// Checked says Check found nothing missing (a forced diff on an
+	// instance whose schema is in place): no need to check again.
+	Checked bool
 }
 
 // ApplySchema brings the instance's schema up to the snapshot in merge mode:
@@ -76,7 +79,11 @@ func ApplySchema(ctx context.Context, c *directus.Client, data []byte) (SchemaRe
 	if err != nil {
 		return res, fmt.Errorf("provision: schema diff: %w", err)
 	}
-	if !changed || (res.Forced != "" && complete(ctx, c, data)) {
+	if !changed {
+		return res, nil
+	}
+	if res.Forced != "" && complete(ctx, c, data) {
+		res.Checked = true
 		return res, nil
 	}
 	if err := c.SchemaApply(ctx, diff, res.Forced != ""); err != nil {
