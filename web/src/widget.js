@@ -102,6 +102,8 @@ class Widget {
         const c = await this.client.request(readItem('conversations', saved.id, { fields: ['id', 'conference'] }));
         this.conv = { id: c.id, conference: typeof c.conference === 'object' && c.conference ? c.conference.id : c.conference };
         this.conf.value = this.conv.conference;
+        // Read over REST as well as in the subscription's init event: the
+        // history shows even when the live subscription cannot start.
         const ms = await this.client.request(readItems('messages', {
           fields: MESSAGE_FIELDS, filter: { conversation: { _eq: c.id } }, sort: ['date_created'], limit: -1 }));
         ms.forEach((m) => this.upsert(m));
