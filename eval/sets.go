@@ -55,6 +55,10 @@ var (
 	heldout3Bundle []byte
 	//go:embed heldout3/cases.jsonl
 	heldout3Cases []byte
+	//go:embed heldout4/bundle.json
+	heldout4Bundle []byte
+	//go:embed heldout4/cases.jsonl
+	heldout4Cases []byte
 	//go:embed realconf/cases.jsonl
 	realconfCases []byte
 	//go:embed realconf/dev_cases.jsonl
@@ -75,6 +79,7 @@ var Sets = []Set{
 	{Name: "heldout", Role: HeldOut, About: "a logistics conference written apart from the code, frozen first", cases: heldoutCases, bundle: heldoutBundle},
 	{Name: "heldout2", Role: HeldOut, About: "an agri-food conference written apart from the code, frozen first", cases: heldout2Cases, bundle: heldout2Bundle},
 	{Name: "heldout3", Role: HeldOut, About: "a construction conference across a DST change, written apart from the code, frozen first", cases: heldout3Cases, bundle: heldout3Bundle},
+	{Name: "heldout4", Role: HeldOut, About: "an aviation-maintenance conference written apart from the code, frozen first", cases: heldout4Cases, bundle: heldout4Bundle},
 	{Name: "realconf", Role: HeldOut, About: "FOSSASIA Summit 2017, frozen cases", DataFile: realconfData, cases: realconfCases},
 }
 
