@@ -34,8 +34,8 @@ type Lesson struct {
 	Terms map[string]float64 `json:"terms"`
 	// Vector is Text embedded by Embedder (the search's embedder), for
 	// recall by meaning beside the words; empty when it could not be.
-	Vector   []float32 `json:"vector,omitempty"`
-	Embedder string    `json:"embedder,omitempty"`
+	Vector   Vector `json:"vector,omitempty"`
+	Embedder string `json:"embedder,omitempty"`
 	// Failure is "empty", "weak" or "unknown_terms"; Tables the tables
 	// that failed; Unknown the words the conference does not use.
 	Failure string   `json:"failure"`

@@ -2,6 +2,8 @@ package memory_test
 
 import (
 	"context"
+	"encoding/json"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -109,4 +111,29 @@ func TestUnhelpfulLessonsLoseValue(t *testing.T) {
 	require.Len(t, ls, 1, "kept %+v, want the new lesson over the unhelpful one", ls)
 	assert.Equal(t, "b", ls[0].Text, "kept %+v, want the new lesson over the unhelpful one", ls)
 	assert.Zero(t, ls[0].Uses, "kept %+v, want the new lesson over the unhelpful one", ls)
+}
+
+// A lesson's vector survives the file backend exactly, kept as base64;
+// a list of numbers is read too, and anything else is refused.
+func TestVectorsAreKeptCompactly(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "reflections.json")
+	b, err := memory.Open(ctx, memory.NewFile(path), memory.Options{})
+	require.NoError(t, err)
+	l := lesson("c1", "k8s", map[string]float64{"k8": 1}, 1)
+	l.Vector, l.Embedder = memory.Vector{0.25, -1, 3.5e-7}, "hash"
+	require.NoError(t, b.Remember(ctx, []memory.Lesson{l}))
+	raw, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Contains(t, string(raw), `"vector": "AACAPgAAgL+i57s0"`, "the vector is not base64 float32: %s", raw)
+	again, err := memory.Open(ctx, memory.NewFile(path), memory.Options{})
+	require.NoError(t, err)
+	require.Len(t, again.List("c1"), 1)
+	assert.Equal(t, l.Vector, again.List("c1")[0].Vector)
+
+	var v memory.Vector
+	require.NoError(t, json.Unmarshal([]byte(`[0.5, 1]`), &v))
+	assert.Equal(t, memory.Vector{0.5, 1}, v)
+	assert.Error(t, json.Unmarshal([]byte(`"AAA"`), &v), "3 bytes are no float32 values")
+	assert.Error(t, json.Unmarshal([]byte(`{"x": 1}`), &v))
 }
