@@ -87,13 +87,28 @@ func (t *turn) hopeless(ctx context.Context, failing []search.Table) []search.Ta
 		found := slices.DeleteFunc(t.recallAll(ctx, texts, []search.Table{tb}, ""), func(r memory.Recalled) bool {
 			return !slices.Contains(r.Tables, string(tb))
 		})
-		if len(found) == 0 || slices.ContainsFunc(found, func(r memory.Recalled) bool { return r.Recovered }) {
+		if len(found) == 0 || slices.ContainsFunc(found, t.worthRetrying) {
 			keep = append(keep, tb)
 			continue
 		}
 		t.st.Recalled = append(t.st.Recalled, RecalledUse{Step: StepCheck, ID: found[0].ID, Similarity: found[0].Similarity})
 	}
 	return keep
+}
+
+// worthRetrying reports whether a lesson of a failing table says another
+// round may help: its round recovered by retrying the table itself, or
+// elsewhere (a pivot) while no table of this turn answers yet. When the
+// table never answered itself and another one already answers, a round
+// spent on it is the one the lesson saw fail.
+func (t *turn) worthRetrying(l memory.Recalled) bool {
+	switch {
+	case !l.Recovered:
+		return false
+	case l.Healed == nil || *l.Healed:
+		return true
+	}
+	return !slices.ContainsFunc(t.st.TableStatus, func(s TableStatus) bool { return s.Outcome == OK })
 }
 
 // planFromMemory adds to the first plan what recovered a failure like this
@@ -239,6 +254,8 @@ func (t *turn) lesson(ctx context.Context, r Reflection, f TableStatus) (memory.
 			l.Gain = max(l.Gain, float64(r.After[i].TopScore-f.TopScore))
 		}
 	}
+	healed := slices.ContainsFunc(r.After, func(s TableStatus) bool { return s.Table == f.Table && s.Outcome == OK })
+	l.Healed = &healed
 	l.Importance = importance(l.Recovered, l.Gain, t.calibration())
 	l.Tags = slices.Concat(l.Tables, []string{l.Failure, l.Strategy}, l.Unknown)
 	if ev := t.st.Evaluation; ev != nil {

@@ -103,6 +103,54 @@ func TestMemoryRecallsByMeaning(t *testing.T) {
 	}
 }
 
+// TestMemoryStopsRetryingATableThatOnlyAPivotRescued: a lesson says a
+// table's failure was recovered only by moving to another table; when
+// another table already answers this turn, the failing one is not retried
+// (it was when the lesson's table itself had answered, or without memory).
+func TestMemoryStopsRetryingATableThatOnlyAPivotRescued(t *testing.T) {
+	pivot := `{"reasoning":"people, not talks","strategy":"pivot","user_message":"Looking at speakers.","new_queries":[{"table":"speakers","query_text":"k8s"}]}`
+	results := func(q search.Query) []search.Result {
+		if q.Table == search.Speakers {
+			return []search.Result{result(search.Speakers, "p1", 0.9)}
+		}
+		return weakEverywhere(q)
+	}
+	both := `{"intent":"x","queries":[{"table":"sessions","query_text":"k8s"},{"table":"speakers","query_text":"k8s"}]}`
+	second := func(bank *memory.Bank) *agent.State {
+		m := &scripted{replies: map[agent.Step][]string{agent.StepPlan: {both}, agent.StepReflect: {pivot}, agent.StepRespond: {"ok"}}}
+		opts := agent.Options{Now: fixedClock()}
+		if bank != nil {
+			opts.Memory = bank
+		}
+		st, err := agent.New(m, &fakeSearch{lex: tinyLexicon(t), results: results}, opts).Run(context.Background(), agent.Request{Message: "k8s people?", Conference: conf1}, nil)
+		require.NoError(t, err)
+		return st
+	}
+	bank := bankOf(t)
+	m := &scripted{replies: map[agent.Step][]string{agent.StepPlan: {planSessions}, agent.StepReflect: {pivot}, agent.StepRespond: {"ok"}}}
+	a := agent.New(m, &fakeSearch{lex: tinyLexicon(t), results: results}, agent.Options{Memory: bank, Now: fixedClock()})
+	first, err := a.Run(context.Background(), agent.Request{Message: "k8s talks?", Conference: conf1}, nil)
+	require.NoError(t, err)
+	lessons := a.Lessons(context.Background(), first)
+	require.Len(t, lessons, 1, "lessons %+v", lessons)
+	require.True(t, lessons[0].Recovered, "the pivot recovered: %+v", lessons[0])
+	require.NotNil(t, lessons[0].Healed)
+	require.False(t, *lessons[0].Healed, "sessions itself stayed weak: %+v", lessons[0])
+	require.NoError(t, bank.Remember(context.Background(), lessons))
+
+	st := second(bank)
+	assert.Equal(t, 1, st.Attempts, "sessions retried although speakers answer and a pivot was all that ever helped it")
+	require.Len(t, st.Recalled, 1, "recalled %+v", st.Recalled)
+	assert.Equal(t, agent.StepCheck, st.Recalled[0].Step)
+	assert.Greater(t, second(nil).Attempts, 1, "memory off: sessions is retried")
+
+	healed := bankOf(t)
+	l := lessons[0]
+	l.ID, l.Healed = "", new(true)
+	require.NoError(t, healed.Remember(context.Background(), []memory.Lesson{l}))
+	assert.Greater(t, second(healed).Attempts, 1, "sessions not retried although retrying it healed it before")
+}
+
 // TestMemorySkipsRoundsThatNeverHelped: when similar failures of a table
 // were retried before and none recovered, the table is not retried.
 func TestMemorySkipsRoundsThatNeverHelped(t *testing.T) {

@@ -44,9 +44,12 @@ type Lesson struct {
 	// Strategy and Queries are what the round tried.
 	Strategy string         `json:"strategy"`
 	Queries  []search.Query `json:"queries"`
-	// Recovered says the failing tables answered after the round; Gain is
-	// how much their best score rose.
+	// Recovered says a table the round searched answered after it (the
+	// failing one, or the one a pivot moved to); Healed whether the failing
+	// table itself did (nil in lessons kept before it was recorded). Gain
+	// is how much their best score rose.
 	Recovered bool    `json:"recovered"`
+	Healed    *bool   `json:"healed,omitempty"`
 	Gain      float64 `json:"gain"`
 	// Hit, when known (evaluation), says the answer cited a relevant item.
 	Hit        *bool    `json:"hit,omitempty"`
