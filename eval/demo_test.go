@@ -200,6 +200,7 @@ func TestMemoryEarnsItsPlace(t *testing.T) {
 	assert.NotZero(t, rep.Lessons, "lessons learnt")
 	assert.NotZero(t, rep.WarmRecalls, "warm turns that used a lesson")
 	assert.LessOrEqual(t, warm.MeanAttempts, 0.8*off.MeanAttempts, "mean attempts: warm %.3f, memory off %.3f (want ≤ 0.8×)", warm.MeanAttempts, off.MeanAttempts)
+	assert.LessOrEqual(t, warm.MeanAttempts, 0.7*rep.Cold.MeanAttempts, "mean attempts: warm %.3f, cold %.3f (issue 9's target: ≤ 0.7×)", warm.MeanAttempts, rep.Cold.MeanAttempts)
 	assert.GreaterOrEqual(t, warm.AnswerHitRate, off.AnswerHitRate, "answer hit rate: warm %.3f, memory off %.3f", warm.AnswerHitRate, off.AnswerHitRate)
 	assert.GreaterOrEqual(t, warm.AnswerPrecision, off.AnswerPrecision, "answer precision: warm %.3f, memory off %.3f", warm.AnswerPrecision, off.AnswerPrecision)
 }
