@@ -58,13 +58,14 @@ func (t *turn) recallAll(ctx context.Context, texts []string, tables []search.Ta
 		return nil
 	}
 	text := strings.Join(texts, " ")
-	m := t.meaning(ctx, text)
-	cue := memory.Cue{Terms: t.terms(text), Failure: failure, Vector: m.Vector, Embedder: m.Embedder, Alike: float64(m.Alike)}
-	for _, tb := range tables {
-		cue.Tables = append(cue.Tables, string(tb))
-	}
+	cue := memory.Cue{Terms: t.terms(text), Failure: failure}
 	if len(cue.Terms) == 0 {
 		return nil
+	}
+	m := t.meaning(ctx, text)
+	cue.Vector, cue.Embedder, cue.Alike = m.Vector, m.Embedder, float64(m.Alike)
+	for _, tb := range tables {
+		cue.Tables = append(cue.Tables, string(tb))
 	}
 	return mem.Recall(t.st.Conference.ID, cue, recallLimit)
 }

@@ -86,7 +86,7 @@ func (s *Service) checkAuthor(ctx context.Context, d Delivery, user Message) err
 		"conversation", user.Conversation, "owner", conv.Owner, "user_id", conv.UserID)
 	md := map[string]any{"error": reasonNotOwner, "refused_by": s.instance}
 	if d.restart {
-		err = st.Patch(ctx, d.assistantID, replyPatch{status: StatusFailed, text: refusedText, thinking: noThinking, meta: md}.fields(nil))
+		err = st.Patch(ctx, d.assistantID, replyPatch{status: StatusFailed, text: refusedText, setThinking: true, meta: md}.fields(nil))
 	} else {
 		err = st.Create(ctx, Message{ID: d.assistantID, Conversation: user.Conversation, Role: "assistant", Status: StatusFailed,
 			Text: refusedText, ReplyTo: user.ID, Metadata: md})

@@ -283,7 +283,7 @@ func (s *Service) claim(ctx, parent context.Context, d Delivery, user Message) (
 	switch {
 	case err != nil:
 	case d.restart:
-		err = s.opts.Store.Patch(ctx, d.assistantID, replyPatch{status: StatusPending, thinking: noThinking}.fields(s.claimMeta(d)))
+		err = s.opts.Store.Patch(ctx, d.assistantID, replyPatch{status: StatusPending, setThinking: true}.fields(s.claimMeta(d)))
 	default:
 		err = s.createReply(ctx, d.assistantID, user)
 	}

@@ -123,18 +123,17 @@ func (s *Service) writeScore(id string, claim map[string]any, st *agent.State, w
 // replacing it (Directus writes a JSON field whole).
 type replyPatch struct {
 	status, text string
-	thinking     *[]agent.ThinkingRecord // nil: left as they are; empty: null
-	meta         map[string]any
+	// setThinking writes thinking (none: null); unset, the notes stay.
+	setThinking bool
+	thinking    []agent.ThinkingRecord
+	meta        map[string]any
 }
-
-// noThinking clears a reply's thinking notes.
-var noThinking = &[]agent.ThinkingRecord{}
 
 // fields are p as a PATCH of a reply claimed with claim.
 func (p replyPatch) fields(claim map[string]any) map[string]any {
 	f := map[string]any{"status": p.status, "messageText": p.text, "metadata": overClaim(claim, p.meta)}
-	if p.thinking != nil {
-		f["thinking_output"] = nullIfEmpty(*p.thinking)
+	if p.setThinking {
+		f["thinking_output"] = nullIfEmpty(p.thinking)
 	}
 	return f
 }
@@ -149,7 +148,7 @@ func overClaim(claim, md map[string]any) map[string]any {
 
 // completed is the final write of an answered message.
 func completed(st *agent.State) replyPatch {
-	return replyPatch{status: StatusCompleted, text: st.ResponseText, thinking: &st.ThinkingUpdates, meta: completedMetadata(st)}
+	return replyPatch{status: StatusCompleted, text: st.ResponseText, setThinking: true, thinking: st.ThinkingUpdates, meta: completedMetadata(st)}
 }
 
 // completedMetadata is an answered message's metadata: what was cited, how
@@ -190,7 +189,7 @@ func failed(reason string) replyPatch {
 // after a restart, or on another replica) answers it again once it has not
 // changed for AbandonAfter.
 func handedBack(reason string) replyPatch {
-	return replyPatch{status: StatusPending, thinking: noThinking, meta: map[string]any{"handed_back": true, "reason": reason}}
+	return replyPatch{status: StatusPending, setThinking: true, meta: map[string]any{"handed_back": true, "reason": reason}}
 }
 
 // SearchDown is the text of a reply handed back because search failed.

@@ -43,10 +43,12 @@ func (e *Engine) calibrate(ctx context.Context, docs []Document, lex *Lexicon) (
 		return nil, 0, nil
 	}
 	byTable := map[Table][]probe{}
+	var all []probe // every table's, in Tables order
 	var texts []string
 	for _, tb := range Tables {
 		if probes := probesOf(docs, tb, lex); len(probes) >= minProbes { // fewer cannot be measured
 			byTable[tb] = probes
+			all = append(all, probes...)
 			for _, p := range probes {
 				texts = append(texts, p.text)
 			}
@@ -55,10 +57,6 @@ func (e *Engine) calibrate(ctx context.Context, docs []Document, lex *Lexicon) (
 	vecs, err := e.embedder.Embed(ctx, texts) // one batch for the conference
 	if err != nil {
 		return nil, 0, fmt.Errorf("search: embed calibration questions: %w", err)
-	}
-	var all []probe
-	for _, tb := range Tables {
-		all = append(all, byTable[tb]...)
 	}
 	alike := alikeLevel(all, vecs)
 	out := map[tableMode]levels{} // a table missing here keeps the embedder's own levels

@@ -268,16 +268,12 @@ func (e *Engine) Search(ctx context.Context, conference string, q Query) ([]Resu
 	case allowed != nil && len(a.Concepts) == 0:
 		return e.listed(conference, q, allowed, c.sched), nil // the filter is the whole question
 	}
-	text := a.Text()
-	if strings.TrimSpace(text) == "" {
-		text = q.Text
-	}
-	vecs, err := e.embedder.Embed(ctx, []string{text})
+	vec, err := e.embedQuestion(ctx, a, q.Text)
 	if err != nil {
-		return nil, fmt.Errorf("search: embed query: %w", err)
+		return nil, err
 	}
 	vq := VectorQuery{
-		Conference: conference, Table: q.Table, Mode: q.Mode, Vector: vecs[0],
+		Conference: conference, Table: q.Table, Mode: q.Mode, Vector: vec,
 		Limit: min(max(q.Limit, candidates), MaxLimit), FacetFloor: e.Calibration().FacetFloor, IDs: ids(allowed),
 	}
 	if err := vq.Validate(); err != nil {
@@ -375,12 +371,23 @@ func (e *Engine) Meaning(ctx context.Context, conference, text string) (Meaning,
 	if c == nil {
 		return Meaning{}, fmt.Errorf("search: no conference %q is loaded", conference)
 	}
-	if t := c.lex.Analyze(text).Text(); strings.TrimSpace(t) != "" {
-		text = t
+	vec, err := e.embedQuestion(ctx, c.lex.Analyze(text), text)
+	if err != nil {
+		return Meaning{}, err
+	}
+	return Meaning{Vector: vec, Embedder: e.embedder.Name(), Alike: c.alike}, nil
+}
+
+// embedQuestion embeds a question as the conference reads it (a: its
+// topic, corrections applied), or as written when that leaves nothing.
+func (e *Engine) embedQuestion(ctx context.Context, a lexical.Analysis, raw string) ([]float32, error) {
+	text := a.Text()
+	if strings.TrimSpace(text) == "" {
+		text = raw
 	}
 	vecs, err := e.embedder.Embed(ctx, []string{text})
 	if err != nil {
-		return Meaning{}, fmt.Errorf("search: embed %q: %w", text, err)
+		return nil, fmt.Errorf("search: embed query: %w", err)
 	}
-	return Meaning{Vector: vecs[0], Embedder: e.embedder.Name(), Alike: c.alike}, nil
+	return vecs[0], nil
 }
