@@ -47,7 +47,7 @@ func rewrite(lex *search.Lexicon, tb search.Table, text string, off search.Ablat
 		out = append(out, acr)
 		r.expanded = append(r.expanded, [2]string{acr, acr})
 	}
-	r.text = strings.Join(dedupe(out), " ")
+	r.text = strings.Join(trimStops(dedupe(out)), " ")
 	if len(r.expanded)+len(r.dropped) == 0 && !off.Off("prf") {
 		r.related = related(lex, tb, a)
 		r.text = strings.TrimSpace(r.text + " " + strings.Join(r.related, " "))
@@ -78,6 +78,19 @@ func (r *rewritten) word(lex *search.Lexicon, written string) []string {
 	}
 	r.dropped = append(r.dropped, w)
 	return nil
+}
+
+// trimStops drops the stop words left at either end once a word is
+// dropped: "eye care or optometry" searches "eye care", not "eye care or".
+func trimStops(words []string) []string {
+	isStop := func(w string) bool { return terms.IsStop(clean(w)) }
+	for len(words) > 0 && isStop(words[0]) {
+		words = words[1:]
+	}
+	for len(words) > 0 && isStop(words[len(words)-1]) {
+		words = words[:len(words)-1]
+	}
+	return words
 }
 
 // known reports whether the conference uses a word, or a correction of it.

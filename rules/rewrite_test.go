@@ -19,3 +19,15 @@ func TestRewriteNoteShowsNoFiller(t *testing.T) {
 	assert.Equal(t, "kubernetes", r.text)
 	assert.NotContains(t, r.note(), "maybe")
 }
+
+// A dropped word takes the conjunction it leaves dangling with it: the note
+// quotes a phrase, not "kubernetes or".
+func TestRewriteLeavesNoDanglingConjunction(t *testing.T) {
+	_, eng := searchtest.Demo(t)
+	lex := eng.Lexicon("aidata26")
+	for _, q := range []string{"kubernetes or zzqxv", "zzqxv and kubernetes", "the kubernetes of zzqxv"} {
+		r := rewrite(lex, search.Sessions, q, nil)
+		assert.Equal(t, []string{"zzqxv"}, r.dropped, q)
+		assert.Equal(t, "kubernetes", r.text, q)
+	}
+}
