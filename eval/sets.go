@@ -59,6 +59,10 @@ var (
 	heldout4Bundle []byte
 	//go:embed heldout4/cases.jsonl
 	heldout4Cases []byte
+	//go:embed heldout5/bundle.json
+	heldout5Bundle []byte
+	//go:embed heldout5/cases.jsonl
+	heldout5Cases []byte
 	//go:embed realconf/cases.jsonl
 	realconfCases []byte
 	//go:embed realconf/dev_cases.jsonl
@@ -80,6 +84,7 @@ var Sets = []Set{
 	{Name: "heldout2", Role: HeldOut, About: "an agri-food conference written apart from the code, frozen first", cases: heldout2Cases, bundle: heldout2Bundle},
 	{Name: "heldout3", Role: HeldOut, About: "a construction conference across a DST change, written apart from the code, frozen first", cases: heldout3Cases, bundle: heldout3Bundle},
 	{Name: "heldout4", Role: HeldOut, About: "an aviation-maintenance conference written apart from the code, frozen first", cases: heldout4Cases, bundle: heldout4Bundle},
+	{Name: "heldout5", Role: HeldOut, About: "a water-utilities conference written apart from the code, frozen first", cases: heldout5Cases, bundle: heldout5Bundle},
 	{Name: "realconf", Role: HeldOut, About: "FOSSASIA Summit 2017, frozen cases", DataFile: realconfData, cases: realconfCases},
 }
 
