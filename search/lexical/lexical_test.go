@@ -71,6 +71,9 @@ func TestAcronymsAreMinedFromTheConferenceText(t *testing.T) {
 	ml := c.Expansions("ml")
 	require.NotEmpty(t, ml, "ml → nothing (machine learning appears twice)")
 	assert.Equal(t, "machine learning", ml[0], "ml → %v (machine learning appears twice)", ml)
+	assert.Equal(t, []string{"software bill of materials"}, c.Expansions("SBOMs"), "SBOMs: a plural acronym")
+	assert.Equal(t, []string{"software bill of materials"}, c.Expansions("sboms"), "sboms: a plural acronym")
+	assert.Empty(t, c.Expansions("xyzs"), "xyzs")
 	assert.Empty(t, c.Expansions("xyz"), "xyz")
 	assert.Empty(t, c.Expansions("wasm"), "wasm") // "wearable air sensors made" once is a coincidence
 	assert.Equal(t, "sbom", c.Abbreviation("software bill of materials"), "abbreviation")

@@ -17,7 +17,20 @@ func (c *Corpus) Expansions(word string) []string {
 		return nil
 	}
 	out := c.acronyms.expansions(word)
+	if one, ok := singular(word); ok && len(out) == 0 {
+		out = c.acronyms.expansions(one) // "PROMs" are patient-reported outcome measures
+	}
 	return slices.DeleteFunc(out, func(p string) bool { return strings.EqualFold(p, word) })
+}
+
+// singular is an acronym's singular when word may be its plural: at least
+// three letters and an s ("PROMs", "APIs"), not a double s ("SaaS").
+func singular(word string) (string, bool) {
+	n := len(word)
+	if n < 4 || (word[n-1] != 's' && word[n-1] != 'S') || word[n-2] == 's' || word[n-2] == 'S' {
+		return "", false
+	}
+	return word[:n-1], true
 }
 
 // Abbreviation returns the conference's acronym for a phrase a question
