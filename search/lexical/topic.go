@@ -74,6 +74,7 @@ var requestPhrasing = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)^(?:recommend|suggest|tell|show|find|give|point)(?:\s+(?:me|us))?(?:\s+(?:to|some|any|a|an))?\b`),
 	regexp.MustCompile(`(?i)^help\s+(?:me|us)(?:\s+(?:with|to|understand))?\b`),
 	regexp.MustCompile(`(?i)^(?:what's|whats|what\s+is|what\s+are)\s+(?:there|on|happening|available)(?:\s+(?:about|for|on))?\b`),
+	regexp.MustCompile(`(?i)^(?:(?:is|are|will|does)\s+)?(?:anyone|anybody|someone|somebody)(?:\s+here)?\s+(?:(?:presenting|talking|speaking|covering|discussing|giving\s+a\s+talk|doing\s+a\s+talk)(?:\s+(?:on|about))?(?:\s+(?:that|this|it)\s*$)?)?\b`),
 	regexp.MustCompile(`(?i)^(?:who|whom)\b(?:\s+(?:is|are|can|could|should|will|would|might|does|do|gives?|giving|talks?|talking|speaks?|speaking|presents?|presenting|runs?|running|teach(?:es)?|teaching|knows?|works?|working|help|helps|me|us|a|an|the|about|on|with|in|to|most|best|here))*\b`),
 	regexp.MustCompile(`(?i)^(?:where|when|what|which)\b(?:\s+(?:is|are|was|can|could|should|do|does|will|would|i|we|me|us|my|our|find|get|go|give|help|show|teach|the|a|an|time|day|there|s|one|ones|sessions?|talks?|workshops?|speakers?|exhibitors?|booths?|companies|company|vendors?|best|most|more|really|actually|be))*\b`),
 	regexp.MustCompile(`(?i)^(?:my|our)\s+(?:(?:biggest|main|big|real|top|first|one|only|greatest|current|key)\s+)?(?:fear|concern|worry|problem|challenge|priority|goal|focus|interest|question|issue|headache|pain\s+point)s?\s+(?:is|are|was|were|right\s+now\s+is)\b`),

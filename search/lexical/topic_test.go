@@ -34,6 +34,9 @@ func TestTopicDropsSelfDescriptionAndRequestPhrasing(t *testing.T) {
 		"Our biggest fear is ransomware":                        "ransomware",
 		"my main concern is fire safety":                        "fire safety",
 		"where is the grid storage session being held":          "grid storage session",
+		"BCMA scanning compliance - anyone presenting on that?": "BCMA scanning compliance",
+		"Is anybody talking about cloud costs for training?":    "cloud costs for training",
+		"Anyone presenting on feature stores?":                  "feature stores",
 	} {
 		assert.Equal(t, want, Topic(in), "Topic(%q)", in)
 	}
