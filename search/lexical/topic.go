@@ -74,6 +74,7 @@ var requestPhrasing = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)^(?:recommend|suggest|tell|show|find|give|point)(?:\s+(?:me|us))?(?:\s+(?:to|some|any|a|an))?\b`),
 	regexp.MustCompile(`(?i)^help\s+(?:me|us)(?:\s+(?:with|to|understand))?\b`),
 	regexp.MustCompile(`(?i)^(?:what's|whats|what\s+is|what\s+are)\s+(?:there|on|happening|available)(?:\s+(?:about|for|on))?\b`),
+	regexp.MustCompile(`(?i)^(?:(?:is|are|does|do|will)\s+)?(?:anything|something|any\s+(?:talks?|sessions?|workshops?))\s+(?:(?:in|on|at)\s+(?:the|this)\s+(?:programme|program|agenda|schedule|conference|event)\s+)?(?:(?:cover(?:s|ing)?|address(?:es|ing)?|deal(?:s|ing)?\s+with|touch(?:es|ing)?\s+on|scheduled|being\s+(?:presented|given|held|run))(?:\s+(?:on|about))?|about|on)\b`),
 	regexp.MustCompile(`(?i)^(?:(?:is|are|will|does)\s+)?(?:anyone|anybody|someone|somebody)(?:\s+here)?\s+(?:(?:presenting|talking|speaking|covering|discussing|giving\s+a\s+talk|doing\s+a\s+talk)(?:\s+(?:on|about))?(?:\s+(?:that|this|it)\s*$)?)?\b`),
 	regexp.MustCompile(`(?i)^(?:who|whom)\b(?:\s+(?:is|are|can|could|should|will|would|might|does|do|gives?|giving|talks?|talking|speaks?|speaking|presents?|presenting|runs?|running|teach(?:es)?|teaching|knows?|works?|working|help|helps|me|us|a|an|the|about|on|with|in|to|most|best|here))*\b`),
 	regexp.MustCompile(`(?i)^(?:where|when|what|which)\b(?:\s+(?:is|are|was|can|could|should|do|does|will|would|i|we|me|us|my|our|find|get|go|give|help|show|teach|the|a|an|time|day|there|s|one|ones|sessions?|talks?|workshops?|speakers?|exhibitors?|booths?|companies|company|vendors?|best|most|more|really|actually|be))*\b`),
@@ -138,17 +139,32 @@ func peelGreeting(s string) string {
 }
 
 // peel strips request phrasing from the start of a clause until none is
-// left.
+// left, never part of a hyphenated word ("an on-site nursery" keeps
+// "on-site").
 func peel(s string) string {
 	s = strings.TrimSpace(s)
 	for changed := true; changed; {
 		changed = false
 		for _, re := range requestPhrasing {
-			if loc := re.FindStringIndex(s); loc != nil && loc[1] > 0 {
-				s = strings.TrimSpace(s[loc[1]:])
+			if end := peelable(re, s); end > 0 {
+				s = strings.TrimSpace(s[end:])
 				changed = true
 			}
 		}
 	}
 	return s
+}
+
+// peelable is where re's request phrasing at the start of s ends, cut
+// back to the last whole word before a hyphenated one; 0 when none.
+func peelable(re *regexp.Regexp, s string) int {
+	loc := re.FindStringIndex(s)
+	if loc == nil {
+		return 0
+	}
+	end := loc[1]
+	if strings.HasPrefix(s[end:], "-") {
+		end = max(strings.LastIndexAny(s[:end], " \t"), 0)
+	}
+	return end
 }

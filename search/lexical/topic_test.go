@@ -37,6 +37,10 @@ func TestTopicDropsSelfDescriptionAndRequestPhrasing(t *testing.T) {
 		"BCMA scanning compliance - anyone presenting on that?": "BCMA scanning compliance",
 		"Is anybody talking about cloud costs for training?":    "cloud costs for training",
 		"Anyone presenting on feature stores?":                  "feature stores",
+		"Does anything in the programme cover data contracts?":  "data contracts",
+		"Is anything scheduled on privacy?":                     "privacy",
+		"Is there an on-site nursery?":                          "on-site nursery",
+		"Any talks on-prem hosting?":                            "on-prem hosting",
 	} {
 		assert.Equal(t, want, Topic(in), "Topic(%q)", in)
 	}
