@@ -186,6 +186,9 @@ type RespondInput struct {
 	// FirstPlan are the first plan's queries: the question as searched,
 	// before any reflection changed it (for rule-based models).
 	FirstPlan []search.Query `json:"-"`
+	// Talks are the sessions of the speakers in Results, by the speaker's
+	// key (for rule-based models).
+	Talks map[string][]search.Result `json:"-"`
 	// Hint and PreviousAnswer are set when the answer is regenerated after
 	// a poor evaluation.
 	Hint           string `json:"improvement_hint,omitempty"`

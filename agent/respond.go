@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"strings"
+
+	"github.com/erleah/erleah-agent/search"
 )
 
 // SearchUnavailable is what the attendee reads when no search could run.
@@ -91,5 +93,17 @@ func (t *turn) respondInput() *RespondInput {
 		Queries: cloneQueries(t.st.Tried), Calibration: t.calibration(), Lexicon: t.lexicon(),
 		FirstPlan: cloneQueries(t.st.OriginalPlannedQueries),
 	}
+	in.Talks = t.talks(in.Results[search.Speakers])
 	return in
+}
+
+// talks looks up the sessions of the speakers found, by speaker.
+func (t *turn) talks(speakers []search.Result) map[string][]search.Result {
+	out := map[string][]search.Result{}
+	for _, p := range speakers {
+		if len(p.Talks) > 0 {
+			out[p.Key()] = t.agent.search.Items(t.st.Conference.ID, p.Talks)
+		}
+	}
+	return out
 }

@@ -326,3 +326,43 @@ func TestNothingSureRecommendsOneClosestItem(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(comp.Text, "[sessions/"), "one closest item:\n%s", comp.Text)
 	assert.Contains(t, comp.Text, "not a sure fit")
 }
+
+// TestASpeakerComesWithTheTalkThatAnswers: a speaker recommended for what
+// they present comes with the session where they present it, when that
+// session answers the question too; a talk of theirs on something else is
+// not added.
+func TestASpeakerComesWithTheTalkThatAnswers(t *testing.T) {
+	eng := demoEngine(t)
+	ctx := context.Background()
+	q := search.Query{Table: search.Speakers, Mode: search.Faceted, Text: "retrieval-augmented generation"}
+	people, err := eng.Search(ctx, "aidata26", eng.Resolve(q))
+	require.NoError(t, err)
+	require.NotEmpty(t, people)
+	p := people[0]
+	require.NotEmpty(t, p.Talks, "speaker %s has no talks", p.Key())
+	p.Score = 0.97
+	talks := eng.Items("aidata26", p.Talks)
+	answer := func(q search.Query, talks []search.Result) string {
+		in := &agent.RespondInput{Message: q.Text, Conference: demo, Calibration: eng.Calibration(), Lexicon: eng.Lexicon("aidata26"),
+			Results: map[search.Table][]search.Result{search.Speakers: {p}}, Tables: []agent.TableStatus{{Table: search.Speakers}},
+			FirstPlan: []search.Query{q}, Queries: []search.Query{q}, Talks: map[string][]search.Result{p.Key(): talks}}
+		comp, err := rules.New().Complete(ctx, agent.Call{Step: agent.StepRespond, Respond: in})
+		require.NoError(t, err)
+		return comp.Text
+	}
+	text := answer(q, talks)
+	require.Contains(t, text, "["+p.Key()+"]")
+	cited := 0
+	for _, tk := range talks {
+		if strings.Contains(text, "["+tk.Key()+"]") {
+			cited++
+		}
+	}
+	assert.Equal(t, 1, cited, "one talk of the speaker's, the one that answers:\n%s", text)
+
+	fraud, err := eng.Search(ctx, "aidata26", eng.Resolve(search.Query{Table: search.Sessions, Mode: search.Faceted, Text: "fraud detection"}))
+	require.NoError(t, err)
+	require.NotEmpty(t, fraud)
+	text = answer(q, fraud[:1]) // had the speaker given only a talk on fraud, it would not answer this question
+	assert.NotContains(t, text, "[sessions/", "a talk added although it does not answer %q:\n%s", q.Text, text)
+}

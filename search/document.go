@@ -35,6 +35,8 @@ type Item struct {
 	// Session is when, where and what kind a session is; nil for
 	// exhibitors and speakers.
 	Session *Slot `json:"session,omitempty"`
+	// Talks are a speaker's sessions.
+	Talks []Ref `json:"talks,omitempty"`
 }
 
 // Slot is a session's place in the programme.
@@ -192,6 +194,9 @@ func speakerDocument(p conference.Speaker, talks []conference.Session) Document 
 		Title:   p.Name,
 		Details: joinNonEmpty(", ", p.JobTitle, p.Company),
 		Summary: firstSentences(p.Bio, 2),
+	}
+	for _, s := range talks {
+		item.Talks = append(item.Talks, Ref{Conference: s.ConferenceID, Table: Sessions, ID: s.ID})
 	}
 	item.Facets = facetTexts(Speakers, p.Facets, deriveSpeaker(p, titles))
 	master := joinText(p.Name, p.JobTitle, p.Company, p.Bio, strings.Join(titles, ". "), facetBody(item.Facets))

@@ -1,0 +1,254 @@
+package rules
+
+import (
+	"slices"
+
+	"github.com/erleah/erleah-agent/agent"
+	"github.com/erleah/erleah-agent/search"
+	"github.com/erleah/erleah-agent/search/lexical"
+	"github.com/erleah/erleah-agent/search/terms"
+	"github.com/erleah/erleah-agent/search/when"
+)
+
+// Answer selection.
+const (
+	maxStrong = 3   // confident items recommended per table
+	nearTop   = 0.8 // a confident pick scores at least this share of the table's best
+	// minSupport is the share of the question's word weight an item must
+	// contain to be recommended at all (EVAL.md: chosen on the tuning sets).
+	minSupport = search.MinCoverage
+)
+
+// pick is one item the answer recommends.
+type pick struct {
+	r      search.Result
+	hedged bool
+}
+
+// choose selects what to recommend, tables ordered by their best score,
+// each speaker with the talk of theirs that answers.
+func choose(in *agent.RespondInput) map[search.Table][]pick {
+	fits := judge(in)
+	top := float32(0) // the best answering score in any table: picks stay within reach of it
+	for _, rs := range in.Results {
+		for _, r := range rs {
+			if fits(r) {
+				top = max(top, r.Score)
+			}
+		}
+	}
+	picks := map[search.Table][]pick{}
+	for tb, rs := range in.Results {
+		for _, r := range rs {
+			if r.Score >= in.Calibration.Confident && r.Score >= nearTop*top && fits(r) && len(picks[tb]) < maxStrong {
+				picks[tb] = append(picks[tb], pick{r: r})
+			}
+		}
+	}
+	if len(picks) == 0 {
+		picks = hedged(in, fits)
+	} else {
+		closeSeconds(in, picks, top, fits)
+	}
+	withTalks(in, picks, fits)
+	return picks
+}
+
+// judge returns whether a result answers the question (see evidence) and
+// meets its time and place constraints, judging each result once.
+func judge(in *agent.RespondInput) func(search.Result) bool {
+	planned := in.FirstPlan
+	if len(planned) == 0 {
+		planned = in.Queries
+	}
+	ev := newEvidence(in.Lexicon, planned, in.Language)
+	judged := map[string]bool{}
+	return func(r search.Result) bool {
+		ok, seen := judged[r.Key()]
+		if !seen {
+			ok = ev.answers(r) && inFilter(in.Filter, r)
+			judged[r.Key()] = ok
+		}
+		return ok
+	}
+}
+
+// closeSeconds adds, beside what is sure, the close second of each table
+// that has none: hedged, at the hedge level and within reach of the best.
+func closeSeconds(in *agent.RespondInput, picks map[search.Table][]pick, top float32, fits func(search.Result) bool) {
+	level := hedgeLevel(in.Calibration)
+	for tb, rs := range in.Results {
+		if len(picks[tb]) > 0 {
+			continue
+		}
+		if i := slices.IndexFunc(rs, func(r search.Result) bool { return r.Score >= level && r.Score >= nearTop*top && fits(r) }); i >= 0 {
+			picks[tb] = []pick{{r: rs[i], hedged: true}}
+		}
+	}
+}
+
+// withTalks adds to each recommended speaker the first talk of theirs that
+// answers, when none of theirs is recommended yet: a speaker found for
+// what they present comes with the session where they present it, as sure
+// as the speaker.
+func withTalks(in *agent.RespondInput, picks map[search.Table][]pick, fits func(search.Result) bool) {
+	for _, p := range picks[search.Speakers] {
+		talks := in.Talks[p.r.Key()]
+		if slices.ContainsFunc(picks[search.Sessions], func(s pick) bool { return slices.ContainsFunc(talks, sameItem(s.r)) }) {
+			continue
+		}
+		if i := slices.IndexFunc(talks, fits); i >= 0 {
+			t := talks[i]
+			t.Score = p.r.Score // ranked with its speaker
+			picks[search.Sessions] = append(picks[search.Sessions], pick{r: t, hedged: p.hedged})
+		}
+	}
+}
+
+// sameItem matches results of the same item as r.
+func sameItem(r search.Result) func(search.Result) bool {
+	return func(o search.Result) bool { return o.Key() == r.Key() }
+}
+
+// hedged picks, when nothing is sure, the one closest match: the best
+// answering item of any table above the hedge level, said to be unsure
+// (EVAL.md: one, not two, on the tuning sets).
+func hedged(in *agent.RespondInput, fits func(search.Result) bool) map[search.Table][]pick {
+	level := hedgeLevel(in.Calibration)
+	var best search.Table
+	var bestResult search.Result
+	for _, tb := range search.Tables {
+		for _, r := range in.Results[tb] {
+			if r.Score >= level && r.Score > bestResult.Score && fits(r) {
+				best, bestResult = tb, r
+			}
+		}
+	}
+	if best == "" {
+		return nil
+	}
+	return map[search.Table][]pick{best: {{r: bestResult, hedged: true}}}
+}
+
+// hedgeLevel is the score a hedged pick needs: halfway between the
+// threshold and the confidence band.
+func hedgeLevel(c search.Calibration) float32 { return (c.Threshold + c.Confident) / 2 }
+
+// inFilter reports whether a session meets the question's own time, place
+// and format constraints: a reflection may have widened them to find
+// something, but what is recommended is what was asked for.
+func inFilter(f *when.Filter, r search.Result) bool {
+	if f == nil || r.Session == nil {
+		return true
+	}
+	s := r.Session
+	return f.Match(s.Starts, s.Ends, s.Room, s.Track, s.Format)
+}
+
+// evidence is what an item must cover to be recommended: the content words
+// of the question as first planned, each weighed by its rarity in the
+// conference. A word the conference never uses counts against every item
+// unless something explains it (an acronym its text spells out, a general
+// abbreviation it writes in full), and then an item with the explanation
+// has it: otherwise "a sauna at the venue" would be answered by anything
+// at the venue. Rewrites, relaxations and pivots change where the agent
+// looks, never what was asked; in a question in another language, the
+// unknown words are just that language's.
+type evidence struct {
+	lex      *search.Lexicon
+	analyses []lexical.Analysis
+	lacking  []float64 // per analysis, the share of its weight nothing here explains
+}
+
+func newEvidence(lex *search.Lexicon, planned []search.Query, language string) evidence {
+	ev := evidence{lex: lex}
+	if lex == nil {
+		return ev
+	}
+	foreign := language != "" && language != lexical.English
+	for _, q := range planned {
+		a := lex.Analyze(q.Text)
+		if foreign {
+			a.Concepts = slices.DeleteFunc(a.Concepts, func(k lexical.Concept) bool { return !k.Known() })
+		}
+		for i, k := range a.Concepts {
+			if !k.Known() {
+				for _, e := range explanations(lex, k.Word, q.Text) {
+					a.Explain(i, e)
+				}
+			}
+		}
+		ev.analyses = append(ev.analyses, a)
+		ev.lacking = append(ev.lacking, unexplained(a))
+	}
+	return ev
+}
+
+// explanations lists what an unknown word of text stands for in the
+// conference: the phrases its text abbreviates that way, or the general
+// glossary's expansions, whose words it uses, of a term around the word
+// ("prem" in "on-prem").
+func explanations(lex *search.Lexicon, w, text string) []string {
+	out := lex.Corpus().Expansions(w)
+	words := terms.Words(text)
+	for pos, x := range words {
+		if x != w {
+			continue
+		}
+		for j := max(0, pos-longestTerm+1); j <= pos; j++ {
+			if exp, n := expand(words, j); n > 0 && j+n > pos {
+				out = append(out, slices.DeleteFunc(slices.Clone(exp), func(e string) bool { return !allKnown(lex, terms.Words(e)) })...)
+			}
+		}
+	}
+	return out
+}
+
+// answers reports whether an item answers the question: for one of its
+// analyses it contains at least minSupport of the word weight, and more
+// than the words the conference never uses and nothing explains weigh,
+// since those are what the item certainly lacks ("GraphQL API design" is
+// not answered by an API talk).
+func (ev evidence) answers(r search.Result) bool {
+	if ev.lex == nil {
+		return r.Coverage >= minSupport
+	}
+	for i, a := range ev.analyses {
+		if len(a.Concepts) == 0 {
+			return true // the question asks nothing besides its filter
+		}
+		c := ev.lex.Corpus().Coverage(string(r.Table), r.Key(), a)
+		if c >= minSupport && c > ev.lacking[i] {
+			return true
+		}
+	}
+	return false
+}
+
+// unexplained is the share of an analysis's weight carried by words the
+// conference never uses and nothing explains.
+func unexplained(a lexical.Analysis) float64 {
+	var w float64
+	for _, k := range a.Concepts {
+		if !k.Known() && len(k.Alts) == 0 {
+			w += k.Weight
+		}
+	}
+	return w / max(a.Weight(), 1e-9)
+}
+
+// support is the largest share of one query's word weight that an item
+// contains.
+func (ev evidence) support(r search.Result) float64 {
+	if ev.lex == nil {
+		return r.Coverage
+	}
+	best := 0.0
+	for _, a := range ev.analyses {
+		if len(a.Concepts) == 0 {
+			return 1 // the question asks nothing besides its filter
+		}
+		best = max(best, ev.lex.Corpus().Coverage(string(r.Table), r.Key(), a))
+	}
+	return best
+}
