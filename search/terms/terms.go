@@ -9,6 +9,7 @@ package terms
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -93,8 +94,30 @@ func Stem(w string) string {
 	if len(w) <= 3 || strings.ContainsFunc(w, unicode.IsDigit) {
 		return w
 	}
-	return english.Stem(american(w), true)
+	stems.RLock()
+	s, ok := stems.m[w]
+	stems.RUnlock()
+	if ok {
+		return s
+	}
+	s = english.Stem(american(w), true)
+	stems.Lock()
+	if len(stems.m) < maxMemoStems {
+		stems.m[w] = s
+	}
+	stems.Unlock()
+	return s
 }
+
+// maxMemoStems bounds the stems remembered: about 5 MB at most, the
+// vocabulary of many conferences; words past it are stemmed each time.
+const maxMemoStems = 1 << 16
+
+// stems remembers words' stems: stemming was half of an offline turn.
+var stems = struct {
+	sync.RWMutex
+	m map[string]string
+}{m: map[string]string{}}
 
 // britishEndings are spelling endings that British and American English
 // write differently, with the American form.

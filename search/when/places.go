@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // roomKey is a word sequence that names one or more rooms.
@@ -157,8 +158,7 @@ func matchTracks(s *scan, tracks []string) []string {
 		if len(names[i]) == 0 {
 			continue
 		}
-		re := regexp.MustCompile(`["“”'‘’]\s*` + regexp.QuoteMeta(string(fold(t))) + `\s*["“”'‘’]`)
-		s.each(re, func(match) bool {
+		s.each(quotedPattern(string(fold(t))), func(match) bool {
 			got = addOnce(got, t)
 			return true
 		})
@@ -257,4 +257,18 @@ func containsAll(set, words []string) bool {
 		}
 	}
 	return true
+}
+
+// quoted caches quotedPattern's expressions, one per track name seen:
+// compiling them for every question cost a tenth of an offline turn.
+var quoted sync.Map // string → *regexp.Regexp
+
+// quotedPattern matches name between quotes ("the “Open Data” track").
+func quotedPattern(name string) *regexp.Regexp {
+	if re, ok := quoted.Load(name); ok {
+		return re.(*regexp.Regexp)
+	}
+	re := regexp.MustCompile(`["“”'‘’]\s*` + regexp.QuoteMeta(name) + `\s*["“”'‘’]`)
+	quoted.Store(name, re)
+	return re
 }

@@ -61,6 +61,9 @@ func (m match) group(name string) string {
 // each calls fn for every match of re in the unconsumed text and consumes the
 // matches fn accepts.
 func (s *scan) each(re *regexp.Regexp, fn func(m match) bool) {
+	if !mayMatch(re, s.text) {
+		return
+	}
 	for _, idx := range re.FindAllSubmatchIndex(s.text, -1) {
 		if fn(match{s: s, idx: idx, re: re}) {
 			s.consume(idx[0], idx[1])
