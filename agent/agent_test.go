@@ -289,6 +289,7 @@ func TestSearchErrorsAreNotEmptyResults(t *testing.T) {
 		}
 	}
 	require.Equal(t, 3, tries, "times the failing search ran, want 3 (two retries)")
+	assert.Zero(t, s.unmarked, "searches sent without saying the agent retries them: what serves them would retry too")
 	const reflected = "a search error was reflected on: reflections %+v, zero tables %v"
 	require.Empty(t, st.Reflections, reflected, st.Reflections, st.ZeroResultTables)
 	require.Empty(t, st.ZeroResultTables, reflected, st.Reflections, st.ZeroResultTables)

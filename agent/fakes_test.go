@@ -83,11 +83,17 @@ type fakeSearch struct {
 	// meaning embeds texts for memory (none: Meaning fails, words only)
 	meaning func(text string) []float32
 	queries []search.Query
+	// unmarked counts searches whose context does not say the agent
+	// retries them (search.CallerRetries).
+	unmarked int
 }
 
 func (f *fakeSearch) Search(ctx context.Context, conf string, q search.Query) ([]search.Result, error) {
 	f.mu.Lock()
 	f.queries = append(f.queries, q)
+	if !search.RetriedByCaller(ctx) {
+		f.unmarked++
+	}
 	f.mu.Unlock()
 	if f.fail != nil {
 		if err := f.fail(q); err != nil {

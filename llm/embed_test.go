@@ -3,6 +3,7 @@ package llm_test
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"testing"
@@ -104,4 +105,28 @@ func TestCacheRefusesAnotherEmbedder(t *testing.T) {
 	e, _ := llm.NewEmbedder(context.Background(), spec, llm.Config{OllamaURL: srv.URL}, 0, 0, search.Calibration{})
 	_, err := c.Wrap(e)
 	assert.Error(t, err, "a cache of one model wrapped another")
+}
+
+// TestAQueryWhoseCallerRetriesIsEmbeddedOnce: the provider's client
+// retries a failed embedding request (loading documents), except when the
+// caller retries itself (a turn's search): then one request, and the
+// error at once.
+func TestAQueryWhoseCallerRetriesIsEmbeddedOnce(t *testing.T) {
+	srv := llmtest.NewOpenAI(t)
+	spec, _ := llm.ParseSpec("openai:embed-test")
+	emb, err := llm.NewEmbedder(context.Background(), spec, llm.Config{OpenAIKey: "k", OpenAIBaseURL: srv.URL + "/v1", Retry: fastRetry}, 0, 16, search.Calibration{})
+	require.NoError(t, err)
+	unavailable := llmtest.Reply{Status: http.StatusServiceUnavailable, Text: `{"error":{"message":"busy"}}`}
+
+	srv.Script("embeddings", unavailable)
+	before := len(srv.Of("embeddings"))
+	_, err = emb.Embed(context.Background(), []string{"a document"})
+	require.NoError(t, err, "one 503, then the client's own retry")
+	assert.Equal(t, 2, len(srv.Of("embeddings"))-before, "requests for a document")
+
+	srv.Script("embeddings", unavailable)
+	before = len(srv.Of("embeddings"))
+	_, err = emb.Embed(search.CallerRetries(context.Background()), []string{"a question"})
+	require.Error(t, err, "the 503 comes back to the caller, who retries")
+	assert.Equal(t, 1, len(srv.Of("embeddings"))-before, "requests for a question whose caller retries")
 }

@@ -91,6 +91,20 @@ func (s *Server) Of(step agent.Step) []Request {
 	return out
 }
 
+// scripted records req and returns the step's next scripted reply, if any;
+// unscripted embedding requests always succeed.
+func (s *Server) scripted(req Request) (Reply, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.requests = append(s.requests, req)
+	q := s.replies[req.Step]
+	if len(q) == 0 {
+		return Reply{}, false
+	}
+	s.replies[req.Step] = q[1:]
+	return q[0], true
+}
+
 func (s *Server) next(req Request) Reply {
 	s.mu.Lock()
 	defer s.mu.Unlock()

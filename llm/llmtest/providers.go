@@ -93,7 +93,9 @@ func NewOpenAI(t testing.TB) *Server {
 		mux.HandleFunc("POST /v1/embeddings", func(w http.ResponseWriter, r *http.Request) {
 			body := decode(r)
 			inputs := strs(body["input"])
-			s.next(Request{Step: "embeddings", Path: r.URL.Path, Header: r.Header.Clone(), Body: body, Model: str(body["model"])})
+			if rep, ok := s.scripted(Request{Step: "embeddings", Path: r.URL.Path, Header: r.Header.Clone(), Body: body, Model: str(body["model"])}); ok && fail(w, r, rep) {
+				return
+			}
 			var data []any
 			for i, in := range inputs {
 				data = append(data, map[string]any{"object": "embedding", "index": i, "embedding": Vector(in)})
