@@ -45,3 +45,30 @@ func unitVector(seed, dim int) []float32 {
 	search.Normalise(v)
 	return v
 }
+
+// BenchmarkFileWrite is what a turn's lessons cost the file backend when
+// it holds 20 conferences of 200 lessons with 512-dimension vectors: one
+// lesson stored (a turn's learning, or a lesson's use counted).
+func BenchmarkFileWrite(b *testing.B) {
+	ctx := context.Background()
+	f := memory.NewFile(b.TempDir() + "/reflections.json")
+	var all []memory.Lesson
+	for c := range 20 {
+		for i := range 200 {
+			all = append(all, memory.Lesson{ID: fmt.Sprint(c, "-", i), Conference: fmt.Sprint("c", c), Terms: map[string]float64{fmt.Sprint("w", i): 1},
+				Tables: []string{"sessions"}, Importance: 0.5, Vector: unitVector(c*200+i, 512), Embedder: "hash"})
+		}
+	}
+	if err := f.Put(ctx, all); err != nil {
+		b.Fatal(err)
+	}
+	i := 0
+	for b.Loop() {
+		l := all[i%len(all)]
+		l.Uses = i
+		if err := f.Put(ctx, []memory.Lesson{l}); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}

@@ -125,7 +125,7 @@ func TestVectorsAreKeptCompactly(t *testing.T) {
 	require.NoError(t, b.Remember(ctx, []memory.Lesson{l}))
 	raw, err := os.ReadFile(path)
 	require.NoError(t, err)
-	assert.Contains(t, string(raw), `"vector": "AACAPgAAgL+i57s0"`, "the vector is not base64 float32: %s", raw)
+	assert.Contains(t, string(raw), `"vector":"AACAPgAAgL+i57s0"`, "the vector is not base64 float32: %s", raw)
 	again, err := memory.Open(ctx, memory.NewFile(path), memory.Options{})
 	require.NoError(t, err)
 	require.Len(t, again.List("c1"), 1)
