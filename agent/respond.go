@@ -62,6 +62,7 @@ func (t *turn) answerWith(ctx context.Context, a attempt, in *RespondInput) (*ci
 
 func (t *turn) chunk(s string) { t.emit(Chunk{Text: s}) }
 
+
 // WhatAreYouLookingFor is the reply to a question that names nothing to
 // look for.
 const WhatAreYouLookingFor = "What are you looking for? Tell me a topic, a speaker, a company or a time, " +
@@ -93,7 +94,8 @@ func (t *turn) respondInput() *RespondInput {
 		Queries: cloneQueries(t.st.Tried), Calibration: t.calibration(), Lexicon: t.lexicon(),
 		FirstPlan: cloneQueries(t.st.OriginalPlannedQueries),
 	}
-	in.Talks = t.talks(in.Results[search.Speakers])
+	t.st.Talks = t.talks(in.Results[search.Speakers])
+	in.Talks = t.st.Talks
 	return in
 }
 
@@ -102,7 +104,7 @@ func (t *turn) talks(speakers []search.Result) map[string][]search.Result {
 	out := map[string][]search.Result{}
 	for _, p := range speakers {
 		if len(p.Talks) > 0 {
-			out[p.Key()] = t.agent.search.Items(t.st.Conference.ID, p.Talks)
+			out[p.Key()] = t.notCited(t.agent.search.Items(t.st.Conference.ID, p.Talks))
 		}
 	}
 	return out

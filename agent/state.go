@@ -164,9 +164,12 @@ type State struct {
 	PlannedQueries         []search.Query                   `json:"planned_queries"`
 	OriginalPlannedQueries []search.Query                   `json:"original_planned_queries"`
 	QueryResults           map[search.Table][]search.Result `json:"query_results"`
-	FirstPassResults       map[search.Table][]search.Result `json:"first_pass_results"`
-	QueryErrors            []QueryError                     `json:"query_errors,omitempty"`
-	Tried                  []search.Query                   `json:"tried_queries"`
+	// Talks are the sessions of the speakers the answer was written from,
+	// by speaker, looked up for it.
+	Talks            map[string][]search.Result       `json:"talks,omitempty"`
+	FirstPassResults map[search.Table][]search.Result `json:"first_pass_results"`
+	QueryErrors      []QueryError                     `json:"query_errors,omitempty"`
+	Tried            []search.Query                   `json:"tried_queries"`
 
 	TableStatus      []TableStatus  `json:"table_status"`
 	ZeroResultTables []search.Table `json:"zero_result_tables"`
@@ -227,11 +230,16 @@ func (s *State) Strategies() []Strategy {
 }
 
 // Retrieved is the set of items the answer may cite: the top AnswerLimit
-// results of each table.
+// results of each table, and the talks of the speakers among them.
 func (s *State) Retrieved() map[string]search.Result {
 	out := map[string]search.Result{}
 	for _, results := range AnswerResults(s.QueryResults) {
 		for _, r := range results {
+			out[r.Key()] = r
+		}
+	}
+	for _, talks := range s.Talks {
+		for _, r := range talks {
 			out[r.Key()] = r
 		}
 	}

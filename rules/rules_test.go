@@ -11,6 +11,7 @@ import (
 
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/conference"
+	"github.com/erleah/erleah-agent/eval"
 	"github.com/erleah/erleah-agent/memory"
 	"github.com/erleah/erleah-agent/rules"
 	"github.com/erleah/erleah-agent/search"
@@ -365,4 +366,24 @@ func TestASpeakerComesWithTheTalkThatAnswers(t *testing.T) {
 	require.NotEmpty(t, fraud)
 	text = answer(q, fraud[:1]) // had the speaker given only a talk on fraud, it would not answer this question
 	assert.NotContains(t, text, "[sessions/", "a talk added although it does not answer %q:\n%s", q.Text, text)
+}
+
+// TestEveryRecommendationIsCited runs every demo evaluation question: each
+// item an answer lists carries its citation, so nothing is recommended
+// that the attendee cannot open (a speaker's talk, looked up by the agent,
+// was listed without its marker once).
+func TestEveryRecommendationIsCited(t *testing.T) {
+	eng := demoEngine(t)
+	a := agent.New(rules.New(), eng, agent.Options{})
+	cases, err := eval.DemoCases()
+	require.NoError(t, err)
+	for _, c := range cases {
+		st, err := a.Run(context.Background(), agent.Request{Message: c.Message, Conference: agent.Conference{ID: c.ConferenceID, Name: c.ConferenceID}}, nil)
+		require.NoError(t, err, c.ID)
+		for _, line := range strings.Split(st.ResponseText, "\n") {
+			if strings.HasPrefix(line, "- ") {
+				assert.Regexp(t, `\[(sessions|speakers|exhibitors)/[^\]]+\]$`, line, "%s: a recommendation without its citation", c.ID)
+			}
+		}
+	}
 }
