@@ -62,7 +62,6 @@ func (t *turn) answerWith(ctx context.Context, a attempt, in *RespondInput) (*ci
 
 func (t *turn) chunk(s string) { t.emit(Chunk{Text: s}) }
 
-
 // WhatAreYouLookingFor is the reply to a question that names nothing to
 // look for.
 const WhatAreYouLookingFor = "What are you looking for? Tell me a topic, a speaker, a company or a time, " +

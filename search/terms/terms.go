@@ -103,7 +103,7 @@ func Stem(w string) string {
 	s = english.Stem(american(w), true)
 	stems.Lock()
 	if len(stems.m) < maxMemoStems {
-		stems.m[w] = s
+		stems.m[strings.Clone(w)] = s // w may be a slice of a long text: keep only the word
 	}
 	stems.Unlock()
 	return s
