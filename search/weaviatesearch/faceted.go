@@ -77,7 +77,7 @@ func (s *scan) narrow(ctx context.Context, ids []string) ([]string, error) {
 		facets := s.filter(kindFacet)
 		facets.Operands = append(facets.Operands, containsAny(propEntity, chunk))
 		// Facets below the floor do not count.
-		results, err := s.x.g.searchOnce(ctx, &pb.SearchRequest{
+		results, err := s.x.g.searchFor(ctx, &pb.SearchRequest{
 			Collection: s.x.class, Limit: maxCandidates, Filters: facets.proto(),
 			NearVector: s.nearVector(s.q.FacetFloor), Metadata: &pb.MetadataRequest{Distance: true},
 			Properties: &pb.PropertiesRequest{NonRefProperties: []string{propEntity, propFacet}},
@@ -154,7 +154,7 @@ func (s *scan) offerSims(id string, keys []string, sims []float32) {
 func (s *scan) exact(ctx context.Context, ids []string) error {
 	w := s.filter(kindEntity)
 	w.Operands = append(w.Operands, containsAny(propEntity, ids))
-	results, err := s.x.g.searchOnce(ctx, &pb.SearchRequest{
+	results, err := s.x.g.searchFor(ctx, &pb.SearchRequest{
 		Collection: s.x.class, Limit: uint32(len(ids)), Filters: w.proto(),
 		Properties: &pb.PropertiesRequest{NonRefProperties: []string{propEntity, propFacetKeys, propVectors}},
 	})

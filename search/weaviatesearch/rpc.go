@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/erleah/erleah-agent/search"
 	pb "github.com/weaviate/weaviate/grpc/generated/protocol/v1"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -175,9 +176,11 @@ func (r *rpc) search(ctx context.Context, req *pb.SearchRequest) ([]*pb.SearchRe
 	return r.query(ctx, true, req)
 }
 
-// searchOnce runs one gRPC search without retrying it (a turn's search).
-func (r *rpc) searchOnce(ctx context.Context, req *pb.SearchRequest) ([]*pb.SearchResult, error) {
-	return r.query(ctx, false, req)
+// searchFor runs one gRPC search for a caller: retried, unless the caller
+// retries itself (search.CallerRetries: a turn's search), so that there is
+// one layer of retries.
+func (r *rpc) searchFor(ctx context.Context, req *pb.SearchRequest) ([]*pb.SearchResult, error) {
+	return r.query(ctx, !search.RetriedByCaller(ctx), req)
 }
 
 func (r *rpc) query(ctx context.Context, retry bool, req *pb.SearchRequest) ([]*pb.SearchResult, error) {

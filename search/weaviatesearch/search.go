@@ -149,7 +149,7 @@ func (s *scan) candidates(ctx context.Context, n int) ([]candidate, error) {
 	}
 	// A vector below the threshold (or, of a facet, below the floor) cannot
 	// lift any entity to a score that counts.
-	results, err := s.x.g.searchOnce(ctx, &pb.SearchRequest{
+	results, err := s.x.g.searchFor(ctx, &pb.SearchRequest{
 		Collection: s.x.class, Limit: uint32(n), Filters: s.filter(kind).proto(),
 		NearVector: s.nearVector(max(s.q.Threshold, s.floor())),
 		Metadata:   &pb.MetadataRequest{Distance: true},

@@ -134,13 +134,17 @@ func TestServerErrorsAreRetriedOnceInAllThenReturned(t *testing.T) {
 	for code, writes := range map[codes.Code]int32{codes.Unavailable: int32(len(rpcPauses) + 1), codes.InvalidArgument: 1} {
 		srv := &failingSearch{code: code}
 		x := grpcIndex(t, srv)
-		_, err := x.Search(context.Background(), search.VectorQuery{Conference: "c", Table: search.Sessions,
-			Mode: search.Master, Vector: []float32{1, 0}, Limit: 5})
+		q := search.VectorQuery{Conference: "c", Table: search.Sessions, Mode: search.Master, Vector: []float32{1, 0}, Limit: 5}
+		_, err := x.Search(search.CallerRetries(context.Background()), q)
 		var we *Error
 		require.ErrorAs(t, err, &we)
 		assert.Equal(t, code, we.Code)
 		assert.Contains(t, err.Error(), "shard not ready")
-		assert.Equal(t, int32(1), srv.calls.Swap(0), "search calls after %s", code)
+		assert.Equal(t, int32(1), srv.calls.Swap(0), "search calls after %s, for a caller that retries", code)
+
+		_, err = x.Search(context.Background(), q) // a caller that does not retry (an MCP tool)
+		require.ErrorAs(t, err, &we)
+		assert.Equal(t, writes, srv.calls.Swap(0), "search calls after %s, for a caller that does not retry", code)
 
 		err = x.write(context.Background(), []search.Entity{{Ref: search.Ref{Conference: "c", Table: search.Sessions, ID: "s1"}, Master: []float32{1, 0}}})
 		require.ErrorAs(t, err, &we)

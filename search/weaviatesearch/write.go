@@ -237,7 +237,7 @@ func (x *Index) pruneMarkers(ctx context.Context, k shardKey, deleted int) error
 	return nil
 }
 
-// searcher is rpc.search or rpc.searchOnce.
+// searcher is rpc.search or rpc.searchFor.
 type searcher func(context.Context, *pb.SearchRequest) ([]*pb.SearchResult, error)
 
 // markerKeys lists the facet keys outside the schema that a conference's
@@ -266,12 +266,12 @@ type markersRead struct {
 	err  error
 }
 
-// readMarkers runs markerKeys in the background, once (a turn's search):
+// readMarkers runs markerKeys in the background, for the search's caller:
 // a faceted search needs the keys only after its first candidate round.
 func (x *Index) readMarkers(ctx context.Context, conference string, table search.Table) <-chan markersRead {
 	ch := make(chan markersRead, 1)
 	go func() {
-		keys, err := x.markerKeys(ctx, x.g.searchOnce, conference, table)
+		keys, err := x.markerKeys(ctx, x.g.searchFor, conference, table)
 		ch <- markersRead{keys, err}
 	}()
 	return ch
