@@ -399,3 +399,17 @@ func TestAQuestionNamingNothingIsAnsweredWithAQuestion(t *testing.T) {
 		require.IsType(t, agent.Answer{}, events[len(events)-1], "%q: the last event, want the answer", msg)
 	}
 }
+
+// TestEverySearchIsTriedOnceByWhatServesIt: the agent's searches and its
+// reflection probes are marked to be sent once where they are served (an
+// embedding provider, an index driver): the agent retries a search itself,
+// and a probe that fails is left out.
+func TestEverySearchIsTriedOnceByWhatServesIt(t *testing.T) {
+	m := &scripted{replies: map[agent.Step][]string{agent.StepPlan: {planSessions}, agent.StepRespond: {"ok"},
+		agent.StepReflect: {`{"reasoning":"r","strategy":"rewrite","user_message":"Again.","new_queries":[{"table":"sessions","query_text":"kubernetes"}]}`}}}
+	s := &fakeSearch{lex: tinyLexicon(t), results: weakEverywhere}
+	run(t, m, s, agent.Options{MaxRetries: 1}, "k8s?")
+	probes := len(s.queries) - len(s.searched())
+	require.Positive(t, probes, "no reflection probes ran")
+	assert.Zero(t, s.unmarked, "searches or probes not marked search.TryOnce: what serves them would retry too")
+}

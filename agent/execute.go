@@ -46,7 +46,7 @@ func (t *turn) execute(ctx context.Context) error {
 // search runs one query, trying again after a failure while the turn has
 // time.
 func (t *turn) search(ctx context.Context, q search.Query) ([]search.Result, error) {
-	ctx = search.CallerRetries(ctx) // these retries are the one layer: a provider's embedding is sent once per try
+	ctx = search.TryOnce(ctx) // these retries are the one layer: a provider's embedding is sent once per try
 	rs, err := t.agent.search.Search(ctx, t.st.Conference.ID, q)
 	for _, wait := range searchRetries {
 		if err == nil || ctx.Err() != nil {

@@ -83,15 +83,15 @@ type fakeSearch struct {
 	// meaning embeds texts for memory (none: Meaning fails, words only)
 	meaning func(text string) []float32
 	queries []search.Query
-	// unmarked counts searches whose context does not say the agent
-	// retries them (search.CallerRetries).
+	// unmarked counts searches whose context does not say to try them
+	// once (search.TryOnce): the agent retries them itself.
 	unmarked int
 }
 
 func (f *fakeSearch) Search(ctx context.Context, conf string, q search.Query) ([]search.Result, error) {
 	f.mu.Lock()
 	f.queries = append(f.queries, q)
-	if !search.RetriedByCaller(ctx) {
+	if !search.TriesOnce(ctx) {
 		f.unmarked++
 	}
 	f.mu.Unlock()

@@ -32,7 +32,7 @@ func (t *turn) terms(text string) map[string]float64 {
 // meaning is text embedded for recall by meaning; none when it cannot be
 // (the words still count).
 func (t *turn) meaning(ctx context.Context, text string) search.Meaning {
-	m, err := t.agent.search.Meaning(ctx, t.st.Conference.ID, text)
+	m, err := t.agent.search.Meaning(search.TryOnce(ctx), t.st.Conference.ID, text) // without it, words still recall
 	if err != nil {
 		t.agent.log.Debug("reflection memory recalls by words only", "trace_id", t.st.TraceID, "err", err)
 		return search.Meaning{}

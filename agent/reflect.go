@@ -296,7 +296,7 @@ func (t *turn) probes(ctx context.Context) []Probe {
 		}
 		want = append(want, Probe{Text: q.Text, Table: q.Table, Mode: q.Mode.Other(), Filter: q.Filter})
 	}
-	g, gctx := errgroup.WithContext(ctx)
+	g, gctx := errgroup.WithContext(search.TryOnce(ctx)) // a probe that fails is left out, not retried
 	g.SetLimit(maxParallel)
 	zero := float32(0)
 	for i := range want {

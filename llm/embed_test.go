@@ -126,7 +126,7 @@ func TestAQueryWhoseCallerRetriesIsEmbeddedOnce(t *testing.T) {
 
 	srv.Script("embeddings", unavailable)
 	before = len(srv.Of("embeddings"))
-	_, err = emb.Embed(search.CallerRetries(context.Background()), []string{"a question"})
+	_, err = emb.Embed(search.TryOnce(context.Background()), []string{"a question"})
 	require.Error(t, err, "the 503 comes back to the caller, who retries")
 	assert.Equal(t, 1, len(srv.Of("embeddings"))-before, "requests for a question whose caller retries")
 }

@@ -19,8 +19,8 @@ import (
 // jitter, or as long as Retry-After asks if that is longer, and never past
 // the request's deadline: when the wait would cross it, it gives up at once.
 // What it saw is written to the call's record for error classification.
-// A request whose caller retries (search.CallerRetries: a turn's search
-// embedding its query) is sent once.
+// A request marked search.TryOnce (a turn's search embedding its query,
+// which the agent retries) is sent once.
 type retryTransport struct {
 	base   http.RoundTripper
 	policy RetryPolicy
@@ -41,7 +41,7 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		wait, retry := retryable(resp, err)
 		rec.note(status, wait)
-		if !retry || attempt >= t.policy.MaxAttempts || search.RetriedByCaller(req.Context()) || (req.Body != nil && req.GetBody == nil) {
+		if !retry || attempt >= t.policy.MaxAttempts || search.TriesOnce(req.Context()) || (req.Body != nil && req.GetBody == nil) {
 			return resp, err
 		}
 		delay := max(t.backoff(attempt), wait)

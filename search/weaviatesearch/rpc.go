@@ -177,10 +177,10 @@ func (r *rpc) search(ctx context.Context, req *pb.SearchRequest) ([]*pb.SearchRe
 }
 
 // searchFor runs one gRPC search for a caller: retried, unless the caller
-// retries itself (search.CallerRetries: a turn's search), so that there is
-// one layer of retries.
+// asks for one try (search.TryOnce: a turn's search, which the agent
+// retries), so that there is one layer of retries.
 func (r *rpc) searchFor(ctx context.Context, req *pb.SearchRequest) ([]*pb.SearchResult, error) {
-	return r.query(ctx, !search.RetriedByCaller(ctx), req)
+	return r.query(ctx, !search.TriesOnce(ctx), req)
 }
 
 func (r *rpc) query(ctx context.Context, retry bool, req *pb.SearchRequest) ([]*pb.SearchResult, error) {

@@ -135,7 +135,7 @@ func TestServerErrorsAreRetriedOnceInAllThenReturned(t *testing.T) {
 		srv := &failingSearch{code: code}
 		x := grpcIndex(t, srv)
 		q := search.VectorQuery{Conference: "c", Table: search.Sessions, Mode: search.Master, Vector: []float32{1, 0}, Limit: 5}
-		_, err := x.Search(search.CallerRetries(context.Background()), q)
+		_, err := x.Search(search.TryOnce(context.Background()), q)
 		var we *Error
 		require.ErrorAs(t, err, &we)
 		assert.Equal(t, code, we.Code)
