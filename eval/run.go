@@ -67,7 +67,9 @@ type CaseResult struct {
 // Report is the whole evaluation.
 type Report struct {
 	Summary map[Mode]Summary `json:"summary"`
-	Cases   []CaseResult     `json:"cases"`
+	// Paired compares the modes case by case, when both ran.
+	Paired *Paired      `json:"paired,omitempty"`
+	Cases  []CaseResult `json:"cases"`
 }
 
 // Run evaluates every case in every mode of the runner, modes in a fixed
@@ -92,6 +94,7 @@ func (r *Runner) Run(ctx context.Context, cases []Case) (*Report, error) {
 		rep.Summary[m] = summarise(results)
 		rep.Cases = append(rep.Cases, results...)
 	}
+	rep.Paired = pair(rep.Cases)
 	return rep, nil
 }
 

@@ -42,6 +42,11 @@ type Summary struct {
 	Citations       int `json:"citations"`
 	FalseCitations  int `json:"false_citations"`
 	Errors          int `json:"errors"`
+	// AnswerHitCI, AnswerPrecisionCI and NothingFitsCI are the 95 %
+	// intervals of those rates.
+	AnswerHitCI       Interval `json:"answer_hit_ci"`
+	AnswerPrecisionCI Interval `json:"answer_precision_ci"`
+	NothingFitsCI     Interval `json:"nothing_fits_ci"`
 	// ByKind has the same figures per case kind.
 	ByKind map[string]Summary `json:"by_kind,omitempty"`
 }
@@ -114,6 +119,9 @@ func totals(results []CaseResult) Summary {
 	s.FalseCitationRate = ratio(s.FalseCitations, s.Citations)
 	s.MeanAttempts = ratio(attempts, len(results))
 	s.P50MS, s.P95MS = round(percentile(ms, 0.5)), round(percentile(ms, 0.95))
+	s.AnswerHitCI = Wilson(s.AnswerHits, s.AnswerableCases)
+	s.AnswerPrecisionCI = Wilson(s.Citations-s.FalseCitations, s.Citations)
+	s.NothingFitsCI = Wilson(s.NothingFits, s.NoAnswerCases)
 	return s
 }
 

@@ -223,6 +223,7 @@ func printReport(w io.Writer, rep *eval.Report, modes []eval.Mode) {
 			s.FirstPassHitRate, s.FinalHitRate, s.RecallAt10, s.MRR, s.MeanAttempts, s.LLMCalls, s.P50MS, s.P95MS)
 	}
 	tw.Flush()
+	printUncertainty(w, rep, modes)
 	fmt.Fprintln(w, "\nby kind (answer hits, recovered / first-pass misses, nothing fits, precision):")
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "kind\tcases")
@@ -239,6 +240,23 @@ func printReport(w io.Writer, rep *eval.Report, modes []eval.Mode) {
 	}
 	tw.Flush()
 }
+
+// printUncertainty says how far each rate could be from the truth with
+// this few cases, and whether reflection's lead is more than chance.
+func printUncertainty(w io.Writer, rep *eval.Report, modes []eval.Mode) {
+	fmt.Fprintln(w, "\n95% intervals (Wilson):")
+	for _, m := range modes {
+		s := rep.Summary[m]
+		fmt.Fprintf(w, "  %s: answer hit %s, precision %s, nothing fits %s\n", m,
+			span(s.AnswerHitCI), span(s.AnswerPrecisionCI), span(s.NothingFitsCI))
+	}
+	if p := rep.Paired; p != nil {
+		fmt.Fprintf(w, "case by case: only reflection answers %d, only mechanical %d (sign test p = %.3f)\n",
+			p.ReflectionOnly, p.MechanicalOnly, p.P)
+	}
+}
+
+func span(i eval.Interval) string { return fmt.Sprintf("%.2f–%.2f", i.Low, i.High) }
 
 func kindCell(s eval.Summary) string {
 	var parts []string
