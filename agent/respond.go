@@ -17,6 +17,7 @@ const Apology = "Sorry, I couldn't put an answer together just now. Please try a
 // respond writes the answer from what the turn retrieved.
 func (t *turn) respond(ctx context.Context) error {
 	t.progress(StepRespond, "Writing the answer…")
+	t.st.Talks = t.talks(AnswerResults(t.st.QueryResults)[search.Speakers]) // once: a regenerated answer reads them too
 	return t.answer(ctx, t.respondInput())
 }
 
@@ -91,10 +92,8 @@ func (t *turn) respondInput() *RespondInput {
 		Conference: t.st.Conference, History: t.st.History, FollowUp: t.st.FollowUp, Intent: t.st.Intent,
 		Results: AnswerResults(t.st.QueryResults), Tables: t.st.TableStatus,
 		Queries: cloneQueries(t.st.Tried), Calibration: t.calibration(), Lexicon: t.lexicon(),
-		FirstPlan: cloneQueries(t.st.OriginalPlannedQueries),
+		FirstPlan: cloneQueries(t.st.OriginalPlannedQueries), Talks: t.st.Talks,
 	}
-	t.st.Talks = t.talks(in.Results[search.Speakers])
-	in.Talks = t.st.Talks
 	return in
 }
 

@@ -194,15 +194,16 @@ func appendSynced(path string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	if _, err := fh.Write(data); err != nil {
-		fh.Close()
-		return err
+	return writeSynced(fh, data)
+}
+
+// writeSynced writes data to fh, syncs it to disk and closes it.
+func writeSynced(fh *os.File, data []byte) error {
+	_, err := fh.Write(data)
+	if err == nil {
+		err = fh.Sync()
 	}
-	if err := fh.Sync(); err != nil {
-		fh.Close()
-		return err
-	}
-	return fh.Close()
+	return errors.Join(err, fh.Close())
 }
 
 // compact rewrites the journal with the live lessons only.
@@ -235,15 +236,7 @@ func replaceSynced(path string, data []byte) error {
 		return err
 	}
 	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
+	if err := writeSynced(tmp, data); err != nil {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)

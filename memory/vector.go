@@ -2,25 +2,21 @@ package memory
 
 import (
 	"encoding/base64"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"math"
+
+	"github.com/erleah/erleah-agent/search"
 )
 
 // Vector is an embedding as lessons keep it: in JSON, the base64 of its
-// little-endian float32 values, a third of the text a list of numbers
-// takes (a file or Directus item rewritten on every change stays small).
-// A list of numbers is read too.
+// little-endian float32 values (search.AppendFloats), a third of the text a
+// list of numbers takes, so a lesson written to the journal or to Directus
+// stays small. A list of numbers is read too.
 type Vector []float32
 
 // MarshalJSON writes v as a base64 string.
 func (v Vector) MarshalJSON() ([]byte, error) {
-	buf := make([]byte, 4*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint32(buf[4*i:], math.Float32bits(x))
-	}
-	return json.Marshal(base64.StdEncoding.EncodeToString(buf))
+	return json.Marshal(base64.StdEncoding.EncodeToString(search.AppendFloats(make([]byte, 0, 4*len(v)), v)))
 }
 
 // UnmarshalJSON reads a base64 string of float32 values, or a list of
@@ -39,10 +35,6 @@ func (v *Vector) UnmarshalJSON(b []byte) error {
 	if err != nil || len(raw)%4 != 0 {
 		return fmt.Errorf("memory: vector: not base64 float32 values")
 	}
-	out := make(Vector, len(raw)/4)
-	for i := range out {
-		out[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
-	}
-	*v = out
+	*v = search.Floats(raw)
 	return nil
 }

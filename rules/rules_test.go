@@ -23,6 +23,16 @@ func demoEngine(t testing.TB) *search.Engine {
 	return eng
 }
 
+// searchDemo runs q on the AI & data demo conference, wanting at least n
+// results.
+func searchDemo(t *testing.T, eng *search.Engine, q search.Query, n int) []search.Result {
+	t.Helper()
+	rs, err := eng.Search(context.Background(), "aidata26", eng.Resolve(q))
+	require.NoError(t, err, "search %q", q.Text)
+	require.GreaterOrEqual(t, len(rs), n, "results of %q", q.Text)
+	return rs
+}
+
 var demo = agent.Conference{ID: "aidata26", Name: "Applied AI & Data Infrastructure Summit 2026"}
 
 type planOut struct {
@@ -313,9 +323,7 @@ func TestNothingSureRecommendsOneClosestItem(t *testing.T) {
 	eng := demoEngine(t)
 	ctx := context.Background()
 	q := search.Query{Table: search.Sessions, Mode: search.Faceted, Text: "retrieval-augmented generation"}
-	rs, err := eng.Search(ctx, "aidata26", eng.Resolve(q))
-	require.NoError(t, err)
-	require.GreaterOrEqual(t, len(rs), 2)
+	rs := searchDemo(t, eng, q, 2)
 	weak := eng.Calibration().Confident - 0.05 // every item below the confidence band, above the hedge level
 	for i := range rs {
 		rs[i].Score = weak - float32(i)*0.001
@@ -336,10 +344,7 @@ func TestASpeakerComesWithTheTalkThatAnswers(t *testing.T) {
 	eng := demoEngine(t)
 	ctx := context.Background()
 	q := search.Query{Table: search.Speakers, Mode: search.Faceted, Text: "retrieval-augmented generation"}
-	people, err := eng.Search(ctx, "aidata26", eng.Resolve(q))
-	require.NoError(t, err)
-	require.NotEmpty(t, people)
-	p := people[0]
+	p := searchDemo(t, eng, q, 1)[0]
 	require.NotEmpty(t, p.Talks, "speaker %s has no talks", p.Key())
 	p.Score = 0.97
 	talks := eng.Items("aidata26", p.Talks)
@@ -361,9 +366,7 @@ func TestASpeakerComesWithTheTalkThatAnswers(t *testing.T) {
 	}
 	assert.Equal(t, 1, cited, "one talk of the speaker's, the one that answers:\n%s", text)
 
-	fraud, err := eng.Search(ctx, "aidata26", eng.Resolve(search.Query{Table: search.Sessions, Mode: search.Faceted, Text: "fraud detection"}))
-	require.NoError(t, err)
-	require.NotEmpty(t, fraud)
+	fraud := searchDemo(t, eng, search.Query{Table: search.Sessions, Mode: search.Faceted, Text: "fraud detection"}, 1)
 	text = answer(q, fraud[:1]) // had the speaker given only a talk on fraud, it would not answer this question
 	assert.NotContains(t, text, "[sessions/", "a talk added although it does not answer %q:\n%s", q.Text, text)
 }

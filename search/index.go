@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math"
 )
@@ -145,4 +146,24 @@ func Dot(a, b []float32) float32 {
 		s0 += a[i] * b[i]
 	}
 	return (s0 + s1) + (s2 + s3)
+}
+
+// AppendFloats appends v's values to buf as little-endian float32 bytes,
+// the one byte form vectors take here (index objects, the embedding cache,
+// content hashes, stored lessons).
+func AppendFloats(buf []byte, v []float32) []byte {
+	for _, x := range v {
+		buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(x))
+	}
+	return buf
+}
+
+// Floats reads raw, little-endian float32 bytes as AppendFloats writes
+// them; a trailing part shorter than four bytes is ignored.
+func Floats(raw []byte) []float32 {
+	out := make([]float32, len(raw)/4)
+	for i := range out {
+		out[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
+	}
+	return out
 }

@@ -3,11 +3,9 @@ package search
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -33,10 +31,7 @@ func (e *Entity) ContentHash() string {
 	h := sha256.New()
 	buf := make([]byte, 0, 4*len(e.Master))
 	write := func(v []float32) {
-		buf = buf[:0]
-		for _, x := range v {
-			buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(x))
-		}
+		buf = AppendFloats(buf[:0], v)
 		h.Write(buf)
 	}
 	write(e.Master)

@@ -91,8 +91,8 @@ func (s *Server) Of(step agent.Step) []Request {
 	return out
 }
 
-// scripted records req and returns the step's next scripted reply, if any;
-// unscripted embedding requests always succeed.
+// scripted records req and returns the step's next scripted reply, if any
+// (the embeddings endpoint answers unscripted requests itself).
 func (s *Server) scripted(req Request) (Reply, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -105,16 +105,17 @@ func (s *Server) scripted(req Request) (Reply, bool) {
 	return q[0], true
 }
 
+// next records req and returns the step's next scripted reply, else
+// Default's, else a 500.
 func (s *Server) next(req Request) Reply {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.requests = append(s.requests, req)
-	if q := s.replies[req.Step]; len(q) > 0 {
-		s.replies[req.Step] = q[1:]
-		return q[0]
+	if rep, ok := s.scripted(req); ok {
+		return rep
 	}
-	if s.Default != nil {
-		return s.Default(req.Step)
+	s.mu.Lock()
+	def := s.Default
+	s.mu.Unlock()
+	if def != nil {
+		return def(req.Step)
 	}
 	return Reply{Status: http.StatusInternalServerError, Text: `{"error":{"message":"no scripted reply"}}`}
 }

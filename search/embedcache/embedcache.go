@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -74,11 +73,7 @@ func (c *Cache) load(r io.Reader) error {
 		}
 		var k key
 		copy(k[:], rec)
-		v := make([]float32, c.dim)
-		for i := range v {
-			v[i] = math.Float32frombits(binary.LittleEndian.Uint32(rec[sha256.Size+4*i:]))
-		}
-		c.vecs[k] = v
+		c.vecs[k] = search.Floats(rec[sha256.Size:])
 	}
 }
 
@@ -163,10 +158,7 @@ func (c *Cache) store(texts []string, vecs [][]float32) error {
 		}
 		k := sha256.Sum256([]byte(c.name + "\x00" + t))
 		c.vecs[k] = vecs[i]
-		buf = append(buf, k[:]...)
-		for _, x := range vecs[i] {
-			buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(x))
-		}
+		buf = search.AppendFloats(append(buf, k[:]...), vecs[i])
 	}
 	return c.appendFile(buf)
 }

@@ -3,10 +3,8 @@ package weaviatesearch
 import (
 	"crypto/sha1"
 	"encoding/base64"
-	"encoding/binary"
 	"encoding/hex"
 	"fmt"
-	"math"
 
 	"github.com/erleah/erleah-agent/search"
 	pb "github.com/weaviate/weaviate/grpc/generated/protocol/v1"
@@ -120,18 +118,11 @@ func markers(class string, entities []search.Entity) []*pb.BatchObject {
 func encodeVectors(e *search.Entity) string {
 	dim := len(e.Master)
 	buf := make([]byte, 0, 4*dim*(1+len(e.Facets)))
-	buf = appendFloats(buf, e.Master)
+	buf = search.AppendFloats(buf, e.Master)
 	for _, f := range e.Facets {
-		buf = appendFloats(buf, f.Vector)
+		buf = search.AppendFloats(buf, f.Vector)
 	}
 	return base64.StdEncoding.EncodeToString(buf)
-}
-
-func appendFloats(buf []byte, v []float32) []byte {
-	for _, x := range v {
-		buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(x))
-	}
-	return buf
 }
 
 // stored is an entity as read back from its entity object.
@@ -151,10 +142,7 @@ func decodeStored(id string, keys []string, blob string, dim int) (stored, error
 	if len(raw) != 4*dim*(1+len(keys)) {
 		return stored{}, fmt.Errorf("entity %s: %d vector bytes for %d facets of dimension %d", id, len(raw), len(keys), dim)
 	}
-	vecs := make([]float32, len(raw)/4)
-	for i := range vecs {
-		vecs[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
-	}
+	vecs := search.Floats(raw)
 	s := stored{id: id, master: vecs[:dim:dim], keys: keys}
 	for i := range keys {
 		s.facets = append(s.facets, vecs[(i+1)*dim:(i+2)*dim:(i+2)*dim])

@@ -205,4 +205,4 @@ func (s *scan) floor() float32 {
 }
 
 // vectorBytes is v as the gRPC API takes it: little-endian float32.
-func vectorBytes(v []float32) []byte { return appendFloats(make([]byte, 0, 4*len(v)), v) }
+func vectorBytes(v []float32) []byte { return search.AppendFloats(make([]byte, 0, 4*len(v)), v) }

@@ -16,17 +16,21 @@ import (
 // fifth of an offline turn before, and almost nothing now.
 
 // required caches each pattern's required strings; nil means "run it".
-var required sync.Map // *regexp.Regexp → []string
+var required sync.Map // *regexp.Regexp → [][]byte
 
 // mayMatch reports whether text has one of the strings every match of re
 // must contain, so that running re can find something.
 func mayMatch(re *regexp.Regexp, text []byte) bool {
 	v, ok := required.Load(re)
 	if !ok {
-		v, _ = required.LoadOrStore(re, requiredStrings(re))
+		var need [][]byte
+		for _, s := range requiredStrings(re) {
+			need = append(need, []byte(s))
+		}
+		v, _ = required.LoadOrStore(re, need)
 	}
-	need := v.([]string)
-	return need == nil || slices.ContainsFunc(need, func(s string) bool { return bytes.Contains(text, []byte(s)) })
+	need := v.([][]byte)
+	return need == nil || slices.ContainsFunc(need, func(s []byte) bool { return bytes.Contains(text, s) })
 }
 
 // requiredStrings returns strings one of which every match of re contains,
