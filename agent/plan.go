@@ -95,13 +95,25 @@ func (t *turn) readQuestion() {
 		p = when.Parsed{Rest: text}
 	}
 	st.Topic = strings.TrimSpace(p.Rest)
-	if !p.Filter.IsZero() {
+	switch {
+	case onlyFormats(p.Filter) && lexical.Several(text):
+		// A format word in one need of several ("…get hands-on with FHIR")
+		// is not the whole question's filter: it stays a search word.
+		st.Topic = text
+	case !p.Filter.IsZero():
 		f := p.Filter
 		st.Filter = &f
-	} else if st.Topic == "" {
+	case st.Topic == "":
 		st.Topic = text
 	}
 	st.Outside = p.Outside
+}
+
+// onlyFormats reports whether f constrains formats and nothing else.
+func onlyFormats(f when.Filter) bool {
+	g := f
+	g.Formats = nil
+	return len(f.Formats) > 0 && g.IsZero()
 }
 
 // items returns the conference's items refs names.

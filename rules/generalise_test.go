@@ -107,3 +107,21 @@ func TestAWidenedFilterIsSaidAndItsFindingsShownAsOutsideIt(t *testing.T) {
 	assert.Equal(t, []string{"sun-am"}, cited(st), "answer %q", st.ResponseText)
 	assert.Contains(t, st.ResponseText, "Outside this afternoon")
 }
+
+// A format word ("hands-on", "workshop") filters a question that asks for
+// one thing; in a question asking for several it belongs to one need, so it
+// stays a search word and the other needs are searched in every format.
+func TestAFormatWordInOneNeedOfSeveralIsNotAFilter(t *testing.T) {
+	eng, conf := harbour(t)
+	sat := time.Date(2026, 10, 24, 8, 0, 0, 0, time.UTC)
+	one := ask(t, eng, conf, "any hands-on workshops on cold chain audits?", sat)
+	require.NotNil(t, one.Filter, "a one-need question lost its format filter")
+	assert.Equal(t, []string{"workshop"}, one.Filter.Formats)
+	assert.Equal(t, []string{"sun-am"}, cited(one), "answer: %s", one.ResponseText)
+
+	several := ask(t, eng, conf, "We need insurance for our reefer cargo. "+
+		"Also I'd like to get hands-on with customs declarations for beginners.", sat)
+	assert.Nil(t, several.Filter, "the format word of one need filtered the whole question")
+	assert.Contains(t, cited(several), "sun-pm", "the insurance talk was filtered out: %s", several.ResponseText)
+	assert.Contains(t, cited(several), "sun-late", "the hands-on need lost its workshop: %s", several.ResponseText)
+}

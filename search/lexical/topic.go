@@ -3,6 +3,8 @@ package lexical
 import (
 	"regexp"
 	"strings"
+
+	"github.com/erleah/erleah-agent/search/terms"
 )
 
 // A question's clauses are cut at punctuation and at the conjunctions that
@@ -58,6 +60,10 @@ func notSelf(c string) bool {
 // of 3 trying to get our first models into prod").
 var needStart = regexp.MustCompile(`(?i)\b(?:trying|looking|hoping|wanting|planning|searching|interested|who\s+wants?|that\s+wants?|and\s+want|keen)\b`)
 
+// askedBy opens a clause in which someone else asks for the need ("my team
+// wants us to…"): a need, not a self-description.
+var askedBy = regexp.MustCompile(`(?i)^(?:my|our)\s+(?:boss|manager|team|lead|director|supervisor|employer|company|organi[sz]ation|ceo|cto|cio|ciso)\s+(?:really\s+)?(?:wants?|asked|asks|told|tells|needs?|expects?)\s+(?:me|us)\s+to\b`)
+
 // requestPhrasing is how attendees ask rather than what they ask about; it
 // is peeled off the start of a clause, repeatedly.
 var requestPhrasing = []*regexp.Regexp{
@@ -106,6 +112,18 @@ func Needs(text string) []string {
 	return kept
 }
 
+// Several reports whether a question asks for more than one thing: two or
+// more of its needs (Needs) have at least two content words each.
+func Several(text string) bool {
+	n := 0
+	for _, part := range Needs(text) {
+		if len(terms.Content(part)) >= 2 {
+			n++
+		}
+	}
+	return n >= 2
+}
+
 // clauses splits text at clause breaks.
 func clauses(text string) []string {
 	var out []string
@@ -125,7 +143,7 @@ func clauses(text string) []string {
 // self-description.
 func need(clause string) []string {
 	c := strings.TrimSpace(peelGreeting(clause))
-	if !selfDescription.MatchString(c) || notSelf(c) {
+	if !selfDescription.MatchString(c) || notSelf(c) || askedBy.MatchString(c) {
 		return []string{clause}
 	}
 	if loc := needStart.FindStringIndex(c); loc != nil {
