@@ -125,3 +125,20 @@ func TestAFormatWordInOneNeedOfSeveralIsNotAFilter(t *testing.T) {
 	assert.Contains(t, cited(several), "sun-pm", "the insurance talk was filtered out: %s", several.ResponseText)
 	assert.Contains(t, cited(several), "sun-late", "the hands-on need lost its workshop: %s", several.ResponseText)
 }
+
+// "Still on today" holds the session running now and those to come today,
+// not the ones already over.
+func TestStillOnTodayKeepsWhatIsRunning(t *testing.T) {
+	eng, conf := harbour(t)
+	ams, err := time.LoadLocation("Europe/Amsterdam")
+	require.NoError(t, err)
+	sunday := time.Date(2026, 10, 25, 10, 30, 0, 0, ams)
+	st := ask(t, eng, conf, "anything about cold chain still going on today?", sunday)
+	require.NotNil(t, st.Filter, "no time filter")
+	assert.True(t, st.Filter.Ongoing, "filter %+v: want what has not ended", st.Filter)
+	assert.ElementsMatch(t, []string{"sun-am", "sun-pm"}, cited(st), "answer: %s", st.ResponseText)
+	assert.Contains(t, st.ResponseText, "the rest of today")
+
+	late := ask(t, eng, conf, "anything about cold chain still going on today?", sunday.Add(75*time.Minute))
+	assert.Equal(t, []string{"sun-pm"}, cited(late), "at 11:45, after the audits ended: %s", late.ResponseText)
+}

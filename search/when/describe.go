@@ -112,6 +112,10 @@ func partWords(lo, hi int) string {
 // "Sat 24 to Sun 25 Oct", "now", "next".
 func (c conf) describe(f Filter) string {
 	switch {
+	case f.Ongoing && !f.To.IsZero():
+		g := f
+		g.Ongoing = false
+		return c.describe(g)
 	case f.Ongoing:
 		return "now"
 	case f.Next:

@@ -19,7 +19,9 @@ type Filter struct {
 	From time.Time `json:"from,omitzero"`
 	To   time.Time `json:"to,omitzero"`
 	// Ongoing ("now") matches the sessions running at From
-	// (start <= From < end) instead of a window; To is then ignored.
+	// (start <= From < end) instead of a window. With To set ("still on
+	// today", "anything left?") it matches the sessions that overlap
+	// [From, To): not ended by From, starting before To.
 	Ongoing bool `json:"ongoing,omitempty"`
 	// Next ("what's next") keeps, among the matching sessions (which start
 	// at or after From, and before To when set), only the earliest slot.
@@ -52,6 +54,9 @@ func (f Filter) Match(start, end time.Time, room, track, format string) bool {
 }
 
 func (f Filter) matchTime(start, end time.Time) bool {
+	if f.Ongoing && !f.To.IsZero() {
+		return (f.From.IsZero() || end.After(f.From)) && start.Before(f.To)
+	}
 	if f.Ongoing {
 		return f.From.IsZero() || (!start.After(f.From) && end.After(f.From))
 	}

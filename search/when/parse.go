@@ -98,6 +98,7 @@ type found struct {
 	next       bool
 	later      bool
 	upcoming   bool
+	left       bool // "still on", "anything left": not ended yet
 
 	rooms, tracks, formats []string
 	outside                string
@@ -176,7 +177,7 @@ func (p *found) window(f *Filter) string {
 		return withinWords(p.within)
 	}
 	tod, timed := p.timeOfDay()
-	relative := p.ongoing || p.next || p.later || p.upcoming
+	relative := p.ongoing || p.next || p.later || p.upcoming || p.left
 	if len(p.days) == 0 && !timed {
 		return p.relative(f)
 	}
@@ -193,6 +194,12 @@ func (p *found) window(f *Filter) string {
 	case p.next:
 		f.Next, f.From, f.To = true, p.notBeforeNow(from, to), to
 		return "next, " + when
+	case p.left:
+		f.Ongoing, f.From, f.To = true, p.notBeforeNow(from, to), to
+		if f.From.After(from) {
+			return "the rest of " + when
+		}
+		return when
 	case p.later || p.upcoming:
 		f.From, f.To = p.notBeforeNow(from, to), to
 		return "later " + when
@@ -214,7 +221,7 @@ func (p *found) notBeforeNow(from, to time.Time) time.Time {
 // "what's next", "later", "upcoming".
 func (p *found) relative(f *Filter) string {
 	today := func() { p.relDay(p.today, "today") }
-	if p.over() && (p.ongoing || p.next || p.later || p.upcoming) {
+	if p.over() && (p.ongoing || p.next || p.later || p.upcoming || p.left) {
 		today() // "what's next" once it is all over: today is after it
 	}
 	switch {
@@ -228,6 +235,10 @@ func (p *found) relative(f *Filter) string {
 	case p.upcoming:
 		f.From = p.now
 		return "from now on"
+	case p.left:
+		today()
+		f.Ongoing, f.From, f.To = true, p.now, p.c.at(p.today, 1440)
+		return "the rest of today (" + short(p.today) + ")"
 	case p.later:
 		today()
 		f.From, f.To = p.now, p.c.at(p.today, 1440)

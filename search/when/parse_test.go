@@ -123,6 +123,15 @@ func TestParseRelative(t *testing.T) {
 		{msg: "next friday", from: sg(23, 0, 0), to: sg(24, 0, 0), rest: "",
 			outside: "FOSSASIA Summit runs from Tue 20 to Thu 22 October; Friday 23 October is after it."},
 		{msg: "the room next to hall 1", rooms: []string{"Hall 1"}, rest: "the room next to"},
+		{msg: "anything AI-related still going on today?", from: sgNow, to: sg(21, 0, 0), ongoing: true, rest: "anything AI-related?",
+			label: "the rest of today (Tue 20 Oct)"},
+		{msg: "any security stuff left?", from: sgNow, to: sg(21, 0, 0), ongoing: true, rest: "any security stuff?"},
+		{msg: "remaining workshops tomorrow", from: sg(21, 0, 0), to: sg(22, 0, 0), ongoing: true, formats: []string{"workshop"}, rest: ""},
+		{msg: "what's still on this afternoon", from: sg(20, 12, 0), to: sg(20, 17, 0), ongoing: true, rest: "what's"},
+		{msg: "I'm still on the fence about rust", rest: "I'm still on the fence about rust"},
+		{msg: "left of the main stage", rest: "left of the main stage"},
+		{msg: "anything still left on privacy?", from: sgNow, to: sg(21, 0, 0), ongoing: true, rest: "anything on privacy?"},
+		{msg: "is rust still relevant", rest: "is rust still relevant"},
 	})
 }
 

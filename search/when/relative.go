@@ -15,6 +15,7 @@ var (
 	reRestOfDay = regexp.MustCompile(`(?:\bfor\s+)?(?:\bthe\s+)?\brest\s+of\s+(?:the\s+day|today)\b`)
 	reUpcoming  = regexp.MustCompile(`\b(?:upcoming|still\s+to\s+come|yet\s+to\s+come|from\s+now\s+on)\b`)
 	reLater     = regexp.MustCompile(`\blater(?:\s+on)?\b`)
+	reLeft      = regexp.MustCompile(`\b(?:(?:still\s+)?(?:left|remaining)|still(?:\s+(?:going\s+on|going|on|running|happening|open))?)\b`)
 	reNow       = regexp.MustCompile(`\b(?:happening\s+(?:right\s+)?now|right\s+now|now|currently|at\s+the\s+moment|at\s+present|at\s+this\s+moment|in\s+progress|under\s*way)\b`)
 	reNext      = regexp.MustCompile(`\b(?:what(?:'|’)?s|what\s+is|what\s+comes)\s+(?:up\s+)?next\b|\b(?:up\s+next|next\s+up|coming\s+up(?:\s+next)?|(?:starting|starts|coming)\s+soon|soon|next)\b`)
 )
@@ -71,6 +72,22 @@ func (p *found) upcomingStep(match) bool {
 // nothing before now.
 func (p *found) laterStep(match) bool {
 	p.later = true
+	return true
+}
+
+// leftWords may follow "still on", "left" or "remaining" when they mean what
+// has not ended yet ("anything left today?", "what's remaining this
+// afternoon"); before any other word ("left of the stage", "still on the
+// fence", "remaining budget") they do not.
+var leftWords = append([]string{"today", "tonight", "this", "for", "to", "about"}, nextWords...)
+
+// leftStep records "still on", "still going on", "left", "remaining": the
+// sessions not ended yet, those running now included.
+func (p *found) leftStep(m match) bool {
+	if !slices.Contains(leftWords, nextWord(m)) {
+		return false
+	}
+	p.left = true
 	return true
 }
 
@@ -148,6 +165,7 @@ var steps = []step{
 	{reAt, (*found).at},
 	{reBare, (*found).bareTime},
 	{reUpcoming, (*found).upcomingStep},
+	{reLeft, (*found).leftStep},
 	{reLater, (*found).laterStep},
 	{reNow, (*found).nowStep},
 	{reNext, (*found).nextStep},

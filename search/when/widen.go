@@ -87,12 +87,16 @@ func widenOngoing(f Filter, c conf) (Filter, string, bool) {
 		return f, "", false
 	}
 	f.Ongoing = false
+	what := "only what is on now"
+	if !f.To.IsZero() {
+		what = "only what is still on"
+	}
 	if f.From.IsZero() {
-		return f, "any time instead of only what is on now", true
+		return f, "any time instead of " + what, true
 	}
 	d := c.today(f.From)
 	f.From, f.To = c.at(d, 0), c.at(d, 1440)
-	return f, "the whole of " + long(d) + " instead of only what is on now", true
+	return f, "the whole of " + long(d) + " instead of " + what, true
 }
 
 // widenNext turns "what's next" into everything from From to the end of its

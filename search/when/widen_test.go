@@ -78,6 +78,15 @@ func TestWidenOngoing(t *testing.T) {
 	})
 }
 
+func TestWidenStillOn(t *testing.T) {
+	runWiden(t, "workshops still on today", sgCal, []widenStep{
+		{"the whole of Tuesday 20 October instead of only what is still on",
+			parseCase{from: sg(20, 0, 0), to: sg(21, 0, 0), formats: []string{"workshop"}}, "Tue 20 Oct, workshops"},
+		{"the whole conference (Tue 20 to Thu 22 Oct) instead of Tue 20 Oct", parseCase{formats: []string{"workshop"}}, "workshops"},
+		{"any kind of session instead of only workshops", parseCase{}, ""},
+	})
+}
+
 func TestWidenAcrossTheEndOfSummerTime(t *testing.T) {
 	f := when.Filter{From: time.Date(2026, 10, 25, 9, 0, 0, 0, amsterdam), To: time.Date(2026, 10, 25, 12, 0, 0, 0, amsterdam)}
 	g, why, ok := f.Widen(amsCal)
