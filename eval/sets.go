@@ -63,6 +63,10 @@ var (
 	heldout5Bundle []byte
 	//go:embed heldout5/cases.jsonl
 	heldout5Cases []byte
+	//go:embed heldout6/bundle.json
+	heldout6Bundle []byte
+	//go:embed heldout6/cases.jsonl
+	heldout6Cases []byte
 	//go:embed realconf/cases.jsonl
 	realconfCases []byte
 	//go:embed realconf/dev_cases.jsonl
@@ -85,6 +89,7 @@ var Sets = []Set{
 	{Name: "heldout3", Role: HeldOut, About: "a construction conference across a DST change, written apart from the code, frozen first", cases: heldout3Cases, bundle: heldout3Bundle},
 	{Name: "heldout4", Role: HeldOut, About: "an aviation-maintenance conference written apart from the code, frozen first", cases: heldout4Cases, bundle: heldout4Bundle},
 	{Name: "heldout5", Role: HeldOut, About: "a water-utilities conference written apart from the code, frozen first", cases: heldout5Cases, bundle: heldout5Bundle},
+	{Name: "heldout6", Role: HeldOut, About: "a veterinary conference written apart from the code, frozen first", cases: heldout6Cases, bundle: heldout6Bundle},
 	{Name: "realconf", Role: HeldOut, About: "FOSSASIA Summit 2017, frozen cases", DataFile: realconfData, cases: realconfCases},
 }
 
