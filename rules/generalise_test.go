@@ -142,3 +142,11 @@ func TestStillOnTodayKeepsWhatIsRunning(t *testing.T) {
 	late := ask(t, eng, conf, "anything about cold chain still going on today?", sunday.Add(75*time.Minute))
 	assert.Equal(t, []string{"sun-pm"}, cited(late), "at 11:45, after the audits ended: %s", late.ResponseText)
 }
+
+// A worry is a need: "I'm really worried about X" asks about X; it was read
+// as a self-description and answered "What are you looking for?".
+func TestAWorryIsANeed(t *testing.T) {
+	eng, conf := harbour(t)
+	st := ask(t, eng, conf, "I'm really worried about customs declarations.", time.Date(2026, 10, 24, 8, 0, 0, 0, time.UTC))
+	assert.Equal(t, []string{"sun-late"}, cited(st), "answer: %s", st.ResponseText)
+}

@@ -64,10 +64,16 @@ var needStart = regexp.MustCompile(`(?i)\b(?:trying|looking|hoping|wanting|plann
 // wants us to…"): a need, not a self-description.
 var askedBy = regexp.MustCompile(`(?i)^(?:my|our)\s+(?:boss|manager|team|lead|director|supervisor|employer|company|organi[sz]ation|ceo|cto|cio|ciso)\s+(?:really\s+)?(?:wants?|asked|asks|told|tells|needs?|expects?)\s+(?:me|us)\s+to\b`)
 
+// worry opens a clause in which attendees say what troubles them ("I'm
+// also a bit worried about security", "we're struggling with audits"): a
+// need, whatever their role.
+var worry = regexp.MustCompile(`(?i)^(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:(?:also|really|quite|very|so|pretty|rather|a\s+(?:bit|little)|kind\s+of|sort\s+of|somewhat|particularly|especially|mostly|mainly|still|just|increasingly)\s+)*(?:worried|concerned|anxious|nervous|struggling|stuck|confused|unsure|frustrated|overwhelmed)(?:\s+(?:about|with|by|on|over|of|how\s+to|how|what|whether|if))?\b`)
+
 // requestPhrasing is how attendees ask rather than what they ask about; it
 // is peeled off the start of a clause, repeatedly.
 var requestPhrasing = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)^(?:hi|hello|hey|thanks|thank\s+you|please|so|well|ok|okay|also|btw|quick\s+question)\b[\s,!]*`),
+	worry,
 	regexp.MustCompile(`(?i)^(?:i|we)(?:'m|'re|'d|\s+am|\s+are|\s+would)?\s+(?:really\s+)?(?:want|wanna|need|like|love|hope|plan|\w+ing|interested|keen|curious)(?:\s+(?:to|in|on|about|for|into|at))?\b`),
 	regexp.MustCompile(`(?i)^(?:i|we)(?:'ve|'d|'m|'re)?\s+(?:keep|kept|always|still|really|just|often|also|have\s+been|had\s+been|been|was|were)(?:\s+(?:been|really|always))?\s+(?:\w+ing|wanted|wondered|meant|hoped|needed|tried|planned)(?:\s+(?:to|in|on|about|for|how\s+to|how|what|whether|if))?\b`),
 	regexp.MustCompile(`(?i)^(?:trying|looking|hoping|planning|searching|wanting)(?:\s+(?:to|for|into|at))?\b`),
@@ -143,7 +149,7 @@ func clauses(text string) []string {
 // self-description.
 func need(clause string) []string {
 	c := strings.TrimSpace(peelGreeting(clause))
-	if !selfDescription.MatchString(c) || notSelf(c) || askedBy.MatchString(c) {
+	if !selfDescription.MatchString(c) || notSelf(c) || askedBy.MatchString(c) || worry.MatchString(c) {
 		return []string{clause}
 	}
 	if loc := needStart.FindStringIndex(c); loc != nil {

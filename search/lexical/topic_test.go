@@ -41,6 +41,8 @@ func TestTopicDropsSelfDescriptionAndRequestPhrasing(t *testing.T) {
 		"Is anything scheduled on privacy?":                     "privacy",
 		"Is there an on-site nursery?":                          "on-site nursery",
 		"Any talks on-prem hosting?":                            "on-prem hosting",
+		"I'm also a bit worried about security":                 "security",
+		"We're struggling with HL7v2 interfaces":                "HL7v2 interfaces",
 		"My team wants us to adopt FHIR":                        "My team wants us to adopt FHIR",
 	} {
 		assert.Equal(t, want, Topic(in), "Topic(%q)", in)
