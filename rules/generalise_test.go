@@ -150,3 +150,17 @@ func TestAWorryIsANeed(t *testing.T) {
 	st := ask(t, eng, conf, "I'm really worried about customs declarations.", time.Date(2026, 10, 24, 8, 0, 0, 0, time.UTC))
 	assert.Equal(t, []string{"sun-late"}, cited(st), "answer: %s", st.ResponseText)
 }
+
+// A question that only says who the attendee is is answered with what the
+// conference has on the field they name, or with a question when they name
+// none.
+func TestTheFieldOfASelfDescriptionIsSearched(t *testing.T) {
+	eng, conf := harbour(t)
+	at := time.Date(2026, 10, 24, 8, 0, 0, 0, time.UTC)
+	st := ask(t, eng, conf, "I work on customs declarations at a freight forwarder.", at)
+	assert.Equal(t, []string{"sun-late"}, cited(st), "answer: %s", st.ResponseText)
+
+	none := ask(t, eng, conf, "I'm a nurse.", at)
+	assert.Empty(t, cited(none), "answer: %s", none.ResponseText)
+	assert.Contains(t, none.ResponseText, "What are you looking for?")
+}

@@ -2,6 +2,7 @@ package lexical
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/erleah/erleah-agent/search/terms"
@@ -107,13 +108,20 @@ func Topic(text string) string { return strings.Join(Needs(text), " ") }
 // as a remote team"): Topic, clause by clause.
 func Needs(text string) []string {
 	text = apostrophe.Replace(text)
-	var kept []string
+	var kept, selves []string
 	for _, clause := range clauses(text) {
-		for _, part := range need(clause) {
+		parts := need(clause)
+		if parts == nil {
+			selves = append(selves, clause)
+		}
+		for _, part := range parts {
 			if t := strings.TrimSpace(trailing.ReplaceAllString(peel(part), "")); t != "" {
 				kept = append(kept, t)
 			}
 		}
+	}
+	if !slices.ContainsFunc(kept, topical) {
+		kept = append(kept, fields(selves)...)
 	}
 	return kept
 }

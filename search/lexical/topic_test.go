@@ -43,6 +43,15 @@ func TestTopicDropsSelfDescriptionAndRequestPhrasing(t *testing.T) {
 		"Any talks on-prem hosting?":                            "on-prem hosting",
 		"I'm also a bit worried about security":                 "security",
 		"We're struggling with HL7v2 interfaces":                "HL7v2 interfaces",
+		"I'm a FHIR developer":                                  "FHIR",
+		"I work on ransomware response at our hospital":         "ransomware response",
+		"my job is claims integration":                          "claims integration",
+		"I teach nursing informatics":                           "nursing informatics",
+		"I'm a beginner in FHIR":                                "FHIR",
+		"I'm responsible for claim denials":                     "claim denials",
+		"I'm a nurse":                                           "",
+		"I'm working in a hospital":                             "",
+		"I'm a platform engineer. Any talks on timber?":         "timber",
 		"My team wants us to adopt FHIR":                        "My team wants us to adopt FHIR",
 	} {
 		assert.Equal(t, want, Topic(in), "Topic(%q)", in)
