@@ -164,3 +164,17 @@ func TestTheFieldOfASelfDescriptionIsSearched(t *testing.T) {
 	assert.Empty(t, cited(none), "answer: %s", none.ResponseText)
 	assert.Contains(t, none.ResponseText, "What are you looking for?")
 }
+
+// "What's on at 10:30?" holds the session running then, not only those
+// starting within a quarter of an hour of it; a time with nothing on says so
+// without quoting a topic the question did not have.
+func TestWhatIsOnAtATimeHoldsWhatIsRunning(t *testing.T) {
+	eng, conf := harbour(t)
+	sat := time.Date(2026, 10, 24, 8, 0, 0, 0, time.UTC)
+	st := ask(t, eng, conf, "what's on at 10:30 on Sunday?", sat)
+	assert.Equal(t, []string{"sun-am"}, cited(st), "answer: %s", st.ResponseText)
+
+	none := ask(t, eng, conf, "what's on at 13:00 on Sunday in Hall 1?", sat)
+	assert.Contains(t, none.ResponseText, "I couldn't find anything at Harbour Days for ")
+	assert.NotContains(t, none.ResponseText, "clearly matches", "a question of time and place only quoted a topic")
+}

@@ -112,15 +112,18 @@ func filterLabel(f *when.Filter) string {
 
 func nothingFits(in *agent.RespondInput, name string) string {
 	topic := topicText(in.Topic) // without its time and place words, which the label says
+	at := name
+	if label := filterLabel(in.Filter); label != "" {
+		at += " for " + label
+	}
+	if topic == "" && in.Filter != nil { // a question of time and place only
+		return fmt.Sprintf("I couldn't find anything at %s. Try another time or place.\n", at)
+	}
 	if topic == "" {
 		topic = topicText(in.Message)
 	}
 	if topic == "" {
 		topic = in.Message
-	}
-	at := name
-	if label := filterLabel(in.Filter); label != "" {
-		at += " for " + label
 	}
 	msg := fmt.Sprintf("I couldn't find anything at %s that clearly matches %s.", at, quote(shorten(topic, 10)))
 	for _, rs := range in.Results {

@@ -17,10 +17,10 @@ var (
 	reParts   = regexp.MustCompile(`(?:\b(?:in|during|on|for|over|of)\s+)?(?:\b(?P<the>the|this)\s+)?\b(?P<part>morning|afternoon|evening)s?\b`)
 	reNight   = regexp.MustCompile(`\b(?:at|in\s+the|during\s+the)\s+night\b`)
 	reLunch   = regexp.MustCompile(`(?:\b(?:over|during|at|around|for|in)\s+)?(?:\bthe\s+)?\blunch\s*(?:time|break)s?\b|\b(?:over|during|at|around)\s+lunch\b`)
-	reByLunch = regexp.MustCompile(`\b(?P<cue>after|before)\s+(?:the\s+)?lunch(?:\s*(?:time|break))?\b`)
+	reByLunch = regexp.MustCompile(`(?:\b(?:right|just|straight|immediately|shortly)\s+)?\b(?P<cue>after|before)\s+(?:the\s+)?lunch(?:\s*(?:time|break))?\b`)
 	reRange   = regexp.MustCompile(`(?:\b(?P<cue>between|from)\s+)?` + tm("a") + `\s*(?:and|to|till|until|-|–)\s*` + tm("b"))
-	reAfter   = regexp.MustCompile(`\b(?P<cue>after|from|since|starting\s+at|starting\s+from|starting|later\s+than|past)\s+` + tm("a"))
-	reBefore  = regexp.MustCompile(`\b(?:before|until|till|til|up\s+until|earlier\s+than|no\s+later\s+than)\s+` + tm("a"))
+	reAfter   = regexp.MustCompile(`(?:\b(?:right|just|straight|immediately|shortly)\s+)?\b(?P<cue>after|from|since|starting\s+at|starting\s+from|starting|later\s+than|past)\s+` + tm("a"))
+	reBefore  = regexp.MustCompile(`(?:\b(?:right|just|straight|immediately|shortly)\s+)?\b(?:before|until|till|til|up\s+until|earlier\s+than|no\s+later\s+than)\s+` + tm("a"))
 	reAround  = regexp.MustCompile(`(?:\b(?P<at>at)\s+)?\b(?P<cue>around|about|approximately|approx\.?|roughly|circa)\s*` + tm("a"))
 	reAt      = regexp.MustCompile(`(?:\bat\s+|@\s*)` + tm("a"))
 	reBare    = regexp.MustCompile(tm("a"))
@@ -201,14 +201,16 @@ func (p *found) around(m match) bool {
 	return p.addClock(c-aroundSlack, c+aroundSlack, "around "+hhmm(c))
 }
 
-// at records "at 3pm", "at 15:00" as the sessions starting within 15
-// minutes of it.
+// at records "at 3pm", "at 15:00": on one day, the sessions running then
+// or starting within 15 minutes of it; else those starting within 15
+// minutes either side.
 func (p *found) at(m match) bool {
 	t, ok := readTime(m, "a")
 	if !ok {
 		return false
 	}
 	c := t.minutes()
+	p.instant, p.atTime = c, true
 	return p.addClock(c-atSlack, c+atSlack, "at "+hhmm(c))
 }
 

@@ -99,6 +99,8 @@ type found struct {
 	later      bool
 	upcoming   bool
 	left       bool // "still on", "anything left": not ended yet
+	instant    int  // the time of "at 3pm", in minutes after midnight
+	atTime     bool // instant was said
 
 	rooms, tracks, formats []string
 	outside                string
@@ -203,6 +205,9 @@ func (p *found) window(f *Filter) string {
 	case p.later || p.upcoming:
 		f.From, f.To = p.notBeforeNow(from, to), to
 		return "later " + when
+	case p.atTime && len(p.clock) == 1 && first.Equal(last) && tod.lo <= p.instant && p.instant < tod.hi:
+		f.Ongoing, f.From, f.To = true, p.c.at(first, p.instant), to // what is on then
+		return when
 	}
 	f.From, f.To = from, to
 	return when

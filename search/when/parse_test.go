@@ -79,10 +79,10 @@ func TestParsePartsOfDay(t *testing.T) {
 
 func TestParseClockTimes(t *testing.T) {
 	runParse(t, sgCal, []parseCase{
-		{msg: "at 3pm", from: sg(20, 14, 45), to: sg(20, 15, 15), rest: "", label: "today at 15:00 (Tue 20 Oct)"},
-		{msg: "at 15:00", from: sg(20, 14, 45), to: sg(20, 15, 15), rest: ""},
-		{msg: "at 3", from: sg(20, 14, 45), to: sg(20, 15, 15), rest: ""},
-		{msg: "3:30 p.m. talks", from: sg(20, 15, 15), to: sg(20, 15, 45), rest: "talks"},
+		{msg: "at 3pm", from: sg(20, 15, 0), to: sg(20, 15, 15), ongoing: true, rest: "", label: "today at 15:00 (Tue 20 Oct)"},
+		{msg: "at 15:00", from: sg(20, 15, 0), to: sg(20, 15, 15), ongoing: true, rest: ""},
+		{msg: "at 3", from: sg(20, 15, 0), to: sg(20, 15, 15), ongoing: true, rest: ""},
+		{msg: "3:30 p.m. talks", from: sg(20, 15, 30), to: sg(20, 15, 45), ongoing: true, rest: "talks"},
 		{msg: "after 4", from: sg(20, 16, 0), to: sg(21, 0, 0), rest: ""},
 		{msg: "talks after 4pm about databases", from: sg(20, 16, 0), to: sg(21, 0, 0), rest: "talks about databases", label: "today after 16:00 (Tue 20 Oct)"},
 		{msg: "before 11", from: sg(20, 0, 0), to: sg(20, 11, 0), rest: ""},
@@ -94,8 +94,10 @@ func TestParseClockTimes(t *testing.T) {
 		{msg: "from 14:00 to 16:00", from: sg(20, 14, 0), to: sg(20, 16, 0), rest: ""},
 		{msg: "2-4pm", from: sg(20, 14, 0), to: sg(20, 16, 0), rest: ""},
 		{msg: "tomorrow afternoon after 3", from: sg(21, 15, 0), to: sg(21, 17, 0), rest: ""},
+		{msg: "what is on right after lunch tomorrow", from: sg(21, 13, 0), to: sg(21, 17, 0), rest: "what is on"},
+		{msg: "just before 11", from: sg(20, 0, 0), to: sg(20, 11, 0), rest: ""},
 		// Bare hours 8 to 11 are in the morning; 9:00 has passed, so tomorrow.
-		{msg: "keynote at 9", from: sg(21, 8, 45), to: sg(21, 9, 15), formats: []string{"keynote"}, rest: ""},
+		{msg: "keynote at 9", from: sg(21, 9, 0), to: sg(21, 9, 15), ongoing: true, formats: []string{"keynote"}, rest: ""},
 		{msg: "talks about 5 tools", rest: "talks about 5 tools"},
 		{msg: "version 2.10 release notes", rest: "version 2.10 release notes"},
 		{msg: "2 to 4 people", rest: "2 to 4 people"},
@@ -119,6 +121,7 @@ func TestParseRelative(t *testing.T) {
 		{msg: "in the next hour", from: sgNow, to: sgNow.Add(time.Hour), rest: "", label: "in the next hour"},
 		{msg: "talks in the next 2 hours", from: sgNow, to: sgNow.Add(2 * time.Hour), rest: "talks"},
 		{msg: "within the next 30 minutes", from: sgNow, to: sgNow.Add(30 * time.Minute), rest: ""},
+		{msg: "ransomware over the next two days", from: sgNow, to: sgNow.Add(48 * time.Hour), rest: "ransomware", label: "in the next 2 days"},
 		{msg: "upcoming workshops", from: sgNow, formats: []string{"workshop"}, rest: ""},
 		{msg: "next friday", from: sg(23, 0, 0), to: sg(24, 0, 0), rest: "",
 			outside: "FOSSASIA Summit runs from Tue 20 to Thu 22 October; Friday 23 October is after it."},

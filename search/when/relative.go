@@ -11,7 +11,7 @@ import (
 )
 
 var (
-	reWithin    = regexp.MustCompile(`(?:\b(?:in|within|during|over|for)\s+)?(?:\bthe\s+)?\b(?:next|coming)\s+(?:(?P<n>\d{1,3}|an?|one|two|three|four|five|six|couple(?:\s+of)?|half(?:\s+an?)?)\s+)?(?P<unit>hours?|hrs?|minutes?|mins?)\b`)
+	reWithin    = regexp.MustCompile(`(?:\b(?:in|within|during|over|for)\s+)?(?:\bthe\s+)?\b(?:next|coming)\s+(?:(?P<n>\d{1,3}|an?|one|two|three|four|five|six|couple(?:\s+of)?|half(?:\s+an?)?)\s+)?(?P<unit>hours?|hrs?|minutes?|mins?|days?)\b`)
 	reRestOfDay = regexp.MustCompile(`(?:\bfor\s+)?(?:\bthe\s+)?\brest\s+of\s+(?:the\s+day|today)\b`)
 	reUpcoming  = regexp.MustCompile(`\b(?:upcoming|still\s+to\s+come|yet\s+to\s+come|from\s+now\s+on)\b`)
 	reLater     = regexp.MustCompile(`\blater(?:\s+on)?\b`)
@@ -21,11 +21,15 @@ var (
 )
 
 // within records "in the next 2 hours", "within the next 30 minutes", "in
-// the next half hour": a window from now, of at most two days.
+// the next half hour", "over the next two days": a window from now, of at
+// most a week.
 func (p *found) withinStep(m match) bool {
 	unit := time.Minute
-	if strings.HasPrefix(m.group("unit"), "h") {
+	switch m.group("unit")[0] {
+	case 'h':
 		unit = time.Hour
+	case 'd':
+		unit = 24 * time.Hour
 	}
 	n := m.group("n")
 	var d time.Duration
@@ -43,7 +47,7 @@ func (p *found) withinStep(m match) bool {
 		}
 		d = time.Duration(k) * unit
 	}
-	if d <= 0 || d > 48*time.Hour {
+	if d <= 0 || d > 7*24*time.Hour {
 		return false
 	}
 	p.within = d
@@ -56,6 +60,10 @@ func withinWords(d time.Duration) string {
 	switch {
 	case d == time.Hour:
 		return "in the next hour"
+	case d == 24*time.Hour:
+		return "in the next day"
+	case d%(24*time.Hour) == 0:
+		return "in the next " + strconv.Itoa(int(d/(24*time.Hour))) + " days"
 	case d%time.Hour == 0:
 		return "in the next " + strconv.Itoa(int(d/time.Hour)) + " hours"
 	}

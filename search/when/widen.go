@@ -88,8 +88,10 @@ func widenOngoing(f Filter, c conf) (Filter, string, bool) {
 	}
 	f.Ongoing = false
 	what := "only what is on now"
-	if !f.To.IsZero() {
-		what = "only what is still on"
+	if !f.From.IsZero() && !f.To.IsZero() {
+		_, lo := c.clockOf(f.From, false)
+		_, hi := c.clockOf(f.To, true)
+		what = partWords(lo, hi)
 	}
 	if f.From.IsZero() {
 		return f, "any time instead of " + what, true

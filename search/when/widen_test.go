@@ -78,9 +78,16 @@ func TestWidenOngoing(t *testing.T) {
 	})
 }
 
+func TestWidenAtATime(t *testing.T) {
+	runWiden(t, "what's on at 3pm", sgCal, []widenStep{
+		{"the whole of Tuesday 20 October instead of 15:00–15:15", parseCase{from: sg(20, 0, 0), to: sg(21, 0, 0)}, "Tue 20 Oct"},
+		{"the whole conference (Tue 20 to Thu 22 Oct) instead of Tue 20 Oct", parseCase{}, ""},
+	})
+}
+
 func TestWidenStillOn(t *testing.T) {
 	runWiden(t, "workshops still on today", sgCal, []widenStep{
-		{"the whole of Tuesday 20 October instead of only what is still on",
+		{"the whole of Tuesday 20 October instead of after 10:30",
 			parseCase{from: sg(20, 0, 0), to: sg(21, 0, 0), formats: []string{"workshop"}}, "Tue 20 Oct, workshops"},
 		{"the whole conference (Tue 20 to Thu 22 Oct) instead of Tue 20 Oct", parseCase{formats: []string{"workshop"}}, "workshops"},
 		{"any kind of session instead of only workshops", parseCase{}, ""},
