@@ -84,7 +84,7 @@ var requestPhrasing = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)^(?:is\s+there|are\s+there|do\s+you\s+have|have\s+you\s+got|can\s+you|could\s+you|would\s+you|will\s+there\s+be|does\s+(?:the|this)\s+(?:conference|event|programme|program)\s+have)\b`),
 	regexp.MustCompile(`(?i)^(?:any|anything|something|some|a|an)(?:\s+(?:good|interesting|useful|relevant))?(?:\s+(?:talks?|sessions?|workshops?|presentations?))?(?:\s+(?:here|at\s+(?:the|this)\s+(?:conference|event|summit)))?(?:\s+(?:on|about|for|covering|regarding|related\s+to|that\s+(?:would|could|can|will)\s+(?:help|teach|show)\s+(?:me|us)(?:\s+(?:to|with|understand))?))?\b`),
 	regexp.MustCompile(`(?i)^(?:that|which)\s+(?:would|could|can|will)\s+(?:help|teach|show)\s+(?:me|us)(?:\s+(?:to|with|understand))?\b`),
-	regexp.MustCompile(`(?i)^(?:recommend|suggest|tell|show|find|give|point)(?:\s+(?:me|us))?(?:\s+(?:to|some|any|a|an))?\b`),
+	regexp.MustCompile(`(?i)^(?:recommend|suggest|tell|show|find|give|point|list)(?:\s+(?:me|us))?(?:\s+(?:to|some|any|a|an|all|every|the))?\b`),
 	regexp.MustCompile(`(?i)^help\s+(?:me|us)(?:\s+(?:with|to|understand))?\b`),
 	regexp.MustCompile(`(?i)^(?:what's|whats|what\s+is|what\s+are)\s+(?:there|on|happening|available)(?:\s+(?:about|for|on))?\b`),
 	regexp.MustCompile(`(?i)^(?:(?:is|are|does|do|will)\s+)?(?:anything|something|any\s+(?:talks?|sessions?|workshops?))\s+(?:(?:in|on|at)\s+(?:the|this)\s+(?:programme|program|agenda|schedule|conference|event)\s+)?(?:(?:cover(?:s|ing)?|address(?:es|ing)?|deal(?:s|ing)?\s+with|touch(?:es|ing)?\s+on|scheduled|being\s+(?:presented|given|held|run))(?:\s+(?:on|about))?|about|on)\b`),

@@ -49,6 +49,7 @@ func TestTopicDropsSelfDescriptionAndRequestPhrasing(t *testing.T) {
 		"I teach nursing informatics":                           "nursing informatics",
 		"I'm a beginner in FHIR":                                "FHIR",
 		"I'm responsible for claim denials":                     "claim denials",
+		"list all talks on FHIR":                                "talks on FHIR",
 		"I'm a nurse":                                           "",
 		"I'm working in a hospital":                             "",
 		"I'm a platform engineer. Any talks on timber?":         "timber",
