@@ -37,10 +37,14 @@ func choose(in *agent.RespondInput) map[search.Table][]pick {
 			}
 		}
 	}
+	most := maxStrong
+	if browsing(in) {
+		most = agent.AnswerLimit // "list all workshops": the list, not the best three
+	}
 	picks := map[search.Table][]pick{}
 	for tb, rs := range in.Results {
 		for _, r := range rs {
-			if r.Score >= in.Calibration.Confident && r.Score >= nearTop*top && fits(r) && len(picks[tb]) < maxStrong {
+			if r.Score >= in.Calibration.Confident && r.Score >= nearTop*top && fits(r) && len(picks[tb]) < most {
 				picks[tb] = append(picks[tb], pick{r: r})
 			}
 		}
@@ -52,6 +56,12 @@ func choose(in *agent.RespondInput) map[search.Table][]pick {
 	}
 	withTalks(in, picks, fits)
 	return picks
+}
+
+// browsing reports whether the question asks for a time, place or format
+// and nothing else ("workshops tomorrow", "what's on in Hall 1?").
+func browsing(in *agent.RespondInput) bool {
+	return in.Filter != nil && topicText(in.Topic) == ""
 }
 
 // judge returns whether a result answers the question (see evidence) and

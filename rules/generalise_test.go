@@ -178,3 +178,18 @@ func TestWhatIsOnAtATimeHoldsWhatIsRunning(t *testing.T) {
 	assert.Contains(t, none.ResponseText, "I couldn't find anything at Harbour Days for ")
 	assert.NotContains(t, none.ResponseText, "clearly matches", "a question of time and place only quoted a topic")
 }
+
+// "List all workshops" lists them, not the best three, and says when the
+// list is cut.
+func TestABrowseListsEverythingItCan(t *testing.T) {
+	eng, conf := harbour(t)
+	at := time.Date(2026, 10, 24, 8, 0, 0, 0, time.UTC)
+	st := ask(t, eng, conf, "list all workshops", at)
+	assert.ElementsMatch(t, []string{"sun-am", "sun-late"}, cited(st), "answer: %s", st.ResponseText)
+	assert.NotContains(t, st.ResponseText, "There may be more")
+
+	demo := demoEngine(t)
+	day2 := ask(t, demo, agent.Conference{ID: "aidata26", Name: "Applied AI & Data Infrastructure Summit 2026"}, "what's on on day 2?", time.Date(2026, 6, 9, 8, 0, 0, 0, time.UTC))
+	assert.Len(t, day2.Citations, agent.AnswerLimit, "answer: %s", day2.ResponseText)
+	assert.Contains(t, day2.ResponseText, "There may be more")
+}

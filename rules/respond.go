@@ -78,6 +78,9 @@ func compose(in *agent.RespondInput, picks map[search.Table][]pick) string {
 	if missing := searchedWithout(in, picks); len(missing) > 0 {
 		fmt.Fprintf(&b, "\nI found no %s that fit closely.\n", joinWith(missing, "or"))
 	}
+	if browsing(in) && slices.ContainsFunc(tables, func(tb search.Table) bool { return len(picks[tb]) >= agent.AnswerLimit }) {
+		b.WriteString("\nThere may be more: add a day, a time or a topic to narrow it down.\n")
+	}
 	return b.String()
 }
 
