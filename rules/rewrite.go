@@ -72,7 +72,7 @@ func (r *rewritten) word(lex *search.Lexicon, written string) []string {
 	case known(lex, w):
 		return []string{written}
 	}
-	if exp := lex.Corpus().Expansions(w); len(exp) > 0 {
+	if exp := lex.Corpus().Expansions(w); len(exp) > 0 && !lexical.OtherLanguageWord(strings.Trim(written, `.,;:!?¿¡"'“”‘’()[]{}`)) {
 		r.expanded = append(r.expanded, [2]string{w, exp[0]})
 		return []string{exp[0]}
 	}

@@ -1,6 +1,8 @@
 package lexical
 
 import (
+	"strings"
+
 	"github.com/abadojack/whatlanggo"
 
 	"github.com/erleah/erleah-agent/search/terms"
@@ -21,7 +23,14 @@ func Language(text string, knows func(string) bool) string {
 		return English
 	}
 	familiar := 0
+	candidates := map[whatlanggo.Lang]bool{}
 	for _, w := range words {
+		if langs := functionWords[w]; len(langs) > 0 {
+			for _, l := range langs {
+				candidates[l] = true
+			}
+			continue // "hay", "la", "des": another language's, even where English has the word
+		}
 		if terms.IsStop(w) || terms.IsEnglish(w) || (knows != nil && knows(w)) {
 			familiar++
 		}
@@ -29,13 +38,39 @@ func Language(text string, knows func(string) bool) string {
 	if 2*familiar >= len(words) {
 		return English
 	}
-	// Mostly unfamiliar words: which other language is it?
-	notEnglish := whatlanggo.Options{Blacklist: map[whatlanggo.Lang]bool{whatlanggo.Eng: true}}
-	if code := whatlanggo.DetectWithOptions(text, notEnglish).Lang.Iso6391(); code != "" {
+	// Mostly unfamiliar words: which other language is it? The trigram
+	// detector alone is unreliable on a short question ("¿Hay charlas sobre
+	// FHIR?" reads as Uzbek), so it chooses among the languages whose
+	// function words the question has, when it has some.
+	opts := whatlanggo.Options{Blacklist: map[whatlanggo.Lang]bool{whatlanggo.Eng: true}}
+	if len(candidates) > 0 {
+		opts = whatlanggo.Options{Whitelist: candidates}
+	}
+	if code := whatlanggo.DetectWithOptions(text, opts).Lang.Iso6391(); code != "" {
 		return code
 	}
 	return "und" // not English, and no language the detector knows
 }
+
+// functionWords are frequent function words of the languages attendees
+// most often write in besides English, none of them an English function
+// word, each with the languages it belongs to.
+var functionWords = func() map[string][]whatlanggo.Lang {
+	m := map[string][]whatlanggo.Lang{}
+	for l, words := range map[whatlanggo.Lang]string{
+		whatlanggo.Spa: "hay sobre qué dónde donde cuándo cuando quién quien para una unos unas los las del el algún alguna alguien también",
+		whatlanggo.Fra: "il ils des sur les une pour avec où quand qui quoi du aux est sont quel quelle quels quelles le la",
+		whatlanggo.Deu: "gibt es über für mit wo wann der das ist und ein eine einen zum zur welche welcher wer ich wir",
+		whatlanggo.Ita: "sono sulla sul della degli delle una dove quando chi che il gli qualche anche la",
+		whatlanggo.Por: "existe alguma algum sobre onde quando quem uma para com não há palestra palestras",
+		whatlanggo.Nld: "zijn er waar wanneer wie het een voor welke ik wij",
+	} {
+		for _, w := range strings.Fields(words) {
+			m[w] = append(m[w], l)
+		}
+	}
+	return m
+}()
 
 // LanguageName names a language code in English ("de" → "German").
 func LanguageName(code string) string {
@@ -48,4 +83,11 @@ func LanguageName(code string) string {
 		}
 	}
 	return code
+}
+
+// OtherLanguageWord reports whether a word, as written, is a function word
+// of another language ("es", "la", "über") and not written in capitals,
+// so not an acronym.
+func OtherLanguageWord(written string) bool {
+	return len(functionWords[strings.ToLower(written)]) > 0 && strings.ToLower(written) == written
 }

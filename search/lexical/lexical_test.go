@@ -110,11 +110,20 @@ func TestLanguageIsRecognised(t *testing.T) {
 		"¿Hay algún taller sobre robots educativos de código abierto?":    "es",
 		"Apakah ada sesi tentang kontainer dan Docker di konferensi ini?": "id",
 		"有没有关于 PostgreSQL 数据库安全和审计的讲座？":                                   "zh",
-		"": English,
+		// Short questions, where a trigram detector alone guesses wrong.
+		"¿Hay charlas sobre vector databases?":        "es",
+		"Gibt es Vorträge über Kubernetes?":           "de",
+		"Y a-t-il des ateliers sur la cybersécurité?": "fr",
+		"Zijn er sessies over robots?":                "nl",
+		"Is there a talk on La Liga analytics?":       English,
+		"":                                            English,
 	} {
 		assert.Equal(t, want, Language(text, c.Knows), "Language(%q)", text)
 	}
 	assert.Equal(t, "German", LanguageName("de"), "LanguageName(de)")
+	assert.True(t, OtherLanguageWord("es"), "es")
+	assert.False(t, OtherLanguageWord("ES"), "ES, in capitals, may be an acronym")
+	assert.False(t, OtherLanguageWord("sbom"), "sbom")
 }
 
 func TestWordsWrittenTogetherOrApartMatch(t *testing.T) {
