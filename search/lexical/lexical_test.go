@@ -161,3 +161,30 @@ func TestCopiedSentencesCountOnceForAcronyms(t *testing.T) {
 	assert.Empty(t, c.Expansions("sim"), "one sentence, copied, is a coincidence")
 	assert.Equal(t, []string{"secure messaging"}, c.Expansions("sm"))
 }
+
+func TestBritishAndAmericanSpellingsMatch(t *testing.T) {
+	c := Build([]Doc{
+		{Key: "sessions/s1", Group: "sessions", Fields: []Field{{"Open hardware licenses", 2}, {"Choosing a license for your board designs.", 1}}},
+		{Key: "sessions/s2", Group: "sessions", Fields: []Field{{"Colour in data visualisation", 2}, {"Palettes for the colour blind.", 1}}},
+		{Key: "sessions/s3", Group: "sessions", Fields: []Field{{"Community centre software", 2}, {"Running the organisation of a makerspace.", 1}}},
+		{Key: "sessions/s4", Group: "sessions", Fields: []Field{{"A parts catalogue", 2}, {"Modelling the defence of a network.", 1}}},
+		{Key: "sessions/s5", Group: "sessions", Fields: []Field{{"Paediatric anaesthesia", 2}, {"Fibre optic monitors.", 1}}},
+		{Key: "sessions/s6", Group: "sessions", Fields: []Field{{"Horse behavior", 2}, {"Foal care.", 1}}},
+	})
+	for asked, want := range map[string]string{
+		"licences": "sessions/s1", "color": "sessions/s2", "visualization": "sessions/s2",
+		"organization": "sessions/s3", "center": "sessions/s3", "catalog": "sessions/s4",
+		"modeling": "sessions/s4", "defense": "sessions/s4", "fiber": "sessions/s5", "pediatric anesthesia": "sessions/s5",
+		"behaviour": "sessions/s6",
+	} {
+		got := c.Rank("sessions", c.Analyze(asked), nil)
+		if assert.NotEmpty(t, got, "%q found nothing, want %s", asked, want) {
+			assert.Equal(t, want, got[0].Key, "%q", asked)
+			assert.Equal(t, 1.0, got[0].Coverage, "%q", asked)
+		}
+	}
+	for _, real := range []string{"sauna", "doctor", "motor"} {
+		assert.Empty(t, c.Analyze(real).Fixed(), "%q was respelt", real)
+	}
+
+}

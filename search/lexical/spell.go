@@ -1,6 +1,7 @@
 package lexical
 
 import (
+	"strings"
 	"unicode/utf8"
 
 	"github.com/erleah/erleah-agent/search/terms"
@@ -24,7 +25,15 @@ func (v *vocabulary) correction(w string) (string, bool) {
 
 func (v *vocabulary) nearest(w string) (string, bool) {
 	n := utf8.RuneCountInString(w)
-	if n < 5 || terms.IsEnglish(w) || v.df[terms.Stem(w)] > 0 {
+	if n < 5 || v.df[terms.Stem(w)] > 0 {
+		return "", false
+	}
+	for _, x := range spellings(w) { // "licences" where the programme writes "licenses"
+		if v.df[terms.Stem(x)] > 0 {
+			return x, true
+		}
+	}
+	if terms.IsEnglish(w) {
 		return "", false
 	}
 	limit := 1
@@ -87,4 +96,38 @@ func abs(x int) int {
 		return -x
 	}
 	return x
+}
+
+// spellingPairs are the regular differences between British and American
+// endings that stemming leaves apart ("licence", "programme", "fibre");
+// "-ise"/"-ize", "-ogue"/"-og" and the like it already joins.
+var spellingPairs = [][2]string{
+	{"ence", "ense"}, {"ences", "enses"}, {"mme", "m"}, {"mmes", "ms"}, {"re", "er"}, {"res", "ers"},
+}
+
+// spellings returns w as the other side of the Atlantic may write it: by
+// its ending, its "our" ("behaviours"), or its "ae"/"oe" ("paediatric",
+// "anaesthesia").
+func spellings(w string) []string {
+	var out []string
+	for _, p := range spellingPairs {
+		for _, d := range [][2]string{p, {p[1], p[0]}} {
+			if stem, ok := strings.CutSuffix(w, d[0]); ok && len(stem) >= 3 {
+				out = append(out, stem+d[1])
+			}
+		}
+	}
+	if i := strings.Index(w[1:], "our"); i >= 0 {
+		out = append(out, w[:i+1]+"or"+w[i+4:])
+	} else if i := strings.LastIndex(w, "or"); i > 0 {
+		out = append(out, w[:i]+"our"+w[i+2:])
+	}
+	for _, d := range []string{"ae", "oe"} {
+		if i := strings.Index(w, d); i >= 0 {
+			out = append(out, w[:i]+"e"+w[i+2:])
+		} else if i := strings.IndexByte(w, 'e'); i >= 0 {
+			out = append(out, w[:i]+d+w[i+1:])
+		}
+	}
+	return out
 }
