@@ -260,7 +260,7 @@ func stemsOf(phrase string) []string {
 func (a *acronyms) phraseAt(p position, want string) string {
 	seq := a.seqs[p.seq]
 	var words []string
-	k := 0
+	k, lent := 0, 0 // letters matched, and those a connector lent
 	for i := p.at; i < len(seq) && k < len(want); i++ {
 		w := seq[i]
 		switch {
@@ -271,12 +271,16 @@ func (a *acronyms) phraseAt(p position, want string) string {
 			words = append(words, w)
 			if w[0] == want[k] && k+1 < len(want) && a.letterAhead(seq, i+1, want[k+1]) {
 				k++ // "bill of materials": the connector gives the O of SBOM
+				lent++
 			}
 		default:
 			return ""
 		}
 	}
-	if k < len(want) || len(words) < 2 || words[len(words)-1] == want {
+	// Two content words and a lent letter spell three-letter words by
+	// chance ("security and privacy" is not SAP); the common ones of that
+	// shape (IoT, PoC) are the general glossary's.
+	if k < len(want) || len(words) < 2 || words[len(words)-1] == want || (lent > 0 && k-lent < 3) {
 		return ""
 	}
 	return strings.Join(words, " ") + "\x00" + after(seq, p.at+len(words))

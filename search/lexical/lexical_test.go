@@ -162,6 +162,19 @@ func TestCopiedSentencesCountOnceForAcronyms(t *testing.T) {
 	assert.Equal(t, []string{"secure messaging"}, c.Expansions("sm"))
 }
 
+// Two content words and a connector's letter spell three letters by
+// chance; with three content letters the connector may give the fourth.
+func TestALentLetterNeedsThreeOthers(t *testing.T) {
+	c := Build([]Doc{
+		{Key: "sessions/a", Group: "sessions", Fields: []Field{{"Security and privacy for apps", 2}, {"Security and privacy, by design.", 1}}},
+		{Key: "sessions/b", Group: "sessions", Fields: []Field{{"Software bill of materials", 2}, {"Why a software bill of materials matters.", 1}}},
+		{Key: "sessions/c", Group: "sessions", Fields: []Field{{"Supply and demand planning", 2}, {"Supply and demand planning at scale.", 1}}},
+	})
+	assert.Empty(t, c.Expansions("sap"), "sap: security and privacy is a coincidence")
+	assert.Equal(t, []string{"software bill of materials"}, c.Expansions("sbom"), "sbom")
+	assert.Equal(t, []string{"supply and demand planning"}, c.Expansions("sdp"), "sdp: the connector lends nothing")
+}
+
 func TestBritishAndAmericanSpellingsMatch(t *testing.T) {
 	c := Build([]Doc{
 		{Key: "sessions/s1", Group: "sessions", Fields: []Field{{"Open hardware licenses", 2}, {"Choosing a license for your board designs.", 1}}},
