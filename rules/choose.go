@@ -28,7 +28,8 @@ type pick struct {
 // choose selects what to recommend, tables ordered by their best score,
 // each speaker with the talk of theirs that answers.
 func choose(in *agent.RespondInput) map[search.Table][]pick {
-	fits := judge(in)
+	ev := questionEvidence(in)
+	fits := judge(in, ev)
 	top := float32(0) // the best answering score in any table: picks stay within reach of it
 	for _, rs := range in.Results {
 		for _, r := range rs {
@@ -49,9 +50,9 @@ func choose(in *agent.RespondInput) map[search.Table][]pick {
 			}
 		}
 	}
-	if len(picks) == 0 {
+	if len(picks) == 0 && !ev.lacksARealThing() {
 		picks = hedged(in, fits)
-	} else {
+	} else if len(picks) > 0 {
 		closeSeconds(in, picks, top, fits)
 	}
 	withTalks(in, picks, fits)
@@ -66,12 +67,7 @@ func browsing(in *agent.RespondInput) bool {
 
 // judge returns whether a result answers the question (see evidence) and
 // meets its time and place constraints, judging each result once.
-func judge(in *agent.RespondInput) func(search.Result) bool {
-	planned := in.FirstPlan
-	if len(planned) == 0 {
-		planned = in.Queries
-	}
-	ev := newEvidence(in.Lexicon, planned, in.Language)
+func judge(in *agent.RespondInput, ev evidence) func(search.Result) bool {
 	judged := map[string]bool{}
 	return func(r search.Result) bool {
 		ok, seen := judged[r.Key()]
@@ -138,6 +134,33 @@ func hedged(in *agent.RespondInput, fits func(search.Result) bool) map[search.Ta
 		return nil
 	}
 	return map[search.Table][]pick{best: {{r: bestResult, hedged: true}}}
+}
+
+// questionEvidence is the evidence of the question as first planned.
+func questionEvidence(in *agent.RespondInput) evidence {
+	planned := in.FirstPlan
+	if len(planned) == 0 {
+		planned = in.Queries
+	}
+	return newEvidence(in.Lexicon, planned, in.Language)
+}
+
+// lacksARealThing reports whether the question, as first planned, names a
+// thing of general English the conference never mentions and nothing here
+// explains ("a sauna", "self-driving car regulation"): then no item is even
+// a close match, since none has what the question is about.
+func (ev evidence) lacksARealThing() bool {
+	if len(ev.analyses) == 0 {
+		return false
+	}
+	for _, a := range ev.analyses {
+		if !slices.ContainsFunc(a.Concepts, func(k lexical.Concept) bool {
+			return !k.Known() && len(k.Alts) == 0 && terms.IsEnglish(k.Word)
+		}) {
+			return false
+		}
+	}
+	return true
 }
 
 // hedgeLevel is the score a hedged pick needs: halfway between the

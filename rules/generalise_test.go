@@ -11,6 +11,7 @@ import (
 
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/conference"
+	"github.com/erleah/erleah-agent/eval"
 	"github.com/erleah/erleah-agent/rules"
 	"github.com/erleah/erleah-agent/search"
 	"github.com/erleah/erleah-agent/search/searchtest"
@@ -192,4 +193,25 @@ func TestABrowseListsEverythingItCan(t *testing.T) {
 	day2 := ask(t, demo, agent.Conference{ID: "aidata26", Name: "Applied AI & Data Infrastructure Summit 2026"}, "what's on on day 2?", time.Date(2026, 6, 9, 8, 0, 0, 0, time.UTC))
 	assert.Len(t, day2.Citations, agent.AnswerLimit, "answer: %s", day2.ResponseText)
 	assert.Contains(t, day2.ResponseText, "There may be more")
+}
+
+// A question about a real thing the conference never mentions gets no
+// "closest match": every item lacks what it is about. On the real
+// programme (skipped without it), "self-driving cars" has a close match,
+// "self-driving car regulation" none.
+func TestNoClosestMatchForARealThingTheConferenceLacks(t *testing.T) {
+	set, err := eval.SetNamed("realconf")
+	require.NoError(t, err)
+	bundle, err := set.Bundle("")
+	if err != nil {
+		t.Skipf("real programme not found: %v", err)
+	}
+	eng := searchtest.Engine(t, bundle)
+	conf := agent.Conference{ID: "fossasia-summit-2017", Name: "FOSSASIA Summit 2017"}
+	at := time.Date(2017, 3, 18, 10, 0, 0, 0, time.UTC)
+	cars := ask(t, eng, conf, "Any talk about self-driving cars?", at)
+	require.NotEmpty(t, cited(cars), "the control question found nothing: %s", cars.ResponseText)
+	rules := ask(t, eng, conf, "Any talk about self-driving car regulation?", at)
+	assert.Empty(t, cited(rules), "answer: %s", rules.ResponseText)
+	assert.Contains(t, rules.ResponseText, "I couldn't find anything")
 }
