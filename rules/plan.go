@@ -19,8 +19,10 @@ type planReply struct {
 // Cue words that route a question to a table.
 var (
 	speakerCues   = wordSet("who whom speaker speakers expert experts person people someone somebody presenter presenters")
-	exhibitorCues = wordSet("booth booths stand stands exhibitor exhibitors vendor vendors supplier suppliers provider providers company companies buy buying purchase sell sells selling product products startup startups firm firms expo")
+	exhibitorCues = wordSet("booth booths stand stands exhibitor exhibitors vendor vendors supplier suppliers provider providers company companies buy buying purchase sell sells selling product products startup startups firm firms expo manufacturer manufacturers distributor distributors reseller resellers")
 	sessionCues   = wordSet("talk talks session sessions workshop workshops keynote keynotes panel panels presentation presentations lecture lectures tutorial tutorials class classes course courses agenda schedule programme program attend track tracks")
+	// vendorVerbs after "who" ask for a company.
+	vendorVerbs = wordSet("makes manufactures supplies offers provides distributes builds")
 	// fillerWords carry no topic in a question to the assistant.
 	fillerWords = wordSet("any there conference event events today tomorrow recommend recommendation suggest interested interesting good great best should go see attend attending visit where when which what whats does do is are can could would will me my i we us our anything something happening going")
 )
@@ -109,7 +111,8 @@ func cueTables(words []string) []search.Table {
 			has[search.Exhibitors] = true
 		case sessionCues[w]:
 			has[search.Sessions] = true
-		case w == "help" && i+1 < len(words) && words[i+1] == "with":
+		case w == "help" && i+1 < len(words) && words[i+1] == "with",
+			i > 0 && words[i-1] == "who" && vendorVerbs[w]: // "who makes smart pumps?"
 			has[search.Exhibitors] = true
 		}
 	}

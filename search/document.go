@@ -169,9 +169,9 @@ func sessionDocument(s conference.Session, speakers map[string]conference.Speake
 }
 
 func exhibitorDocument(e conference.Exhibitor) Document {
-	details := ""
-	if e.Booth != "" {
-		details = "Booth " + e.Booth
+	details := e.Booth
+	if details != "" && !strings.HasPrefix(strings.ToLower(details), "booth") {
+		details = "Booth " + details // "A-01"; not "Booth Booth 141"
 	}
 	item := Item{
 		Ref:     Ref{Conference: e.ConferenceID, Table: Exhibitors, ID: e.ID},

@@ -122,6 +122,10 @@ func TestDocumentsDeriveMissingFacets(t *testing.T) {
 	e1 := docs["exhibitors/e1"]
 	assert.Equal(t, "Booth A-01", e1.Details, "exhibitor document = %+v", e1)
 	assert.Contains(t, e1.MasterText, "model serving", "exhibitor document = %+v", e1)
+
+	own := search.Documents(&conference.Bundle{Exhibitors: []conference.Exhibitor{{ID: "e9", ConferenceID: "c1", Name: "PumpLink", Booth: "Booth 141"}}})
+	require.Len(t, own, 1)
+	assert.Equal(t, "Booth 141", own[0].Details, "a booth written with its word")
 }
 
 func TestLexicon(t *testing.T) {
