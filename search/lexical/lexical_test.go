@@ -201,3 +201,18 @@ func TestBritishAndAmericanSpellingsMatch(t *testing.T) {
 	}
 
 }
+
+// A word shortened by dropping letters is read as the conference's word it
+// clips, when one word is clearly the likeliest.
+func TestClippedWordsAreReadAsTheirWord(t *testing.T) {
+	c := Build([]Doc{
+		{Key: "sessions/a", Group: "sessions", Fields: []Field{{"WebAssembly in the browser", 2}, {"Compiling Rust to WebAssembly.", 1}}},
+		{Key: "sessions/b", Group: "sessions", Fields: []Field{{"Configuration management", 2}, {"Management of fleets.", 1}}},
+		{Key: "sessions/c", Group: "sessions", Fields: []Field{{"Performance tuning", 2}, {"Profile your pipelines.", 1}}},
+	})
+	assert.Equal(t, []string{"webassembly"}, c.Expansions("wasm"), "wasm")
+	assert.Equal(t, []string{"management"}, c.Expansions("mgmt"), "mgmt")
+	assert.Empty(t, c.Expansions("prf"), "prf: performance and profile fit alike")
+	assert.Empty(t, c.Expansions("sauna"), "an English word is not a clipping")
+	assert.Empty(t, c.Expansions("rust"), "a word the conference uses is not a clipping")
+}

@@ -20,6 +20,11 @@ func (c *Corpus) Expansions(word string) []string {
 	if one, ok := singular(word); ok && len(out) == 0 {
 		out = c.acronyms.expansions(one) // "PROMs" are patient-reported outcome measures
 	}
+	if len(out) == 0 {
+		if long := c.vocab.clipped(strings.ToLower(word)); long != "" {
+			out = []string{long} // "wasm" is WebAssembly, "mgmt" management
+		}
+	}
 	return slices.DeleteFunc(out, func(p string) bool { return strings.EqualFold(p, word) })
 }
 

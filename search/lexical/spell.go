@@ -131,3 +131,60 @@ func spellings(w string) []string {
 	}
 	return out
 }
+
+// clipped returns the conference word that w shortens by dropping letters
+// ("wasm" → "webassembly", "mgmt" → "management"): a word at least three
+// letters longer, with w's first letter, holding w's letters in order. Only
+// a word that is neither the conference's nor general English is read so,
+// and only when one word of the conference is clearly the likeliest (twice
+// as frequent as any other that fits).
+func (v *vocabulary) clipped(w string) string {
+	if long, ok := v.clips.get(w); ok {
+		return long
+	}
+	long := v.unclip(w)
+	v.clips.put(w, long)
+	return long
+}
+
+func (v *vocabulary) unclip(w string) string {
+	n := utf8.RuneCountInString(w)
+	if n < 3 || v.df[terms.Stem(w)] > 0 || terms.IsEnglish(w) || terms.IsStop(w) || strings.ContainsAny(w, "0123456789") {
+		return ""
+	}
+	byStem := map[string]int{}
+	best := map[string]string{}
+	for c, f := range v.words {
+		if len(c) >= len(w)+3 && c[0] == w[0] && subsequence(w, c) {
+			s := terms.Stem(c)
+			byStem[s] += f
+			if f > v.words[best[s]] {
+				best[s] = c
+			}
+		}
+	}
+	first, second, pick := 0, 0, ""
+	for s, f := range byStem {
+		switch {
+		case f > first || (f == first && s < pick):
+			first, second, pick = f, first, s
+		case f > second:
+			second = f
+		}
+	}
+	if pick == "" || first < 2*second {
+		return ""
+	}
+	return best[pick]
+}
+
+// subsequence reports whether short's letters appear in long in order.
+func subsequence(short, long string) bool {
+	i := 0
+	for j := 0; j < len(long) && i < len(short); j++ {
+		if long[j] == short[i] {
+			i++
+		}
+	}
+	return i == len(short)
+}

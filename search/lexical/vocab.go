@@ -19,6 +19,7 @@ type vocabulary struct {
 	surface map[string]string         // stem → its most common written word
 	byLen   map[int][]string          // written words by length in runes, for spelling
 	fixes   memo                      // spelling corrections already worked out
+	clips   memo                      // clipped words already worked out
 }
 
 func newVocabulary() *vocabulary {
