@@ -133,7 +133,8 @@ func spellings(w string) []string {
 }
 
 // clipped returns the conference word that w shortens by dropping letters
-// ("wasm" → "webassembly", "mgmt" → "management"): a word at least three
+// ("wasm" → "webassembly", "mgmt" → "management"; four letters at least,
+// since three clip too many words: "rec"): a word at least three
 // letters longer, with w's first letter, holding w's letters in order. Only
 // a word that is neither the conference's nor general English is read so,
 // and only when one word of the conference is clearly the likeliest (twice
@@ -149,7 +150,7 @@ func (v *vocabulary) clipped(w string) string {
 
 func (v *vocabulary) unclip(w string) string {
 	n := utf8.RuneCountInString(w)
-	if n < 3 || v.df[terms.Stem(w)] > 0 || terms.IsEnglish(w) || terms.IsStop(w) || strings.ContainsAny(w, "0123456789") {
+	if n < 4 || v.df[terms.Stem(w)] > 0 || terms.IsEnglish(w) || terms.IsStop(w) || strings.ContainsAny(w, "0123456789") {
 		return ""
 	}
 	byStem := map[string]int{}
