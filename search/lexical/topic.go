@@ -49,7 +49,7 @@ func notSelf(c string) bool {
 	}
 	w, next := strings.ToLower(m[1]), strings.ToLower(m[2])
 	switch {
-	case requestWords[w], w == "new" && next == "to":
+	case requestWords[w], (w == "new" || w == "about") && next == "to": // "we're about to replace our EHR"
 		return true
 	case w == "working":
 		return !workPlace[next]
@@ -73,9 +73,9 @@ var worry = regexp.MustCompile(`(?i)^(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:(?:als
 // requestPhrasing is how attendees ask rather than what they ask about; it
 // is peeled off the start of a clause, repeatedly.
 var requestPhrasing = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)^(?:hi|hello|hey|thanks|thank\s+you|please|so|well|ok|okay|also|btw|quick\s+question)\b[\s,!]*`),
+	regexp.MustCompile(`(?i)^(?:(?:hi|hello|hey)(?:\s+there)?|thanks|thank\s+you|please|so|well|ok|okay|also|btw|quick\s+question)\b[\s,!]*`),
 	worry,
-	regexp.MustCompile(`(?i)^(?:i|we)(?:'m|'re|'d|\s+am|\s+are|\s+would)?\s+(?:really\s+)?(?:want|wanna|need|like|love|hope|plan|\w+ing|interested|keen|curious)(?:\s+(?:to|in|on|about|for|into|at))?\b`),
+	regexp.MustCompile(`(?i)^(?:i|we)(?:'m|'re|'d|\s+am|\s+are|\s+would)?\s+(?:really\s+)?(?:want|wanna|need|like|love|hope|plan|about\s+to|\w+ing|interested|keen|curious)(?:\s+(?:to|in|on|about|for|into|at))?\b`),
 	regexp.MustCompile(`(?i)^(?:i|we)(?:'ve|'d|'m|'re)?\s+(?:keep|kept|always|still|really|just|often|also|have\s+been|had\s+been|been|was|were)(?:\s+(?:been|really|always))?\s+(?:\w+ing|wanted|wondered|meant|hoped|needed|tried|planned)(?:\s+(?:to|in|on|about|for|how\s+to|how|what|whether|if))?\b`),
 	regexp.MustCompile(`(?i)^(?:trying|looking|hoping|planning|searching|wanting)(?:\s+(?:to|for|into|at))?\b`),
 	regexp.MustCompile(`(?i)^(?:interested|keen|curious)(?:\s+(?:in|on|about))?\b`),
@@ -96,7 +96,7 @@ var requestPhrasing = []*regexp.Regexp{
 }
 
 // trailing filler closes a clause without adding to it.
-var trailing = regexp.MustCompile(`(?i)(?:\s+(?:please|thanks|thank\s+you|here|at\s+(?:the|this)\s+(?:conference|event|summit|venue)|if\s+any|or\s+something|etc|(?:being\s+)?held|taking\s+place|located|happening))+\s*$`)
+var trailing = regexp.MustCompile(`(?i)(?:\s+(?:please|thanks|thank\s+you|here|at\s+(?:the|this)\s+(?:conference|event|summit|venue)|if\s+any|or\s+something|etc|(?:being\s+)?held|taking\s+place|located|happening|exists?|available|on\s+offer|out\s+there))+\s*$`)
 
 // Topic returns what a question is about in the attendee's own words:
 // self-description clauses and request phrasing are dropped, the rest is
