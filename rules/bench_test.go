@@ -95,16 +95,22 @@ func fullBank(b *testing.B, eng *search.Engine, learnt bool) *memory.Bank {
 // Summit 2017 programme (214 sessions, 184 speakers; read from beside the
 // checkout, skipped without it) for a short question, a typo, a long
 // chatty question and a time question.
-func BenchmarkOfflineTurnRealProgramme(b *testing.B) {
+// realProgramme is the search engine over the FOSSASIA Summit 2017
+// programme, read from beside the checkout; the test is skipped without it.
+func realProgramme(tb testing.TB) (*search.Engine, agent.Conference) {
+	tb.Helper()
 	set, err := eval.SetNamed("realconf")
-	require.NoError(b, err)
+	require.NoError(tb, err)
 	bundle, err := set.Bundle("")
 	if err != nil {
-		b.Skipf("real programme not found: %v", err)
+		tb.Skipf("real programme not found: %v", err)
 	}
-	eng := searchtest.Engine(b, bundle)
+	return searchtest.Engine(tb, bundle), agent.Conference{ID: "fossasia-summit-2017", Name: "FOSSASIA Summit 2017"}
+}
+
+func BenchmarkOfflineTurnRealProgramme(b *testing.B) {
+	eng, conf := realProgramme(b)
 	a := agent.New(rules.New(), eng, agent.Options{})
-	conf := agent.Conference{ID: "fossasia-summit-2017", Name: "FOSSASIA Summit 2017"}
 	now := time.Date(2017, 3, 18, 10, 0, 0, 0, time.UTC)
 	for _, msg := range []string{
 		"any talks about kubernetes?",

@@ -11,7 +11,6 @@ import (
 
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/conference"
-	"github.com/erleah/erleah-agent/eval"
 	"github.com/erleah/erleah-agent/rules"
 	"github.com/erleah/erleah-agent/search"
 	"github.com/erleah/erleah-agent/search/searchtest"
@@ -200,14 +199,7 @@ func TestABrowseListsEverythingItCan(t *testing.T) {
 // programme (skipped without it), "self-driving cars" has a close match,
 // "self-driving car regulation" none.
 func TestNoClosestMatchForARealThingTheConferenceLacks(t *testing.T) {
-	set, err := eval.SetNamed("realconf")
-	require.NoError(t, err)
-	bundle, err := set.Bundle("")
-	if err != nil {
-		t.Skipf("real programme not found: %v", err)
-	}
-	eng := searchtest.Engine(t, bundle)
-	conf := agent.Conference{ID: "fossasia-summit-2017", Name: "FOSSASIA Summit 2017"}
+	eng, conf := realProgramme(t)
 	at := time.Date(2017, 3, 18, 10, 0, 0, 0, time.UTC)
 	cars := ask(t, eng, conf, "Any talk about self-driving cars?", at)
 	require.NotEmpty(t, cited(cars), "the control question found nothing: %s", cars.ResponseText)
