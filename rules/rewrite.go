@@ -41,6 +41,11 @@ func rewrite(lex *search.Lexicon, tb search.Table, text string, off search.Ablat
 			i += n - 1
 			continue
 		}
+		if parts := strings.FieldsFunc(words[i], func(r rune) bool { return r == '/' }); len(parts) > 1 {
+			words = slices.Insert(slices.Delete(words, i, i+1), i, parts...) // "AR/VR": each on its own
+			i--
+			continue
+		}
 		out = append(out, r.word(lex, words[i])...)
 	}
 	if acr := abbreviationIn(lex, words); acr != "" {

@@ -31,3 +31,17 @@ func TestRewriteLeavesNoDanglingConjunction(t *testing.T) {
 		assert.Equal(t, "kubernetes", r.text, q)
 	}
 }
+
+// Words joined by a slash are rewritten each on its own ("kubernetes/zzqxv"
+// keeps kubernetes), unless the whole is the glossary's ("CI/CD").
+func TestRewriteReadsSlashedWordsApart(t *testing.T) {
+	_, eng := searchtest.Demo(t)
+	lex := eng.Lexicon("aidata26")
+	r := rewrite(lex, search.Sessions, "kubernetes/zzqxv", nil)
+	assert.Equal(t, []string{"zzqxv"}, r.dropped)
+	assert.Equal(t, "kubernetes", r.text)
+	ci := rewrite(lex, search.Sessions, "CI/CD pipelines", nil)
+	if assert.NotEmpty(t, ci.expanded, "CI/CD was not expanded") {
+		assert.Equal(t, "ci/cd", ci.expanded[0][0])
+	}
+}
