@@ -50,11 +50,18 @@ func mustGlossary(data []byte) map[string][]string {
 func normalise(text string) string { return strings.Join(terms.Words(text), " ") }
 
 // expand finds the glossary term that starts words[i:], longest first, and
-// returns its expansions and how many words it spans.
+// returns its expansions and how many words it spans. Two words written
+// apart that the glossary writes as one ("ml ops", "dev ops") are its term
+// too.
 func expand(words []string, i int) ([]string, int) {
 	for n := min(longestTerm, len(words)-i); n >= 1; n-- {
 		if exp, ok := glossary[strings.Join(words[i:i+n], " ")]; ok {
 			return exp, n
+		}
+		if n == 2 {
+			if exp, ok := glossary[words[i]+words[i+1]]; ok {
+				return exp, 2
+			}
 		}
 	}
 	return nil, 0

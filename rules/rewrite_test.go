@@ -45,3 +45,12 @@ func TestRewriteReadsSlashedWordsApart(t *testing.T) {
 		assert.Equal(t, "ci/cd", ci.expanded[0][0])
 	}
 }
+
+// A glossary term written as two words ("ML ops") is the term.
+func TestGlossaryTermsWrittenApart(t *testing.T) {
+	exp, n := expand([]string{"ml", "ops", "talks"}, 0)
+	assert.Equal(t, 2, n, "ml ops")
+	assert.Equal(t, glossary["mlops"], exp)
+	_, n = expand([]string{"ml", "talks"}, 0)
+	assert.Equal(t, 1, n, "ml alone")
+}
