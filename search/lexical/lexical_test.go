@@ -215,5 +215,6 @@ func TestClippedWordsAreReadAsTheirWord(t *testing.T) {
 	assert.Empty(t, c.Expansions("prf"), "prf: performance and profile fit alike")
 	assert.Empty(t, c.Expansions("sauna"), "an English word is not a clipping")
 	assert.Empty(t, c.Expansions("cfg"), "three letters clip too many words")
+	assert.Empty(t, c.Expansions("cmpl"), "compiling, used once, is a coincidence")
 	assert.Empty(t, c.Expansions("rust"), "a word the conference uses is not a clipping")
 }

@@ -137,8 +137,8 @@ func spellings(w string) []string {
 // since three clip too many words: "rec"): a word at least three
 // letters longer, with w's first letter, holding w's letters in order. Only
 // a word that is neither the conference's nor general English is read so,
-// and only when one word of the conference is clearly the likeliest (twice
-// as frequent as any other that fits).
+// and only when one word of the conference is clearly the likeliest: used
+// at least twice, and twice as often as any other that fits.
 func (v *vocabulary) clipped(w string) string {
 	if long, ok := v.clips.get(w); ok {
 		return long
@@ -173,7 +173,7 @@ func (v *vocabulary) unclip(w string) string {
 			second = f
 		}
 	}
-	if pick == "" || first < 2*second {
+	if pick == "" || first < 2 || first < 2*second { // once is a coincidence ("cpoe" in "championed")
 		return ""
 	}
 	return best[pick]
