@@ -61,6 +61,35 @@ func notSelf(c string) bool {
 // of 3 trying to get our first models into prod").
 var needStart = regexp.MustCompile(`(?i)\b(?:trying|looking|hoping|wanting|planning|searching|interested|who\s+wants?|that\s+wants?|and\s+want|keen)\b`)
 
+// role is a clause that opens with who the attendee is, without a verb
+// ("integration analyst at a children's hospital here", "nurse manager
+// from Ottawa"): a role, at most three words before it, then where.
+var role = regexp.MustCompile(`(?i)^(?:an?\s+|the\s+)?((?:[\w'-]+\s+){0,3})(?:developer|engineer|analyst|architect|manager|director|nurse|physician|doctor|pharmacist|scientist|researcher|student|teacher|consultant|founder|officer|specialist|administrator|coordinator|designer|technician|cio|cto|ceo|ciso|cno|cmio)s?\s+(?:at|from|with|in|for)\s+\S`)
+
+// notRole are words that, before the role, make the clause a question
+// about people ("talks by security engineers at Google").
+var notRole = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields("by about on for of talks talk sessions session workshops workshop any anything who which what where is are there") {
+		m[w] = true
+	}
+	return m
+}()
+
+// roleIntro reports whether a clause introduces the attendee by role.
+func roleIntro(c string) bool {
+	m := role.FindStringSubmatch(c)
+	if m == nil {
+		return false
+	}
+	for _, w := range strings.Fields(strings.ToLower(m[1])) {
+		if notRole[w] {
+			return false
+		}
+	}
+	return true
+}
+
 // askedBy opens a clause in which someone else asks for the need ("my team
 // wants us to…"): a need, not a self-description.
 var askedBy = regexp.MustCompile(`(?i)^(?:my|our)\s+(?:boss|manager|team|lead|director|supervisor|employer|company|organi[sz]ation|ceo|cto|cio|ciso)\s+(?:really\s+)?(?:wants?|asked|asks|told|tells|needs?|expects?)\s+(?:me|us)\s+to\b`)
@@ -157,7 +186,7 @@ func clauses(text string) []string {
 // self-description.
 func need(clause string) []string {
 	c := strings.TrimSpace(peelGreeting(clause))
-	if !selfDescription.MatchString(c) || notSelf(c) || askedBy.MatchString(c) || worry.MatchString(c) {
+	if (!selfDescription.MatchString(c) && !roleIntro(c)) || notSelf(c) || askedBy.MatchString(c) || worry.MatchString(c) {
 		return []string{clause}
 	}
 	if loc := needStart.FindStringIndex(c); loc != nil {

@@ -52,11 +52,14 @@ func TestTopicDropsSelfDescriptionAndRequestPhrasing(t *testing.T) {
 		"Hi there! Any talks on FHIR?":                          "FHIR",
 		"We're about to replace our EHR":                        "replace our EHR",
 		"I'd love to see what automation exists":                "automation",
-		"list all talks on FHIR":                                "talks on FHIR",
-		"I'm a nurse":                                           "",
-		"I'm working in a hospital":                             "",
-		"I'm a platform engineer. Any talks on timber?":         "timber",
-		"My team wants us to adopt FHIR":                        "My team wants us to adopt FHIR",
+		"hello - integration analyst at a children's hospital here. we are joining the regional HIE next year": "the regional HIE next year",
+		"Nurse manager from Ottawa, looking for talks on staffing":                                             "talks on staffing",
+		"talks by security engineers at Google":                                                                "talks by security engineers at Google",
+		"list all talks on FHIR":                                                                               "talks on FHIR",
+		"I'm a nurse":                                                                                          "",
+		"I'm working in a hospital":                                                                            "",
+		"I'm a platform engineer. Any talks on timber?":                                                        "timber",
+		"My team wants us to adopt FHIR":                                                                       "My team wants us to adopt FHIR",
 	} {
 		assert.Equal(t, want, Topic(in), "Topic(%q)", in)
 	}
