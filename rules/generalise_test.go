@@ -207,3 +207,13 @@ func TestNoClosestMatchForARealThingTheConferenceLacks(t *testing.T) {
 	assert.Empty(t, cited(rules), "answer: %s", rules.ResponseText)
 	assert.Contains(t, rules.ResponseText, "I couldn't find anything")
 }
+
+// A need said outright ("our biggest worry is insurance") is searched on
+// its own however short, beside the long clause around it.
+func TestANeedSaidOutrightIsSearchedOnItsOwn(t *testing.T) {
+	eng, conf := harbour(t)
+	at := time.Date(2026, 10, 24, 8, 0, 0, 0, time.UTC)
+	st := ask(t, eng, conf, "We ship chilled fruit through three ports and the paperwork at every border keeps getting delayed. "+
+		"Our biggest worry is insurance. What should I see?", at)
+	assert.Contains(t, cited(st), "sun-pm", "answer: %s", st.ResponseText)
+}

@@ -46,8 +46,12 @@ func plan(in *agent.PlanInput, off search.Ablation) planReply {
 	if src == "" && in.Filter == nil {
 		src = in.Message
 	}
-	parts := lexical.Needs(src)
-	topic := trimmed(strings.Join(parts, " "))
+	parts := lexical.AskedNeeds(src)
+	var texts []string
+	for _, p := range parts {
+		texts = append(texts, p.Text)
+	}
+	topic := trimmed(strings.Join(texts, " "))
 	if off.Off("filler") {
 		topic = strings.Join(slices.DeleteFunc(strings.Fields(src), cue), " ")
 	}
@@ -66,11 +70,11 @@ func plan(in *agent.PlanInput, off search.Ablation) planReply {
 		if rest == "" && in.Filter == nil {
 			rest = in.Message // nothing but cue words: search them
 		}
-		texts := []string{rest}
+		searched := []string{rest}
 		if !off.Off("needs") {
-			texts = needs(parts, rest)
+			searched = needs(parts, rest)
 		}
-		for _, text := range texts {
+		for _, text := range searched {
 			for _, tb := range tables {
 				qs = append(qs, search.Query{Table: tb, Mode: search.Faceted, Text: text, Limit: search.DefaultLimit})
 			}
@@ -83,13 +87,20 @@ func plan(in *agent.PlanInput, off search.Ablation) planReply {
 }
 
 // needs splits a long question that asks for several things into one
-// query per thing (at most three), each of at least three content words,
-// so that an entity answering one of them is found and judged against it,
-// not against the whole question; otherwise the topic is one query.
-func needs(parts []string, topic string) []string {
+// query per thing (at most three), so that an entity answering one of them
+// is found and judged against it, not against the whole question;
+// otherwise the topic is one query. A need that request phrasing
+// introduced counts whatever its length ("our biggest fear is
+// ransomware"); a bare clause needs three content words, since shorter
+// ones are more often narrative ("a bit foggy").
+func needs(parts []lexical.Need, topic string) []string {
 	var out []string
 	for _, n := range parts {
-		if t := trimmed(n); len(terms.Content(t)) >= 3 {
+		least := 3
+		if n.Asked {
+			least = 1
+		}
+		if t := trimmed(n.Text); len(terms.Content(t)) >= least {
 			out = append(out, t)
 		}
 	}

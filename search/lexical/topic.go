@@ -99,6 +99,15 @@ var askedBy = regexp.MustCompile(`(?i)^(?:my|our)\s+(?:boss|manager|team|lead|di
 // need, whatever their role.
 var worry = regexp.MustCompile(`(?i)^(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:(?:also|really|quite|very|so|pretty|rather|a\s+(?:bit|little)|kind\s+of|sort\s+of|somewhat|particularly|especially|mostly|mainly|still|just|increasingly)\s+)*(?:worried|concerned|anxious|nervous|struggling|stuck|confused|unsure|frustrated|overwhelmed)(?:\s+(?:about|with|by|on|over|of|how\s+to|how|what|whether|if))?\b`)
 
+// Request phrasing that says a need outright, which then counts however
+// short: "our biggest fear is ransomware", "interested in FHIR", and a
+// worry.
+var (
+	myConcernIs  = regexp.MustCompile(`(?i)^(?:my|our)\s+(?:(?:biggest|main|big|real|top|first|one|only|greatest|current|key)\s+)?(?:fear|concern|worry|problem|challenge|priority|goal|focus|interest|question|issue|headache|pain\s+point)s?\s+(?:is|are|was|were|right\s+now\s+is)\b`)
+	interestedIn = regexp.MustCompile(`(?i)^(?:interested|keen|curious)(?:\s+(?:in|on|about))?\b`)
+	outright     = []*regexp.Regexp{myConcernIs, interestedIn, worry}
+)
+
 // requestPhrasing is how attendees ask rather than what they ask about; it
 // is peeled off the start of a clause, repeatedly.
 var requestPhrasing = []*regexp.Regexp{
@@ -107,7 +116,7 @@ var requestPhrasing = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)^(?:i|we)(?:'m|'re|'d|\s+am|\s+are|\s+would)?\s+(?:really\s+)?(?:want|wanna|need|like|love|hope|plan|about\s+to|\w+ing|interested|keen|curious)(?:\s+(?:to|in|on|about|for|into|at))?\b`),
 	regexp.MustCompile(`(?i)^(?:i|we)(?:'ve|'d|'m|'re)?\s+(?:keep|kept|always|still|really|just|often|also|have\s+been|had\s+been|been|was|were)(?:\s+(?:been|really|always))?\s+(?:\w+ing|wanted|wondered|meant|hoped|needed|tried|planned)(?:\s+(?:to|in|on|about|for|how\s+to|how|what|whether|if))?\b`),
 	regexp.MustCompile(`(?i)^(?:trying|looking|hoping|planning|searching|wanting)(?:\s+(?:to|for|into|at))?\b`),
-	regexp.MustCompile(`(?i)^(?:interested|keen|curious)(?:\s+(?:in|on|about))?\b`),
+	interestedIn,
 	regexp.MustCompile(`(?i)^(?:learn|understand|know|find\s+out|figure\s+out|hear|see|discover|explore)(?:\s+more)?(?:\s+(?:about|how\s+to|how|what|on))?\b`),
 	regexp.MustCompile(`(?i)^how\s+(?:to|do\s+(?:i|we)|can\s+(?:i|we)|should\s+(?:i|we)|would\s+(?:i|we))\b`),
 	regexp.MustCompile(`(?i)^(?:is\s+there|are\s+there|do\s+you\s+have|have\s+you\s+got|can\s+you|could\s+you|would\s+you|will\s+there\s+be|does\s+(?:the|this)\s+(?:conference|event|programme|program)\s+have)\b`),
@@ -120,7 +129,7 @@ var requestPhrasing = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)^(?:(?:is|are|will|does)\s+)?(?:anyone|anybody|someone|somebody)(?:\s+here)?\s+(?:(?:presenting|talking|speaking|covering|discussing|giving\s+a\s+talk|doing\s+a\s+talk)(?:\s+(?:on|about))?(?:\s+(?:that|this|it)\s*$)?)?\b`),
 	regexp.MustCompile(`(?i)^(?:who|whom)\b(?:\s+(?:is|are|can|could|should|will|would|might|does|do|gives?|giving|talks?|talking|speaks?|speaking|presents?|presenting|runs?|running|teach(?:es)?|teaching|knows?|works?|working|help|helps|me|us|a|an|the|about|on|with|in|to|most|best|here|makes?|sells?|manufactures?|supplies|offers?|provides?|distributes?|builds?))*\b`),
 	regexp.MustCompile(`(?i)^(?:where|when|what|which)\b(?:\s+(?:is|are|was|can|could|should|do|does|will|would|i|we|me|us|my|our|find|get|go|give|help|show|teach|the|a|an|time|day|there|s|one|ones|sessions?|talks?|workshops?|speakers?|exhibitors?|booths?|companies|company|vendors?|best|most|more|really|actually|be))*\b`),
-	regexp.MustCompile(`(?i)^(?:my|our)\s+(?:(?:biggest|main|big|real|top|first|one|only|greatest|current|key)\s+)?(?:fear|concern|worry|problem|challenge|priority|goal|focus|interest|question|issue|headache|pain\s+point)s?\s+(?:is|are|was|were|right\s+now\s+is)\b`),
+	myConcernIs,
 	regexp.MustCompile(`(?i)^(?:to|about|on|for|with|more)\b`),
 }
 
@@ -136,21 +145,43 @@ func Topic(text string) string { return strings.Join(Needs(text), " ") }
 // order ("how to earn money without upsetting the community", "how to work
 // as a remote team"): Topic, clause by clause.
 func Needs(text string) []string {
+	var out []string
+	for _, n := range AskedNeeds(text) {
+		out = append(out, n.Text)
+	}
+	return out
+}
+
+// Need is one part of a question that says what is wanted.
+type Need struct {
+	Text string
+	// Asked is set when request phrasing said it outright ("our biggest
+	// fear is ransomware", "interested in FHIR"): what it names is wanted,
+	// however short, where a bare clause may be only narrative.
+	Asked bool
+}
+
+// AskedNeeds is Needs, saying which needs request phrasing introduced.
+func AskedNeeds(text string) []Need {
 	text = apostrophe.Replace(text)
-	var kept, selves []string
+	var kept []Need
+	var selves []string
 	for _, clause := range clauses(text) {
 		parts := need(clause)
 		if parts == nil {
 			selves = append(selves, clause)
 		}
 		for _, part := range parts {
-			if t := strings.TrimSpace(trailing.ReplaceAllString(peel(part), "")); t != "" {
-				kept = append(kept, t)
+			p, asked := peel(part)
+			if t := strings.TrimSpace(trailing.ReplaceAllString(p, "")); t != "" {
+				kept = append(kept, Need{Text: t, Asked: asked})
 			}
 		}
 	}
-	if !slices.ContainsFunc(kept, topical) {
-		kept = append(kept, fields(selves)...)
+	if !slices.ContainsFunc(kept, func(n Need) bool { return topical(n.Text) }) {
+		for _, f := range fields(selves) {
+			kept = append(kept, Need{Text: f})
+		}
 	}
 	return kept
 }
@@ -202,18 +233,18 @@ func peelGreeting(s string) string {
 // peel strips request phrasing from the start of a clause until none is
 // left, never part of a hyphenated word ("an on-site nursery" keeps
 // "on-site").
-func peel(s string) string {
+func peel(s string) (rest string, asked bool) {
 	s = strings.TrimSpace(s)
 	for changed := true; changed; {
 		changed = false
 		for _, re := range requestPhrasing {
 			if end := peelable(re, s); end > 0 {
 				s = strings.TrimSpace(s[end:])
-				changed = true
+				changed, asked = true, asked || slices.Contains(outright, re)
 			}
 		}
 	}
-	return s
+	return s, asked
 }
 
 // peelable is where re's request phrasing at the start of s ends, cut
