@@ -163,7 +163,7 @@ type Need struct {
 
 // AskedNeeds is Needs, saying which needs request phrasing introduced.
 func AskedNeeds(text string) []Need {
-	text = apostrophe.Replace(text)
+	text = respelled(apostrophe.Replace(text))
 	var kept []Need
 	var selves []string
 	for _, clause := range clauses(text) {

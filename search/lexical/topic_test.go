@@ -55,6 +55,8 @@ func TestTopicDropsSelfDescriptionAndRequestPhrasing(t *testing.T) {
 		"hello - integration analyst at a children's hospital here. we are joining the regional HIE next year": "the regional HIE next year",
 		"Nurse manager from Ottawa, looking for talks on staffing":                                             "talks on staffing",
 		"talks by security engineers at Google":                                                                "talks by security engineers at Google",
+		"aything on distributed training?":                                                                     "distributed training",
+		"Somthing about FHIR?":                                                                                 "FHIR",
 		"list all talks on FHIR":                                                                               "talks on FHIR",
 		"I'm a nurse":                                                                                          "",
 		"I'm working in a hospital":                                                                            "",
