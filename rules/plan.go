@@ -66,7 +66,9 @@ func plan(in *agent.PlanInput, off search.Ablation) planReply {
 			named[w] = true
 		}
 	}
-	if rest := withoutWords(topic, named); rest != "" || len(qs) == 0 {
+	rest := withoutWords(topic, named)
+	qs = append(qs, aboutNamed(qs, rest, words)...)
+	if rest != "" || len(qs) == 0 {
 		if rest == "" && in.Filter == nil {
 			rest = in.Message // nothing but cue words: search them
 		}
@@ -84,6 +86,23 @@ func plan(in *agent.PlanInput, off search.Ablation) planReply {
 		qs = qs[:max]
 	}
 	return planReply{Intent: intent(tables, topic), Queries: qs}
+}
+
+// aboutNamed searches, for a question that only names an entity and asks
+// for another kind of item ("who's presenting <a talk>?", "which talks does
+// <a speaker> give?"), that kind for the entity's name: a speaker's entry
+// holds their talks, a talk's its speakers.
+func aboutNamed(named []search.Query, rest string, words []string) []search.Query {
+	if len(named) == 0 || rest != "" {
+		return nil
+	}
+	var out []search.Query
+	for _, tb := range cueTables(words) {
+		if !slices.ContainsFunc(named, func(q search.Query) bool { return q.Table == tb }) {
+			out = append(out, search.Query{Table: tb, Mode: search.Faceted, Text: named[0].Text, Limit: search.DefaultLimit})
+		}
+	}
+	return out
 }
 
 // needs splits a long question that asks for several things into one

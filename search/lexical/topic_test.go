@@ -57,6 +57,7 @@ func TestTopicDropsSelfDescriptionAndRequestPhrasing(t *testing.T) {
 		"talks by security engineers at Google":                                                                "talks by security engineers at Google",
 		"aything on distributed training?":                                                                     "distributed training",
 		"Somthing about FHIR?":                                                                                 "FHIR",
+		"who's speaking about video interpreters?":                                                             "video interpreters",
 		"list all talks on FHIR":                                                                               "talks on FHIR",
 		"I'm a nurse":                                                                                          "",
 		"I'm working in a hospital":                                                                            "",
