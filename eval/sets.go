@@ -67,6 +67,10 @@ var (
 	heldout6Bundle []byte
 	//go:embed heldout6/cases.jsonl
 	heldout6Cases []byte
+	//go:embed heldout7/bundle.json
+	heldout7Bundle []byte
+	//go:embed heldout7/cases.jsonl
+	heldout7Cases []byte
 	//go:embed realconf/cases.jsonl
 	realconfCases []byte
 	//go:embed realconf/dev_cases.jsonl
@@ -90,6 +94,7 @@ var Sets = []Set{
 	{Name: "heldout4", Role: HeldOut, About: "an aviation-maintenance conference written apart from the code, frozen first", cases: heldout4Cases, bundle: heldout4Bundle},
 	{Name: "heldout5", Role: HeldOut, About: "a water-utilities conference written apart from the code, frozen first", cases: heldout5Cases, bundle: heldout5Bundle},
 	{Name: "heldout6", Role: HeldOut, About: "a veterinary conference written apart from the code, frozen first", cases: heldout6Cases, bundle: heldout6Bundle},
+	{Name: "heldout7", Role: HeldOut, About: "a legal-technology conference written apart from the code, frozen first", cases: heldout7Cases, bundle: heldout7Bundle},
 	{Name: "realconf", Role: HeldOut, About: "FOSSASIA Summit 2017, frozen cases", DataFile: realconfData, cases: realconfCases},
 }
 
