@@ -113,14 +113,13 @@ func TestAWidenedFilterIsSaidAndItsFindingsShownAsOutsideIt(t *testing.T) {
 // stays a search word and the other needs are searched in every format.
 func TestAFormatWordInOneNeedOfSeveralIsNotAFilter(t *testing.T) {
 	eng, conf := harbour(t)
-	sat := time.Date(2026, 10, 24, 8, 0, 0, 0, time.UTC)
-	one := ask(t, eng, conf, "any hands-on workshops on cold chain audits?", sat)
+	one := ask(t, eng, conf, "any hands-on workshops on cold chain audits?", harbourSaturday)
 	require.NotNil(t, one.Filter, "a one-need question lost its format filter")
 	assert.Equal(t, []string{"workshop"}, one.Filter.Formats)
 	assert.Equal(t, []string{"sun-am"}, cited(one), "answer: %s", one.ResponseText)
 
 	several := ask(t, eng, conf, "We need insurance for our reefer cargo. "+
-		"Also I'd like to get hands-on with customs declarations for beginners.", sat)
+		"Also I'd like to get hands-on with customs declarations for beginners.", harbourSaturday)
 	assert.Nil(t, several.Filter, "the format word of one need filtered the whole question")
 	assert.Contains(t, cited(several), "sun-pm", "the insurance talk was filtered out: %s", several.ResponseText)
 	assert.Contains(t, cited(several), "sun-late", "the hands-on need lost its workshop: %s", several.ResponseText)
@@ -143,57 +142,6 @@ func TestStillOnTodayKeepsWhatIsRunning(t *testing.T) {
 	assert.Equal(t, []string{"sun-pm"}, cited(late), "at 11:45, after the audits ended: %s", late.ResponseText)
 }
 
-// A worry is a need: "I'm really worried about X" asks about X; it was read
-// as a self-description and answered "What are you looking for?".
-func TestAWorryIsANeed(t *testing.T) {
-	eng, conf := harbour(t)
-	st := ask(t, eng, conf, "I'm really worried about customs declarations.", time.Date(2026, 10, 24, 8, 0, 0, 0, time.UTC))
-	assert.Equal(t, []string{"sun-late"}, cited(st), "answer: %s", st.ResponseText)
-}
-
-// A question that only says who the attendee is is answered with what the
-// conference has on the field they name, or with a question when they name
-// none.
-func TestTheFieldOfASelfDescriptionIsSearched(t *testing.T) {
-	eng, conf := harbour(t)
-	at := time.Date(2026, 10, 24, 8, 0, 0, 0, time.UTC)
-	st := ask(t, eng, conf, "I work on customs declarations at a freight forwarder.", at)
-	assert.Equal(t, []string{"sun-late"}, cited(st), "answer: %s", st.ResponseText)
-
-	none := ask(t, eng, conf, "I'm a nurse.", at)
-	assert.Empty(t, cited(none), "answer: %s", none.ResponseText)
-	assert.Contains(t, none.ResponseText, "What are you looking for?")
-}
-
-// "What's on at 10:30?" holds the session running then, not only those
-// starting within a quarter of an hour of it; a time with nothing on says so
-// without quoting a topic the question did not have.
-func TestWhatIsOnAtATimeHoldsWhatIsRunning(t *testing.T) {
-	eng, conf := harbour(t)
-	sat := time.Date(2026, 10, 24, 8, 0, 0, 0, time.UTC)
-	st := ask(t, eng, conf, "what's on at 10:30 on Sunday?", sat)
-	assert.Equal(t, []string{"sun-am"}, cited(st), "answer: %s", st.ResponseText)
-
-	none := ask(t, eng, conf, "what's on at 13:00 on Sunday in Hall 1?", sat)
-	assert.Contains(t, none.ResponseText, "I couldn't find anything at Harbour Days for ")
-	assert.NotContains(t, none.ResponseText, "clearly matches", "a question of time and place only quoted a topic")
-}
-
-// "List all workshops" lists them, not the best three, and says when the
-// list is cut.
-func TestABrowseListsEverythingItCan(t *testing.T) {
-	eng, conf := harbour(t)
-	at := time.Date(2026, 10, 24, 8, 0, 0, 0, time.UTC)
-	st := ask(t, eng, conf, "list all workshops", at)
-	assert.ElementsMatch(t, []string{"sun-am", "sun-late"}, cited(st), "answer: %s", st.ResponseText)
-	assert.NotContains(t, st.ResponseText, "There may be more")
-
-	demo := demoEngine(t)
-	day2 := ask(t, demo, agent.Conference{ID: "aidata26", Name: "Applied AI & Data Infrastructure Summit 2026"}, "what's on on day 2?", time.Date(2026, 6, 9, 8, 0, 0, 0, time.UTC))
-	assert.Len(t, day2.Citations, agent.AnswerLimit, "answer: %s", day2.ResponseText)
-	assert.Contains(t, day2.ResponseText, "There may be more")
-}
-
 // A question about a real thing the conference never mentions gets no
 // "closest match": every item lacks what it is about. On the real
 // programme (skipped without it), "self-driving cars" has a close match,
@@ -208,12 +156,61 @@ func TestNoClosestMatchForARealThingTheConferenceLacks(t *testing.T) {
 	assert.Contains(t, rules.ResponseText, "I couldn't find anything")
 }
 
-// A need said outright ("our biggest worry is insurance") is searched on
-// its own however short, beside the long clause around it.
-func TestANeedSaidOutrightIsSearchedOnItsOwn(t *testing.T) {
+// harbourSaturday is 08:00 on the first day of the Harbour Days conference.
+var harbourSaturday = time.Date(2026, 10, 24, 8, 0, 0, 0, time.UTC)
+
+// Questions as attendees write them, each answered with what it asks for:
+// cited is every item cited, some one that must be among them, none that
+// nothing is; says and saysNot are in the answer, or not.
+func TestQuestionsReadAsAttendeesWriteThem(t *testing.T) {
 	eng, conf := harbour(t)
-	at := time.Date(2026, 10, 24, 8, 0, 0, 0, time.UTC)
-	st := ask(t, eng, conf, "We ship chilled fruit through three ports and the paperwork at every border keeps getting delayed. "+
-		"Our biggest worry is insurance. What should I see?", at)
-	assert.Contains(t, cited(st), "sun-pm", "answer: %s", st.ResponseText)
+	for _, c := range []struct {
+		why, msg      string
+		cited         []string
+		some          string
+		none          bool
+		says, saysNot string
+	}{
+		{why: "a worry is a need, not a self-description answered with a question",
+			msg: "I'm really worried about customs declarations.", cited: []string{"sun-late"}},
+		{why: "a question that only says who the attendee is searches the field they name",
+			msg: "I work on customs declarations at a freight forwarder.", cited: []string{"sun-late"}},
+		{why: "who the attendee is without a field names nothing to look for",
+			msg: "I'm a nurse.", none: true, says: "What are you looking for?"},
+		{why: "what is on at a time holds the session running then",
+			msg: "what's on at 10:30 on Sunday?", cited: []string{"sun-am"}},
+		{why: "a time and place with nothing on says so without quoting a topic",
+			msg: "what's on at 13:00 on Sunday in Hall 1?", says: "I couldn't find anything at Harbour Days for ", saysNot: "clearly matches"},
+		{why: "a browse lists what matches, not the best three",
+			msg: "list all workshops", cited: []string{"sun-am", "sun-late"}, saysNot: "There may be more"},
+		{why: "a need said outright is searched on its own beside the long clause around it",
+			msg: "We ship chilled fruit through three ports and the paperwork at every border keeps getting delayed. " +
+				"Our biggest worry is insurance. What should I see?", some: "sun-pm"},
+	} {
+		t.Run(c.why, func(t *testing.T) {
+			st := ask(t, eng, conf, c.msg, harbourSaturday)
+			if c.cited != nil {
+				assert.ElementsMatch(t, c.cited, cited(st), "answer: %s", st.ResponseText)
+			}
+			if c.some != "" {
+				assert.Contains(t, cited(st), c.some, "answer: %s", st.ResponseText)
+			}
+			if c.none {
+				assert.Empty(t, cited(st), "answer: %s", st.ResponseText)
+			}
+			if c.says != "" {
+				assert.Contains(t, st.ResponseText, c.says)
+			}
+			if c.saysNot != "" {
+				assert.NotContains(t, st.ResponseText, c.saysNot)
+			}
+		})
+	}
+}
+
+// A browse cut at the answer's limit says so.
+func TestABrowseSaysWhenItsListIsCut(t *testing.T) {
+	day2 := ask(t, demoEngine(t), agent.Conference{ID: "aidata26", Name: "Applied AI & Data Infrastructure Summit 2026"}, "what's on on day 2?", time.Date(2026, 6, 9, 8, 0, 0, 0, time.UTC))
+	assert.Len(t, day2.Citations, agent.AnswerLimit, "answer: %s", day2.ResponseText)
+	assert.Contains(t, day2.ResponseText, "There may be more")
 }

@@ -67,7 +67,7 @@ func plan(in *agent.PlanInput, off search.Ablation) planReply {
 		}
 	}
 	rest := withoutWords(topic, named)
-	qs = append(qs, aboutNamed(qs, rest, words)...)
+	qs = append(qs, aboutNamed(qs, rest, tables)...)
 	if rest != "" || len(qs) == 0 {
 		if rest == "" && in.Filter == nil {
 			rest = in.Message // nothing but cue words: search them
@@ -92,12 +92,12 @@ func plan(in *agent.PlanInput, off search.Ablation) planReply {
 // for another kind of item ("who's presenting <a talk>?", "which talks does
 // <a speaker> give?"), that kind for the entity's name: a speaker's entry
 // holds their talks, a talk's its speakers.
-func aboutNamed(named []search.Query, rest string, words []string) []search.Query {
+func aboutNamed(named []search.Query, rest string, tables []search.Table) []search.Query {
 	if len(named) == 0 || rest != "" {
 		return nil
 	}
 	var out []search.Query
-	for _, tb := range cueTables(words) {
+	for _, tb := range tables {
 		if !slices.ContainsFunc(named, func(q search.Query) bool { return q.Table == tb }) {
 			out = append(out, search.Query{Table: tb, Mode: search.Faceted, Text: named[0].Text, Limit: search.DefaultLimit})
 		}

@@ -10,9 +10,7 @@ import (
 // rather than a topic: at any conference "the venue", "attendees", "I'd
 // actually like to bring…" or "give me something useful" say nothing about
 // what to look for. General English, not any conference's words.
-var generic = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`conference conferences event events summit venue programme program agenda attendee attendees everything
+var generic = wordSet(`conference conferences event events summit venue programme program agenda attendee attendees everything
 	recommend recommended recommendation recommendations suggest suggestion suggestions interested
 	interesting interest useful good great best better cool nice relevant learn learning give gives giving
 	bring brings bringing make makes making take takes taking keep keeps put use uses using used try tries
@@ -21,11 +19,16 @@ var generic = func() map[string]bool {
 	stuff way ways day days today tomorrow yesterday morning afternoon evening tonight week weekend time
 	times currently still already soon later next first last new latest wonder wondering curious keen hear
 	hearing attend attending visit visiting went meet meeting somewhere everyone people person folks guys
-	ideas idea tips advice question questions related relating regarding`) {
+	ideas idea tips advice question questions related relating regarding`)
+
+// wordSet is the set of the words of a space-separated list.
+func wordSet(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
 		m[w] = true
 	}
 	return m
-}()
+}
 
 // Generic reports whether a word of a question names the occasion or the
 // asking rather than a topic ("maybe", "wondering", "venue"): it is never

@@ -28,7 +28,7 @@ func (v *vocabulary) nearest(w string) (string, bool) {
 	if n < 5 || v.df[terms.Stem(w)] > 0 {
 		return "", false
 	}
-	for _, x := range spellings(w) { // "licences" where the programme writes "licenses"
+	for _, x := range spellings(w) { // "paediatric" where the programme writes "pediatric"
 		if v.df[terms.Stem(x)] > 0 {
 			return x, true
 		}
@@ -98,30 +98,13 @@ func abs(x int) int {
 	return x
 }
 
-// spellingPairs are the regular differences between British and American
-// endings that stemming leaves apart ("licence", "programme", "fibre");
-// "-ise"/"-ize", "-ogue"/"-og" and the like it already joins.
-var spellingPairs = [][2]string{
-	{"ence", "ense"}, {"ences", "enses"}, {"mme", "m"}, {"mmes", "ms"}, {"re", "er"}, {"res", "ers"},
-}
-
-// spellings returns w as the other side of the Atlantic may write it: by
-// its ending, its "our" ("behaviours"), or its "ae"/"oe" ("paediatric",
-// "anaesthesia").
+// spellings returns w as American English writes its British "ae" or "oe"
+// ("paediatric", "anaesthesia", "oestrogen"). Unlike the endings that
+// stemming already joins (terms.Stem: "licence", "centre", "behaviour"),
+// these are only tried against the conference's own words: "poet" is not
+// "pet".
 func spellings(w string) []string {
 	var out []string
-	for _, p := range spellingPairs {
-		for _, d := range [][2]string{p, {p[1], p[0]}} {
-			if stem, ok := strings.CutSuffix(w, d[0]); ok && len(stem) >= 3 {
-				out = append(out, stem+d[1])
-			}
-		}
-	}
-	if i := strings.Index(w[1:], "our"); i >= 0 {
-		out = append(out, w[:i+1]+"or"+w[i+4:])
-	} else if i := strings.LastIndex(w, "or"); i > 0 {
-		out = append(out, w[:i]+"our"+w[i+2:])
-	}
 	for _, d := range []string{"ae", "oe"} {
 		if i := strings.Index(w, d); i >= 0 {
 			out = append(out, w[:i]+"e"+w[i+2:])

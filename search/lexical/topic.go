@@ -68,13 +68,7 @@ var role = regexp.MustCompile(`(?i)^(?:an?\s+|the\s+)?((?:[\w'-]+\s+){0,3})(?:de
 
 // notRole are words that, before the role, make the clause a question
 // about people ("talks by security engineers at Google").
-var notRole = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields("by about on for of talks talk sessions session workshops workshop any anything who which what where is are there") {
-		m[w] = true
-	}
-	return m
-}()
+var notRole = wordSet("by about on for of talks talk sessions session workshops workshop any anything who which what where is are there")
 
 // roleIntro reports whether a clause introduces the attendee by role.
 func roleIntro(c string) bool {

@@ -125,16 +125,18 @@ var britishEndings = [][2]string{
 	{"isations", "izations"}, {"isation", "ization"}, {"ising", "izing"}, {"ised", "ized"}, {"ises", "izes"},
 	{"ise", "ize"}, {"isers", "izers"}, {"iser", "izer"}, {"yse", "yze"}, {"ysed", "yzed"}, {"ysing", "yzing"},
 	{"ours", "ors"}, {"our", "or"}, {"tres", "ters"}, {"tre", "ter"}, {"ogues", "ogs"}, {"ogue", "og"},
+	{"ences", "enses"}, {"ence", "ense"}, {"mmes", "ms"}, {"mme", "m"}, {"bres", "bers"}, {"bre", "ber"},
 }
 
 // american spells a British word the American way when the dictionary
-// knows that spelling ("organisation" → "organization", "centre" →
-// "center"), so both stem alike; "expertise" stays, there is no
-// "expertize". Only "-isation" is always British.
+// knows that spelling, or its singular ("organisation" → "organization",
+// "centre" → "center", "licences" → "licenses", "behaviours" →
+// "behaviors"), so both stem alike; "expertise" stays, there is no
+// "expertize", nor "conferense". Only "-isation" is always British.
 func american(w string) string {
 	for _, e := range britishEndings {
 		if base, ok := strings.CutSuffix(w, e[0]); ok && len(base) > 1 {
-			if alt := base + e[1]; strings.HasPrefix(e[0], "isation") || IsEnglish(alt) {
+			if alt := base + e[1]; strings.HasPrefix(e[0], "isation") || IsEnglish(alt) || IsEnglish(strings.TrimSuffix(alt, "s")) {
 				return alt
 			}
 			return w
