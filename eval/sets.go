@@ -71,6 +71,10 @@ var (
 	heldout7Bundle []byte
 	//go:embed heldout7/cases.jsonl
 	heldout7Cases []byte
+	//go:embed heldout8/bundle.json
+	heldout8Bundle []byte
+	//go:embed heldout8/cases.jsonl
+	heldout8Cases []byte
 	//go:embed realconf/cases.jsonl
 	realconfCases []byte
 	//go:embed realconf/dev_cases.jsonl
@@ -95,6 +99,7 @@ var Sets = []Set{
 	{Name: "heldout5", Role: HeldOut, About: "a water-utilities conference written apart from the code, frozen first", cases: heldout5Cases, bundle: heldout5Bundle},
 	{Name: "heldout6", Role: HeldOut, About: "a veterinary conference written apart from the code, frozen first", cases: heldout6Cases, bundle: heldout6Bundle},
 	{Name: "heldout7", Role: HeldOut, About: "a legal-technology conference written apart from the code, frozen first", cases: heldout7Cases, bundle: heldout7Bundle},
+	{Name: "heldout8", Role: HeldOut, About: "a museums and heritage-conservation conference written apart from the code, frozen first", cases: heldout8Cases, bundle: heldout8Bundle},
 	{Name: "realconf", Role: HeldOut, About: "FOSSASIA Summit 2017, frozen cases", DataFile: realconfData, cases: realconfCases},
 }
 
