@@ -39,7 +39,7 @@ func (t *turn) startAck(ctx context.Context) {
 	}
 	actx, cancel := context.WithTimeout(ctx, ackTimeout)
 	p := &pendingAck{done: make(chan struct{}), cancel: cancel, fallback: a.fallback}
-	in := &AckInput{Message: t.st.Message, Language: t.st.Language, Conference: t.st.Conference, History: t.st.History}
+	in := &AckInput{Message: t.st.Message, Reading: t.st.Reading, Language: t.st.Language, Conference: t.st.Conference, History: t.st.History}
 	now := t.agent.opts.Now
 	go func() {
 		defer close(p.done)

@@ -83,6 +83,9 @@ type Options struct {
 	// Memory, when set, recalls what recovered similar failures before:
 	// planning adds its searches, reflection weighs it (MEMORY_ENABLED).
 	Memory Memory
+	// Translator, when set, reads a question in another language in
+	// English before it is searched (TRANSLATE).
+	Translator Translator
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
 	// Logger receives operator logs; nothing is logged when nil.
@@ -255,7 +258,7 @@ type turn struct {
 }
 
 func (t *turn) run(ctx context.Context) error {
-	t.readQuestion()
+	t.readQuestion(ctx)
 	switch {
 	case t.vague():
 		if err := t.step(ctx, StepRespond, t.askWhat); err != nil {

@@ -72,7 +72,7 @@ func parseEvaluation(text string) (*Evaluation, []string, error) {
 
 // evaluate scores the turn's answer.
 func (t *turn) evaluate(ctx context.Context) (*Evaluation, error) {
-	in := &EvalInput{Message: t.st.Message, Language: t.st.Language, Filter: t.st.Filter, Conference: t.st.Conference,
+	in := &EvalInput{Message: t.st.Message, Reading: t.st.Reading, Language: t.st.Language, Filter: t.st.Filter, Conference: t.st.Conference,
 		Answer: t.st.ResponseText, Citations: t.st.Citations, Results: AnswerResults(t.st.QueryResults), Lexicon: t.lexicon(),
 		FirstPlan: cloneQueries(t.st.OriginalPlannedQueries)}
 	var ev *Evaluation

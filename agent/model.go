@@ -102,6 +102,8 @@ type Turn struct {
 // {"intent": "...", "queries": [{"table", "search_mode", "query_text", "limit"}]}.
 type PlanInput struct {
 	Message string `json:"message"`
+	// Reading is Message in English when it is in another language.
+	Reading string `json:"reading,omitempty"`
 	// Topic is the message without its time, place and format words;
 	// Filter holds those, and every sessions and speakers query gets it
 	// unless it carries its own.
@@ -140,6 +142,7 @@ type Probe struct {
 // {"reasoning", "strategy", "user_message", "new_queries": [...]}.
 type ReflectInput struct {
 	Message     string             `json:"message"`
+	Reading     string             `json:"reading,omitempty"` // Message in English, when in another language
 	Conference  Conference         `json:"conference"`
 	History     []Turn             `json:"history,omitempty"`
 	RetryCount  int                `json:"retry_count"`
@@ -167,6 +170,8 @@ type ReflectInput struct {
 // first per table, at most AnswerLimit each.
 type RespondInput struct {
 	Message string `json:"message"`
+	// Reading is Message in English when it is in another language.
+	Reading string `json:"reading,omitempty"`
 	// Language is the question's; Filter its time and place constraints;
 	// Outside, when set, says the question names a day outside the
 	// conference.
@@ -200,6 +205,8 @@ type RespondInput struct {
 // {"quality_score", "confidence_score", "issues", "improvement_hint"}.
 type EvalInput struct {
 	Message string `json:"message"`
+	// Reading is Message in English when it is in another language.
+	Reading string `json:"reading,omitempty"`
 	// Language and Filter are the question's, as the responder had them.
 	Language   string                           `json:"language"`
 	Filter     *when.Filter                     `json:"filter,omitempty"`
@@ -216,6 +223,7 @@ type EvalInput struct {
 // sentences that do not answer yet.
 type AckInput struct {
 	Message    string     `json:"message"`
+	Reading    string     `json:"reading,omitempty"` // Message in English, when in another language
 	Language   string     `json:"language"`
 	Conference Conference `json:"conference"`
 	History    []Turn     `json:"history,omitempty"`

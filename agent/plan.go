@@ -25,7 +25,7 @@ const maxQueryText = 300
 func (t *turn) plan(ctx context.Context) error {
 	t.progress(StepPlan, "Working out where to look…")
 	in := &PlanInput{
-		Message: t.st.Message, Topic: t.st.Topic, Filter: t.st.Filter, Language: t.st.Language,
+		Message: t.st.Message, Reading: t.st.Reading, Topic: t.st.Topic, Filter: t.st.Filter, Language: t.st.Language,
 		Conference: t.st.Conference, History: t.st.History,
 		Mentions: t.lexicon().Mentions(t.st.Topic), MaxQueries: MaxQueries, MaxLimit: MaxPlanLimit,
 	}
@@ -68,25 +68,26 @@ func (t *turn) plan(ctx context.Context) error {
 // ("hi", "can you recommend something?").
 func (t *turn) vague() bool {
 	st := t.st
-	if st.FollowUp != nil || st.Filter != nil || st.Outside != "" || len(t.lexicon().Mentions(st.Message)) > 0 {
+	if st.FollowUp != nil || st.Filter != nil || st.Outside != "" || len(t.lexicon().Mentions(t.asked())) > 0 {
 		return false
 	}
 	return len(t.lexicon().Analyze(st.Topic).Concepts) == 0
 }
 
 // readQuestion reads what the question says besides its topic: its
-// language, and its time, place and format constraints in the conference's
+// language (and, in another, its English reading), and its time, place and format constraints in the conference's
 // calendar at the moment it was asked.
 //
 // A follow-up is read first: a question that refers back is read as the
 // question it stands for ("who gives the first one?" with the first cited
 // item's title, "and exhibitors?" as the earlier question).
-func (t *turn) readQuestion() {
+func (t *turn) readQuestion(ctx context.Context) {
 	st := t.st
 	lex := t.lexicon()
 	st.Language = lexical.Language(st.Message, lex.Corpus().Knows)
-	st.FollowUp = resolveFollowUp(st.Message, st.History, t.items)
-	text := st.Message
+	t.translate(ctx)
+	st.FollowUp = resolveFollowUp(t.asked(), st.History, t.items)
+	text := t.asked()
 	if st.FollowUp != nil && st.FollowUp.Question != "" {
 		text = st.FollowUp.Question
 	}

@@ -240,7 +240,7 @@ func tableNames(ts []search.Table) []string {
 func (t *turn) reflectInput(ctx context.Context) *ReflectInput {
 	st := t.st
 	in := &ReflectInput{
-		Message: st.Message, Conference: st.Conference, History: st.History,
+		Message: st.Message, Reading: st.Reading, Conference: st.Conference, History: st.History,
 		RetryCount: st.RetryCount, MaxRetries: t.agent.opts.MaxRetries,
 		Plan: cloneQueries(st.PlannedQueries), FirstPlan: cloneQueries(st.OriginalPlannedQueries),
 		ZeroTables: st.ZeroResultTables, WeakTables: st.WeakTables,
@@ -250,7 +250,7 @@ func (t *turn) reflectInput(ctx context.Context) *ReflectInput {
 	for _, tb := range plannedTables(st.PlannedQueries) {
 		in.Tables = append(in.Tables, t.summary(tb))
 	}
-	texts := []string{st.Message}
+	texts := []string{t.asked()}
 	for _, q := range st.PlannedQueries {
 		texts = append(texts, q.Text)
 	}

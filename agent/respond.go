@@ -88,7 +88,7 @@ func (t *turn) finish(g *citeGuard, src Source) {
 
 func (t *turn) respondInput() *RespondInput {
 	in := &RespondInput{
-		Message: t.st.Message, Language: t.st.Language, Topic: t.st.Topic, Filter: t.st.Filter, Outside: t.st.Outside,
+		Message: t.st.Message, Reading: t.st.Reading, Language: t.st.Language, Topic: t.st.Topic, Filter: t.st.Filter, Outside: t.st.Outside,
 		Conference: t.st.Conference, History: t.st.History, FollowUp: t.st.FollowUp, Intent: t.st.Intent,
 		Results: AnswerResults(t.st.QueryResults), Tables: t.st.TableStatus,
 		Queries: cloneQueries(t.st.Tried), Calibration: t.calibration(), Lexicon: t.lexicon(),

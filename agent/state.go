@@ -144,6 +144,9 @@ type State struct {
 	// Language is the question's language (ISO 639-1), "en" unless it is
 	// clearly another.
 	Language string `json:"language"`
+	// Reading is the question in English, as machine translation read it,
+	// when it is in another language; what is searched.
+	Reading string `json:"reading,omitempty"`
 	// Topic is the question without its time, place and format words.
 	Topic string `json:"topic"`
 	// Filter holds the question's time, place and format constraints;

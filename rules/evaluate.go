@@ -28,9 +28,9 @@ type verdict struct {
 func evaluate(in *agent.EvalInput) verdict {
 	planned := in.FirstPlan
 	if len(planned) == 0 {
-		planned = []search.Query{{Text: topicText(in.Message)}}
+		planned = []search.Query{{Text: topicText(asked(in.Message, in.Reading))}}
 	}
-	ev := newEvidence(in.Lexicon, planned, in.Language)
+	ev := newEvidence(in.Lexicon, planned, readIn(in.Language, in.Reading))
 	cited := map[string]bool{}
 	for _, c := range in.Citations {
 		cited[c.Key()] = true
@@ -80,7 +80,7 @@ func acknowledge(in *agent.AckInput) string {
 	if name == "" {
 		name = "the conference"
 	}
-	tables := cueTables(terms.Words(in.Message))
+	tables := cueTables(terms.Words(asked(in.Message, in.Reading)))
 	switch tables[0] {
 	case search.Speakers:
 		return fmt.Sprintf("Let me find the people at %s who know about that.", name)

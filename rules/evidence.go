@@ -27,7 +27,7 @@ func pivotTarget(in *agent.ReflectInput, q search.Query, top float32, jargon boo
 		return best.Table, fmt.Sprintf("%s probe scores %.2f (%q)", best.Table, best.TopScore, first(best.TopTitles))
 	}
 	if q.Filter == nil && q.Table != search.Exhibitors && !planned(in, search.Exhibitors) && !triedTable(in, search.Exhibitors) {
-		for _, w := range terms.Words(in.Message) {
+		for _, w := range terms.Words(asked(in.Message, in.Reading)) {
 			if asksForVendor(w) {
 				return search.Exhibitors, fmt.Sprintf("the question asks for a product or service (%q)", w)
 			}

@@ -40,11 +40,12 @@ func wordSet(words string) map[string]bool {
 // topic in the attendee's words, without self-description, request
 // phrasing and cue words.
 func plan(in *agent.PlanInput, off search.Ablation) planReply {
-	words := terms.Words(in.Message)
+	question := asked(in.Message, in.Reading)
+	words := terms.Words(question)
 	tables := cueTables(words)
 	src := in.Topic
 	if src == "" && in.Filter == nil {
-		src = in.Message
+		src = question
 	}
 	parts := lexical.AskedNeeds(src)
 	var texts []string
@@ -70,7 +71,7 @@ func plan(in *agent.PlanInput, off search.Ablation) planReply {
 	qs = append(qs, aboutNamed(qs, rest, tables)...)
 	if rest != "" || len(qs) == 0 {
 		if rest == "" && in.Filter == nil {
-			rest = in.Message // nothing but cue words: search them
+			rest = question // nothing but cue words: search them
 		}
 		searched := []string{rest}
 		if !off.Off("needs") {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/search"
-	"github.com/erleah/erleah-agent/search/lexical"
 	"github.com/erleah/erleah-agent/search/when"
 )
 
@@ -49,9 +48,7 @@ func compose(in *agent.RespondInput, picks map[search.Table][]pick) string {
 		name = "this conference"
 	}
 	var b strings.Builder
-	if in.Language != "" && in.Language != lexical.English {
-		fmt.Fprintf(&b, "I work in English, so I read your question (in %s) by the words I recognised.\n\n", lexical.LanguageName(in.Language))
-	}
+	b.WriteString(languageNote(in.Language, in.Reading))
 	switch {
 	case in.Outside != "":
 		b.WriteString(in.Outside + " Ask me about one of its days instead.\n")
@@ -123,10 +120,10 @@ func nothingFits(in *agent.RespondInput, name string) string {
 		return fmt.Sprintf("I couldn't find anything at %s. Try another time or place.\n", at)
 	}
 	if topic == "" {
-		topic = topicText(in.Message)
+		topic = topicText(asked(in.Message, in.Reading))
 	}
 	if topic == "" {
-		topic = in.Message
+		topic = asked(in.Message, in.Reading)
 	}
 	msg := fmt.Sprintf("I couldn't find anything at %s that clearly matches %s.", at, quote(shorten(topic, 10)))
 	for _, rs := range in.Results {

@@ -63,7 +63,11 @@ func cmdAsk(ctx context.Context, args []string, stdout, stderr io.Writer, cfg co
 	if err != nil {
 		return err
 	}
-	opts := agentOptions(cfg, mechanical, c.maxRetries, log)
+	tr, err := newTranslator(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	opts := agentOptions(cfg, mechanical, c.maxRetries, tr, log)
 	opts.Acknowledge = !c.json
 	ag := agent.New(model, eng, opts)
 	tctx, cancel := context.WithTimeout(ctx, *timeout)

@@ -173,10 +173,14 @@ func runEval(ctx context.Context, cfg config, c common, run evalRun, modes []eva
 	if err != nil {
 		return nil, err
 	}
+	tr, err := newTranslator(ctx, cfg, log)
+	if err != nil {
+		return nil, err
+	}
 	r := &eval.Runner{Agents: map[eval.Mode]*agent.Agent{}, Conference: conferenceLookup(run.bundle), Calendar: eng.Calendar, Timeout: cfg.TurnTimeout,
 		NoHistory: c.noHistory}
 	for _, m := range modes {
-		opts := agentOptions(cfg, m == eval.Mechanical, c.maxRetries, log)
+		opts := agentOptions(cfg, m == eval.Mechanical, c.maxRetries, tr, log)
 		opts.Fallback, opts.Off = &rules.Model{Off: off}, off
 		r.Agents[m] = agent.New(model, eng, opts)
 	}

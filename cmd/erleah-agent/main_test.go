@@ -300,3 +300,15 @@ func TestDotEnvFillsWhatTheEnvironmentLeavesUnset(t *testing.T) {
 	require.ErrorContains(t, dotEnv(path, map[string]string{}), "line 2", "a malformed line")
 	assert.NoError(t, dotEnv(filepath.Join(t.TempDir(), "none"), map[string]string{}), "a missing file")
 }
+
+func TestARequiredTranslatorThatIsMissingStopsTheCommand(t *testing.T) {
+	env := map[string]string{"TRANSLATE": "apertium", "APERTIUM_BIN": filepath.Join(t.TempDir(), "apertium")}
+	code, out, errOut := cli(t, env, "ask", "¿Hay talleres sobre seguridad?")
+	assert.NotZero(t, code)
+	assert.Empty(t, out, "no answer without the translator asked for")
+	assert.Contains(t, errOut, "TRANSLATE=apertium: translate: find apertium")
+	assert.NotContains(t, errOut, "goroutine", "no stack trace")
+	code, out, _ = cli(t, map[string]string{"TRANSLATE": "auto", "APERTIUM_BIN": env["APERTIUM_BIN"]}, "ask", "¿Hay talleres sobre seguridad?")
+	assert.Zero(t, code, "auto goes on without it")
+	assert.Contains(t, out, "by the words I recognised")
+}

@@ -114,7 +114,11 @@ func build(ctx context.Context, cfg config, log *slog.Logger) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := agentOptions(cfg, !cfg.Reflection, cfg.MaxRetries, log)
+	tr, err := newTranslator(ctx, cfg, log)
+	if err != nil {
+		return nil, err
+	}
+	opts := agentOptions(cfg, !cfg.Reflection, cfg.MaxRetries, tr, log)
 	opts.Acknowledge = true
 	copts := chat.Options{MaxTurns: cfg.MaxTurns, QueueSize: queueSize(cfg.TurnQueue), TurnTimeout: cfg.TurnTimeout,
 		Evaluate: !cfg.EvaluateFeedback, Logger: log, Metrics: m, Store: d.store, ReconcileGrace: cfg.ReconcileWait, AbandonAfter: cfg.abandonAfter(), Instance: instance()}

@@ -22,6 +22,7 @@ import (
 	"github.com/erleah/erleah-agent/search/hashembed"
 	"github.com/erleah/erleah-agent/search/memsearch"
 	"github.com/erleah/erleah-agent/search/weaviatesearch"
+	"github.com/erleah/erleah-agent/translate"
 )
 
 // common holds the flags every offline command shares (contract §1).
@@ -183,12 +184,32 @@ func pickConference(b *conference.Bundle, id string) (agent.Conference, error) {
 }
 
 // agentOptions are the agent's options from the configuration and flags.
-func agentOptions(cfg config, mechanical bool, maxRetries int, log *slog.Logger) agent.Options {
+func agentOptions(cfg config, mechanical bool, maxRetries int, tr agent.Translator, log *slog.Logger) agent.Options {
 	if maxRetries == 0 {
 		maxRetries = -1 // agent.Options: negative means no retries
 	}
 	return agent.Options{Mechanical: mechanical, MaxRetries: maxRetries, Fallback: rules.New(), Logger: log,
-		EvaluateFeedback: cfg.EvaluateFeedback, RegenerationThreshold: cfg.RegenThreshold}
+		EvaluateFeedback: cfg.EvaluateFeedback, RegenerationThreshold: cfg.RegenThreshold, Translator: tr}
+}
+
+// newTranslator opens the translator TRANSLATE asks for: Apertium when it
+// is installed (auto) or required (apertium), none when off. Missing under
+// auto, questions in other languages are searched by the words they share
+// with English, as the log says once.
+func newTranslator(ctx context.Context, cfg config, log *slog.Logger) (agent.Translator, error) {
+	if cfg.Translate == "off" {
+		return nil, nil
+	}
+	a, err := translate.NewApertium(ctx, cfg.ApertiumBin)
+	switch {
+	case err != nil && cfg.Translate == "apertium":
+		return nil, fmt.Errorf("TRANSLATE=apertium: %w (scripts/translate/install.sh installs it)", err)
+	case err != nil:
+		log.Info("questions in other languages are read by the words they share with English", "reason", err)
+		return nil, nil
+	}
+	log.Info("questions in other languages are translated to English", "translator", "apertium", "languages", strings.Join(a.Languages(), ","))
+	return a, nil
 }
 
 func checkRetries(n int) error {

@@ -1,0 +1,40 @@
+package agent
+
+import (
+	"context"
+
+	"github.com/erleah/erleah-agent/search/lexical"
+)
+
+// Translator reads text written in lang (ISO 639-1) in English; Reads
+// says whether it reads lang at all.
+type Translator interface {
+	Reads(lang string) bool
+	Translate(ctx context.Context, lang, text string) (string, error)
+}
+
+// translate reads a question in another language in English, when a
+// translator is configured and reads that language. Without a reading the
+// question is searched by the words the conference shares with it, as
+// before: a failed translation loses nothing.
+func (t *turn) translate(ctx context.Context) {
+	st, tr := t.st, t.agent.opts.Translator
+	if tr == nil || st.Language == "" || st.Language == lexical.English || !tr.Reads(st.Language) {
+		return
+	}
+	reading, err := tr.Translate(ctx, st.Language, st.Message)
+	if err != nil {
+		t.agent.log.Warn("question read without translation", "trace_id", st.TraceID, "language", st.Language, "err", err)
+		return
+	}
+	st.Reading = reading
+}
+
+// asked is the question as the agent reads it: its English reading when
+// it was translated, else as written.
+func (t *turn) asked() string {
+	if t.st.Reading != "" {
+		return t.st.Reading
+	}
+	return t.st.Message
+}

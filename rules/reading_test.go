@@ -1,0 +1,78 @@
+package rules_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/erleah/erleah-agent/agent"
+	"github.com/erleah/erleah-agent/rules"
+)
+
+// phrasebook translates the questions it knows and fails on any other; it
+// reads Spanish only and remembers what it was asked.
+type phrasebook struct {
+	mu     sync.Mutex
+	texts  map[string]string
+	asked  []string
+	broken bool
+}
+
+func (p *phrasebook) Reads(lang string) bool { return lang == "es" }
+
+func (p *phrasebook) Translate(_ context.Context, lang, text string) (string, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.asked = append(p.asked, lang+": "+text)
+	if en, ok := p.texts[text]; ok && !p.broken {
+		return en, nil
+	}
+	return "", errors.New("translator unavailable")
+}
+
+func askWith(t *testing.T, tr agent.Translator, msg string, now time.Time) *agent.State {
+	t.Helper()
+	eng, conf := harbour(t)
+	st, err := agent.New(rules.New(), eng, agent.Options{Translator: tr}).Run(context.Background(), agent.Request{Message: msg, Conference: conf, Now: now}, nil)
+	require.NoError(t, err)
+	return st
+}
+
+const (
+	spanish = "¿Hay talleres sobre auditorías de la cadena de frío mañana?"
+	reading = "There are workshops on audits of the chain of cold tomorrow?"
+)
+
+var saturday = time.Date(2026, 10, 24, 9, 0, 0, 0, time.UTC)
+
+func TestAQuestionInAnotherLanguageIsSearchedInItsEnglishReading(t *testing.T) {
+	tr := &phrasebook{texts: map[string]string{spanish: reading}}
+	st := askWith(t, tr, spanish, saturday)
+	require.Equal(t, "es", st.Language)
+	assert.Equal(t, reading, st.Reading)
+	assert.Equal(t, []string{"sun-am"}, cited(st), "answer %q", st.ResponseText) // Sunday's workshop: topic, format and day from the reading
+	require.NotNil(t, st.Filter, "the reading's time and format words are a filter")
+	assert.True(t, strings.HasPrefix(st.ResponseText, "I work in English, so I read your question (in Spanish) as “"+reading+"”."), "answer %q", st.ResponseText)
+	assert.Equal(t, spanish, st.Message, "the question as written is kept")
+}
+
+func TestAFailedTranslationStillTriesTheWordsItShares(t *testing.T) {
+	tr := &phrasebook{texts: map[string]string{spanish: reading}, broken: true}
+	st := askWith(t, tr, spanish, saturday)
+	assert.Empty(t, st.Reading)
+	assert.True(t, strings.HasPrefix(st.ResponseText, "I work in English, so I read your question (in Spanish) by the words I recognised."), "answer %q", st.ResponseText)
+	assert.Len(t, tr.asked, 1, "asked once, then read without it")
+}
+
+func TestOnlyQuestionsInALanguageTheTranslatorReadsAreTranslated(t *testing.T) {
+	tr := &phrasebook{texts: map[string]string{}}
+	askWith(t, tr, "any workshops on cold chain audits?", saturday)
+	askWith(t, tr, "Gibt es Vorträge über Reefer Sensoren und Container?", saturday) // German: not read
+	assert.Empty(t, tr.asked)
+}

@@ -1,0 +1,150 @@
+// Package translate reads a question written in another language in
+// English, so that the conference's English text can be searched for it.
+// Apertium, Debian's rule-based machine translation, does the work: a
+// language it translates to English directly is one step, a language it
+// translates to Spanish (French, Portuguese, Italian, Catalan) two.
+package translate
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"slices"
+	"strings"
+	"time"
+)
+
+// ErrUnsupported is returned for a language no installed pair leads from
+// to English.
+var ErrUnsupported = errors.New("translate: no translation to English for this language")
+
+// StepTimeout bounds one translation step: Apertium reads a question in
+// about 0.2 s.
+const StepTimeout = 3 * time.Second
+
+// waitDelay is how long a killed translation's processes may keep its
+// output open.
+const waitDelay = 500 * time.Millisecond
+
+// maxInput bounds the text translated: a chat message, not a document.
+const maxInput = 4000
+
+// Apertium translates with the apertium command. It is safe for concurrent
+// use; at most parallel translations run at once.
+type Apertium struct {
+	bin    string
+	routes map[string][]string // ISO 639-1 code → directions, in order
+	slots  chan struct{}
+}
+
+// parallel bounds the translation processes running at once.
+const parallel = 4
+
+// NewApertium finds the apertium command (bin, or "apertium" on PATH when
+// empty) and the directions its installed pairs offer. It fails when the
+// command is missing or no installed pair leads to English.
+func NewApertium(ctx context.Context, bin string) (*Apertium, error) {
+	if bin == "" {
+		bin = "apertium"
+	}
+	path, err := exec.LookPath(bin)
+	if err != nil {
+		return nil, fmt.Errorf("translate: find apertium: %w", err)
+	}
+	out, err := run(ctx, path, nil, "-l")
+	if err != nil {
+		return nil, fmt.Errorf("translate: list apertium directions: %w", err)
+	}
+	routes := Routes(strings.Fields(string(out)))
+	if len(routes) == 0 {
+		return nil, fmt.Errorf("translate: apertium has no pair that leads to English (install apertium-eng-spa)")
+	}
+	return &Apertium{bin: path, routes: routes, slots: make(chan struct{}, parallel)}, nil
+}
+
+// Languages lists the ISO 639-1 codes the translator reads, sorted.
+func (a *Apertium) Languages() []string {
+	out := make([]string, 0, len(a.routes))
+	for l := range a.routes {
+		out = append(out, l)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Reads reports whether lang (ISO 639-1) is a language the translator
+// reads.
+func (a *Apertium) Reads(lang string) bool {
+	_, ok := a.routes[lang]
+	return ok
+}
+
+// Translate returns text, written in lang (ISO 639-1), in English. Words
+// Apertium does not know are kept as written.
+func (a *Apertium) Translate(ctx context.Context, lang, text string) (string, error) {
+	route, ok := a.routes[lang]
+	if !ok {
+		return "", fmt.Errorf("%w: %q", ErrUnsupported, lang)
+	}
+	if len(text) > maxInput {
+		return "", fmt.Errorf("translate: text of %d bytes is longer than %d", len(text), maxInput)
+	}
+	select {
+	case a.slots <- struct{}{}:
+		defer func() { <-a.slots }()
+	case <-ctx.Done():
+		return "", fmt.Errorf("translate: %w", ctx.Err())
+	}
+	for _, dir := range route {
+		out, err := a.step(ctx, dir, text)
+		if err != nil {
+			return "", err
+		}
+		text = out
+	}
+	return strings.Join(strings.Fields(text), " "), nil
+}
+
+// step runs one direction of Apertium over text.
+func (a *Apertium) step(ctx context.Context, dir, text string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, StepTimeout)
+	defer cancel()
+	out, err := run(ctx, a.bin, strings.NewReader(text), "-u", dir)
+	if err != nil {
+		return "", fmt.Errorf("translate %s: %w", dir, err)
+	}
+	return string(out), nil
+}
+
+// run runs the command with stdin and returns its output; a failure says
+// what the command wrote to its error stream.
+func run(ctx context.Context, bin string, stdin *strings.Reader, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, bin, args...)
+	// apertium is a shell pipeline: when the context ends, its first
+	// process is killed and the others may hold the output open; stop
+	// waiting for them soon after.
+	cmd.WaitDelay = waitDelay
+	if stdin != nil {
+		cmd.Stdin = stdin
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	if err != nil {
+		if msg := strings.TrimSpace(stderr.String()); msg != "" {
+			return nil, fmt.Errorf("%w: %s", err, firstLine(msg))
+		}
+		return nil, err
+	}
+	return out, nil
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
