@@ -142,7 +142,7 @@ func questionEvidence(in *agent.RespondInput) evidence {
 	if len(planned) == 0 {
 		planned = in.Queries
 	}
-	return newEvidence(in.Lexicon, planned, readIn(in.Language, in.Reading))
+	return newEvidence(in.Lexicon, planned, in.Language)
 }
 
 // lacksARealThing reports whether the question, as first planned, names a

@@ -30,7 +30,7 @@ func evaluate(in *agent.EvalInput) verdict {
 	if len(planned) == 0 {
 		planned = []search.Query{{Text: topicText(asked(in.Message, in.Reading))}}
 	}
-	ev := newEvidence(in.Lexicon, planned, readIn(in.Language, in.Reading))
+	ev := newEvidence(in.Lexicon, planned, in.Language)
 	cited := map[string]bool{}
 	for _, c := range in.Citations {
 		cited[c.Key()] = true

@@ -15,16 +15,6 @@ func asked(message, reading string) string {
 	return message
 }
 
-// readIn is the language the question is read in: English once it was
-// translated (its unknown words are then English words the conference
-// lacks, or words the translation kept), else its own.
-func readIn(language, reading string) string {
-	if reading != "" {
-		return lexical.English
-	}
-	return language
-}
-
 // languageNote says, for a question in another language, that the agent
 // works in English, and how it read the question.
 func languageNote(language, reading string) string {

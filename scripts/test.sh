@@ -59,10 +59,11 @@ if [[ -z ${WEAVIATE_URL:-} ]]; then
 fi
 export WEAVIATE_URL WEAVIATE_GRPC_ADDR
 
-# Apertium, which reads questions in Spanish, French, Portuguese, Italian
-# and Catalan in English; its tests must not skip here.
+# Apertium and FreeDict's dictionaries, which read questions in Spanish,
+# French, Portuguese, Italian, Catalan, German, Dutch, Danish and Swedish in
+# English; their tests must not skip here.
 scripts/translate/install.sh
-export ERLEAH_REQUIRE_APERTIUM=1
+export ERLEAH_REQUIRE_TRANSLATION=1
 
 # The CLI's own setup against the instance first: the tests then find the
 # schema in place (and setup is itself exercised on a fresh Directus).

@@ -13,6 +13,8 @@ var codes = map[string]string{
 	"gl": "gl", "glg": "gl", "ro": "ro", "ron": "ro", "eu": "eu", "eus": "eu",
 	"eo": "eo", "epo": "eo", "oc": "oc", "oci": "oc", "de": "de", "deu": "de",
 	"nl": "nl", "nld": "nl", "is": "is", "isl": "is", "mk": "mk", "mkd": "mk",
+	"da": "da", "dan": "da", "sv": "sv", "swe": "sv", "fi": "fi", "fin": "fi",
+	"pl": "pl", "pol": "pl", "cs": "cs", "ces": "cs", "tr": "tr", "tur": "tr",
 }
 
 // Routes reads Apertium's directions ("spa-eng", "fr-es"; variants such as

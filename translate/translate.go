@@ -16,6 +16,39 @@ import (
 	"time"
 )
 
+// Translator reads text written in lang (ISO 639-1) in English; known, when
+// not nil, says in how many of the conference's documents an English word
+// occurs, for translators that choose among senses.
+type Translator interface {
+	Reads(lang string) bool
+	Translate(ctx context.Context, lang, text string, known func(string) int) (string, error)
+}
+
+// First reads a language with the first of its translators that reads it:
+// a machine translation before a word-by-word glossary.
+type First []Translator
+
+// Reads reports whether one of the translators reads lang.
+func (f First) Reads(lang string) bool { return f.pick(lang) != nil }
+
+// Translate translates with the first translator that reads lang.
+func (f First) Translate(ctx context.Context, lang, text string, known func(string) int) (string, error) {
+	t := f.pick(lang)
+	if t == nil {
+		return "", fmt.Errorf("%w: %q", ErrUnsupported, lang)
+	}
+	return t.Translate(ctx, lang, text, known)
+}
+
+func (f First) pick(lang string) Translator {
+	for _, t := range f {
+		if t.Reads(lang) {
+			return t
+		}
+	}
+	return nil
+}
+
 // ErrUnsupported is returned for a language no installed pair leads from
 // to English.
 var ErrUnsupported = errors.New("translate: no translation to English for this language")
@@ -82,8 +115,9 @@ func (a *Apertium) Reads(lang string) bool {
 }
 
 // Translate returns text, written in lang (ISO 639-1), in English. Words
-// Apertium does not know are kept as written.
-func (a *Apertium) Translate(ctx context.Context, lang, text string) (string, error) {
+// Apertium does not know are kept as written (names, products, and words
+// the conference's spelling correction may still read); known is not used.
+func (a *Apertium) Translate(ctx context.Context, lang, text string, _ func(string) int) (string, error) {
 	route, ok := a.routes[lang]
 	if !ok {
 		return "", fmt.Errorf("%w: %q", ErrUnsupported, lang)

@@ -31,23 +31,23 @@ func TestRoutesLeadToEnglishInOneStepOrTwo(t *testing.T) {
 }
 
 // fake writes an apertium stand-in: "-l" lists directions, any other call
-// runs body with the direction in $2.
+// runs body with the direction (the last argument) in $dir.
 func fake(t *testing.T, directions, body string) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "apertium")
-	script := "#!/bin/sh\nif [ \"$1\" = -l ]; then printf '" + directions + "'; exit 0; fi\n" + body + "\n"
+	script := "#!/bin/sh\nif [ \"$1\" = -l ]; then printf '" + directions + "'; exit 0; fi\nfor dir; do :; done\n" + body + "\n"
 	require.NoError(t, os.WriteFile(path, []byte(script), 0o755))
 	return path
 }
 
 func TestTranslateChainsItsSteps(t *testing.T) {
-	bin := fake(t, `  fr-es\n  spa-eng\n`, `sed "s/^/[$2] /"`)
+	bin := fake(t, `  fr-es\n  spa-eng\n`, `sed "s/^/[$dir] /"`)
 	a, err := translate.NewApertium(context.Background(), bin)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"es", "fr"}, a.Languages())
 	assert.True(t, a.Reads("fr"))
 	assert.False(t, a.Reads("de"))
-	got, err := a.Translate(context.Background(), "fr", "un atelier\n")
+	got, err := a.Translate(context.Background(), "fr", "un atelier\n", nil)
 	require.NoError(t, err)
 	assert.Equal(t, "[spa-eng] [fr-es] un atelier", got)
 }
@@ -55,16 +55,16 @@ func TestTranslateChainsItsSteps(t *testing.T) {
 func TestTranslateRefusesWhatItCannotRead(t *testing.T) {
 	a, err := translate.NewApertium(context.Background(), fake(t, `  spa-eng\n`, `cat`))
 	require.NoError(t, err)
-	_, err = a.Translate(context.Background(), "de", "Gibt es Vorträge?")
+	_, err = a.Translate(context.Background(), "de", "Gibt es Vorträge?", nil)
 	assert.ErrorIs(t, err, translate.ErrUnsupported)
-	_, err = a.Translate(context.Background(), "es", strings.Repeat("hola ", 1000))
+	_, err = a.Translate(context.Background(), "es", strings.Repeat("hola ", 1000), nil)
 	assert.ErrorContains(t, err, "longer than")
 }
 
 func TestTranslateSaysWhyApertiumFailed(t *testing.T) {
 	a, err := translate.NewApertium(context.Background(), fake(t, `  spa-eng\n`, `echo "Error: Mode spa-eng does not exist" >&2; exit 1`))
 	require.NoError(t, err)
-	_, err = a.Translate(context.Background(), "es", "hola")
+	_, err = a.Translate(context.Background(), "es", "hola", nil)
 	assert.ErrorContains(t, err, "spa-eng")
 	assert.ErrorContains(t, err, "does not exist")
 }
@@ -75,7 +75,7 @@ func TestTranslateGivesUpWhenApertiumHangs(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	_, err = a.Translate(ctx, "es", "hola")
+	_, err = a.Translate(ctx, "es", "hola", nil)
 	assert.True(t, errors.Is(err, context.DeadlineExceeded), "err %v", err)
 	assert.Less(t, time.Since(start), 10*time.Second, "waited for the hung pipeline")
 }
@@ -89,11 +89,11 @@ func TestNewApertiumNeedsAPairToEnglish(t *testing.T) {
 
 // TestApertiumReadsRomanceQuestions runs the real Apertium that
 // scripts/translate/install.sh installs (scripts/test.sh sets
-// ERLEAH_REQUIRE_APERTIUM=1, so there it cannot skip).
+// ERLEAH_REQUIRE_TRANSLATION=1, so there it cannot skip).
 func TestApertiumReadsRomanceQuestions(t *testing.T) {
 	a, err := translate.NewApertium(context.Background(), "")
 	if err != nil {
-		if os.Getenv("ERLEAH_REQUIRE_APERTIUM") != "" {
+		if os.Getenv("ERLEAH_REQUIRE_TRANSLATION") != "" {
 			t.Fatalf("Apertium required: %v", err)
 		}
 		t.Skipf("Apertium is not installed (scripts/translate/install.sh): %v", err)
@@ -104,7 +104,7 @@ func TestApertiumReadsRomanceQuestions(t *testing.T) {
 		"pt": "Há alguma palestra sobre segurança de redes?",
 		"it": "C'è un workshop sulla sicurezza delle reti?",
 	} {
-		got, err := a.Translate(context.Background(), lang, q)
+		got, err := a.Translate(context.Background(), lang, q, nil)
 		require.NoError(t, err, lang)
 		assert.Contains(t, strings.ToLower(got), "security", "%s: %q read as %q", lang, q, got)
 	}

@@ -75,9 +75,11 @@ type config struct {
 	AllowAnonymous bool `env:"ALLOW_ANONYMOUS_STREAM" envDefault:"false"`
 	Memory         bool `env:"MEMORY_ENABLED" envDefault:"true"`
 	// Translate reads questions in other languages in English with
-	// Apertium: auto (when installed), apertium (required) or off.
+	// Apertium and FreeDict's dictionaries: auto (what is installed), on
+	// (Apertium required) or off.
 	Translate   string `env:"TRANSLATE" envDefault:"auto"`
 	ApertiumBin string `env:"APERTIUM_BIN" envDefault:"apertium"`
+	DictDir     string `env:"DICT_DIR" envDefault:"/usr/share/dictd"`
 
 	EvaluateFeedback bool    `env:"EVALUATE_FEEDBACK_ENABLED" envDefault:"false"`
 	RegenThreshold   float64 `env:"EVALUATE_REGENERATION_THRESHOLD" envDefault:"0.4"`
@@ -156,7 +158,7 @@ func (c config) check() []string {
 	add(c.StreamIdle <= 0, "MODEL_STREAM_IDLE_TIMEOUT=%s: want more than 0", c.StreamIdle)
 	add(c.RegenThreshold < 0 || c.RegenThreshold > 1, "EVALUATE_REGENERATION_THRESHOLD=%g is outside 0..1", c.RegenThreshold)
 	add(c.SearchBackend != "memory" && c.SearchBackend != "weaviate", "SEARCH_BACKEND=%q: want memory or weaviate", c.SearchBackend)
-	add(c.Translate != "auto" && c.Translate != "apertium" && c.Translate != "off", "TRANSLATE=%q: want auto, apertium or off", c.Translate)
+	add(c.Translate != "auto" && c.Translate != "on" && c.Translate != "off", "TRANSLATE=%q: want auto, on or off", c.Translate)
 	add(c.SearchBackend == "weaviate" && c.WeaviateURL == "", "SEARCH_BACKEND=weaviate needs WEAVIATE_URL (scripts/weaviate/start.sh starts one)")
 	add(c.RatePerIP < 0 || c.BurstPerIP < 1, "RATE_PER_IP=%g / RATE_PER_IP_BURST=%g: want a rate ≥ 0 (0 = off) and a burst ≥ 1", c.RatePerIP, c.BurstPerIP)
 	add(c.RatePerUser < 0 || c.BurstPerUser < 1, "RATE_PER_USER=%g / RATE_PER_USER_BURST=%g: want a rate ≥ 0 (0 = off) and a burst ≥ 1", c.RatePerUser, c.BurstPerUser)

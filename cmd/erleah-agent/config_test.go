@@ -88,7 +88,7 @@ func TestConfigRejectsBadModelTimeouts(t *testing.T) {
 		{map[string]string{"MODEL_STREAM_IDLE_TIMEOUT": "-1s"}, "MODEL_STREAM_IDLE_TIMEOUT=-1s: want more than 0"},
 		{map[string]string{"MODEL_STREAM_IDLE_TIMEOUT": "soon"}, `MODEL_STREAM_IDLE_TIMEOUT="soon" is not a valid time.Duration`},
 		{map[string]string{"SEARCH_BACKEND": "elastic"}, `SEARCH_BACKEND="elastic": want memory or weaviate`},
-		{map[string]string{"TRANSLATE": "google"}, `TRANSLATE="google": want auto, apertium or off`},
+		{map[string]string{"TRANSLATE": "google"}, `TRANSLATE="google": want auto, on or off`},
 		{map[string]string{"SEARCH_BACKEND": "weaviate"}, "SEARCH_BACKEND=weaviate needs WEAVIATE_URL"},
 	} {
 		_, err := loadConfig(tc.env)

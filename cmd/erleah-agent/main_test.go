@@ -302,13 +302,13 @@ func TestDotEnvFillsWhatTheEnvironmentLeavesUnset(t *testing.T) {
 }
 
 func TestARequiredTranslatorThatIsMissingStopsTheCommand(t *testing.T) {
-	env := map[string]string{"TRANSLATE": "apertium", "APERTIUM_BIN": filepath.Join(t.TempDir(), "apertium")}
+	env := map[string]string{"TRANSLATE": "on", "APERTIUM_BIN": filepath.Join(t.TempDir(), "apertium"), "DICT_DIR": t.TempDir()}
 	code, out, errOut := cli(t, env, "ask", "¿Hay talleres sobre seguridad?")
 	assert.NotZero(t, code)
 	assert.Empty(t, out, "no answer without the translator asked for")
-	assert.Contains(t, errOut, "TRANSLATE=apertium: translate: find apertium")
+	assert.Contains(t, errOut, "TRANSLATE=on: translate: find apertium")
 	assert.NotContains(t, errOut, "goroutine", "no stack trace")
-	code, out, _ = cli(t, map[string]string{"TRANSLATE": "auto", "APERTIUM_BIN": env["APERTIUM_BIN"]}, "ask", "¿Hay talleres sobre seguridad?")
+	code, out, _ = cli(t, map[string]string{"TRANSLATE": "auto", "APERTIUM_BIN": env["APERTIUM_BIN"], "DICT_DIR": env["DICT_DIR"]}, "ask", "¿Hay talleres sobre seguridad?")
 	assert.Zero(t, code, "auto goes on without it")
 	assert.Contains(t, out, "by the words I recognised")
 }

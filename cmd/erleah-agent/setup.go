@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/erleah/erleah-agent/agent"
@@ -192,24 +193,36 @@ func agentOptions(cfg config, mechanical bool, maxRetries int, tr agent.Translat
 		EvaluateFeedback: cfg.EvaluateFeedback, RegenerationThreshold: cfg.RegenThreshold, Translator: tr}
 }
 
-// newTranslator opens the translator TRANSLATE asks for: Apertium when it
-// is installed (auto) or required (apertium), none when off. Missing under
-// auto, questions in other languages are searched by the words they share
-// with English, as the log says once.
+// newTranslator opens what TRANSLATE asks for: Apertium's machine
+// translation, and FreeDict's dictionaries to English (DICT_DIR) for the
+// languages Apertium does not read; auto uses what is installed, on
+// requires Apertium, off uses neither. Without one, questions in other
+// languages are searched by the words they share with English.
 func newTranslator(ctx context.Context, cfg config, log *slog.Logger) (agent.Translator, error) {
 	if cfg.Translate == "off" {
 		return nil, nil
 	}
+	var tr translate.First
+	var langs []string
 	a, err := translate.NewApertium(ctx, cfg.ApertiumBin)
 	switch {
-	case err != nil && cfg.Translate == "apertium":
-		return nil, fmt.Errorf("TRANSLATE=apertium: %w (scripts/translate/install.sh installs it)", err)
+	case err != nil && cfg.Translate == "on":
+		return nil, fmt.Errorf("TRANSLATE=on: %w (scripts/translate/install.sh installs it)", err)
 	case err != nil:
-		log.Info("questions in other languages are read by the words they share with English", "reason", err)
+		log.Info("no machine translation", "reason", err)
+	default:
+		tr, langs = append(tr, a), a.Languages()
+	}
+	if g := translate.NewGlossary(cfg.DictDir); len(g.Languages()) > 0 {
+		tr, langs = append(tr, g), append(langs, g.Languages()...)
+	}
+	if len(tr) == 0 {
+		log.Info("questions in other languages are read by the words they share with English")
 		return nil, nil
 	}
-	log.Info("questions in other languages are translated to English", "translator", "apertium", "languages", strings.Join(a.Languages(), ","))
-	return a, nil
+	slices.Sort(langs)
+	log.Info("questions in other languages are read in English", "languages", strings.Join(slices.Compact(langs), ","))
+	return tr, nil
 }
 
 func checkRetries(n int) error {

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Installs Apertium and the language pairs that lead to English from
-# Debian's packages (once; a second run does nothing): Spanish directly,
-# French, Portuguese, Italian and Catalan through Spanish. With them the
+# Installs, from Debian's packages (once; a second run does nothing),
+# Apertium with the language pairs that lead to English (Spanish directly;
+# French, Portuguese, Italian and Catalan through Spanish) and FreeDict's
+# German, Dutch, Danish and Swedish dictionaries to English. With them the
 # agent reads questions in those languages in English (TRANSLATE=auto).
 set -euo pipefail
 
-packages=(apertium apertium-eng-spa apertium-fr-es apertium-es-pt apertium-spa-ita apertium-spa-cat cg3)
+packages=(apertium apertium-eng-spa apertium-fr-es apertium-es-pt apertium-spa-ita apertium-spa-cat cg3
+  dict-freedict-deu-eng dict-freedict-nld-eng dict-freedict-dan-eng dict-freedict-swe-eng)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

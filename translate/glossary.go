@@ -1,0 +1,117 @@
+package translate
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"unicode"
+)
+
+// Glossary reads a question word by word with FreeDict's dictionaries to
+// English (Debian's dict-freedict-*-eng packages, in dictd format): each
+// word becomes the sense of it the conference uses most, or the
+// dictionary's first. Dictionaries are opened on first use. It is safe
+// for concurrent use.
+type Glossary struct {
+	files map[string]string // ISO 639-1 code → path without extension
+
+	mu   sync.Mutex
+	open map[string]*dict
+}
+
+// DefaultDictDir is where Debian installs dictd dictionaries.
+const DefaultDictDir = "/usr/share/dictd"
+
+// NewGlossary finds the FreeDict dictionaries to English in dir; none is
+// not an error (Languages is then empty).
+func NewGlossary(dir string) *Glossary {
+	g := &Glossary{files: map[string]string{}, open: map[string]*dict{}}
+	matches, _ := filepath.Glob(filepath.Join(dir, "freedict-*-eng.index"))
+	for _, m := range matches {
+		code := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(m), "freedict-"), "-eng.index")
+		if lang, ok := codes[code]; ok && lang != "en" {
+			if _, err := os.Stat(strings.TrimSuffix(m, ".index") + ".dict.dz"); err == nil {
+				g.files[lang] = strings.TrimSuffix(m, ".index")
+			}
+		}
+	}
+	return g
+}
+
+// Languages lists the ISO 639-1 codes the glossary reads, sorted.
+func (g *Glossary) Languages() []string {
+	out := make([]string, 0, len(g.files))
+	for l := range g.files {
+		out = append(out, l)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Reads reports whether a dictionary reads lang.
+func (g *Glossary) Reads(lang string) bool {
+	_, ok := g.files[lang]
+	return ok
+}
+
+// Translate reads text word by word. known, when not nil, says in how many
+// of the conference's documents an English word occurs; a word is read as
+// its sense the conference uses most. Words no entry explains (names,
+// products, English words) are kept as written; function words, which
+// have no topic, are left out.
+func (g *Glossary) Translate(ctx context.Context, lang, text string, known func(string) int) (string, error) {
+	d, err := g.dict(lang)
+	if err != nil {
+		return "", err
+	}
+	if len(text) > maxInput {
+		return "", fmt.Errorf("translate: text of %d bytes is longer than %d", len(text), maxInput)
+	}
+	var out []string
+	for _, w := range words(text) {
+		if err := ctx.Err(); err != nil {
+			return "", fmt.Errorf("translate: %w", err)
+		}
+		if functionWord(lang, w) {
+			continue
+		}
+		sense, err := readWord(d, w, known)
+		if err != nil {
+			return "", err
+		}
+		if sense != "" {
+			out = append(out, sense)
+		}
+	}
+	return strings.Join(out, " "), nil
+}
+
+// dict opens lang's dictionary once.
+func (g *Glossary) dict(lang string) (*dict, error) {
+	base, ok := g.files[lang]
+	if !ok {
+		return nil, fmt.Errorf("%w: %q", ErrUnsupported, lang)
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if d := g.open[lang]; d != nil {
+		return d, nil
+	}
+	d, err := openDict(base)
+	if err != nil {
+		return nil, fmt.Errorf("translate: open %s: %w", base, err)
+	}
+	g.open[lang] = d
+	return d, nil
+}
+
+// words splits text into words as written (letters, digits, inner hyphens).
+func words(text string) []string {
+	return strings.FieldsFunc(text, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-'
+	})
+}

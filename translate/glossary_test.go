@@ -1,0 +1,152 @@
+package translate_test
+
+import (
+	"bytes"
+	"compress/flate"
+	"context"
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/erleah/erleah-agent/translate"
+)
+
+// entries of a small German–English dictionary in FreeDict's layout.
+var entries = []struct{ head, text string }{
+	{"morgen", "Morgen /mˈɔɾɡən/ <masc, n, sg>\nmorning <n>\n"},
+	{"morgen", "morgen /mˈɔɾɡən/ <adv>\ntomorrow <adv>\n      \"morgen früh\"  - tomorrow morning\n"},
+	{"netzwerk", "Netzwerk /nˈɛtsvɛɾk/ <neut, n, sg>\nnet <n>, network <n>\n   Synonym: {Netz}\n"},
+	{"sicherheit", "Sicherheit /zˈɪçɜhˌaɪt/ <fem, n, sg>\ncertitude <n>\n   Synonym: {Gewissheit}\n"},
+	{"sicherheit", "Sicherheit /zˈɪçɜhˌaɪt/ <fem, n, sg>\n [fin.] security <n>, surety <n>\n         Note: civil law\n"},
+	{"vorträge", "Vorträge /fˈoːɾtɾɛːɡə/ <pl>\nlectures <n>, talks <n>\n see: {Vortrag}\n"},
+	{"zugang", "Zugang /tsˈuːɡaŋ/ <masc, n, sg>\naccess <n>, entrance <n>\n"},
+}
+
+// writeDict writes entries as dictd files (index and dictzip text, in
+// chunks of chunk bytes so that entries span chunks) and returns the dir.
+func writeDict(t *testing.T, lang string, chunk int) string {
+	t.Helper()
+	var text bytes.Buffer
+	var index []string
+	for _, e := range entries {
+		index = append(index, e.head+"\t"+b64(text.Len())+"\t"+b64(len(e.text)))
+		text.WriteString(e.text)
+	}
+	slices.Sort(index)
+	dir := t.TempDir()
+	base := filepath.Join(dir, "freedict-"+lang+"-eng")
+	require.NoError(t, os.WriteFile(base+".index", []byte(strings.Join(index, "\n")+"\n"), 0o644))
+	require.NoError(t, os.WriteFile(base+".dict.dz", dictzip(t, text.Bytes(), chunk), 0o644))
+	return dir
+}
+
+// dictzip compresses text in independently inflatable chunks behind a
+// gzip header whose RA field lists them.
+func dictzip(t *testing.T, text []byte, chunk int) []byte {
+	var chunks [][]byte
+	for at := 0; at < len(text); at += chunk {
+		var c bytes.Buffer
+		w, err := flate.NewWriter(&c, flate.BestCompression)
+		require.NoError(t, err)
+		_, err = w.Write(text[at:min(at+chunk, len(text))])
+		require.NoError(t, err)
+		require.NoError(t, w.Close())
+		chunks = append(chunks, c.Bytes())
+	}
+	ra := binary.LittleEndian.AppendUint16(nil, 1)
+	ra = binary.LittleEndian.AppendUint16(ra, uint16(chunk))
+	ra = binary.LittleEndian.AppendUint16(ra, uint16(len(chunks)))
+	for _, c := range chunks {
+		ra = binary.LittleEndian.AppendUint16(ra, uint16(len(c)))
+	}
+	extra := append([]byte("RA"), binary.LittleEndian.AppendUint16(nil, uint16(len(ra)))...)
+	extra = append(extra, ra...)
+	out := []byte{0x1f, 0x8b, 8, 4, 0, 0, 0, 0, 2, 3}
+	out = binary.LittleEndian.AppendUint16(out, uint16(len(extra)))
+	out = append(out, extra...)
+	for _, c := range chunks {
+		out = append(out, c...)
+	}
+	return out
+}
+
+func b64(n int) string {
+	const digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+	s := string(digits[n%64])
+	for n /= 64; n > 0; n /= 64 {
+		s = string(digits[n%64]) + s
+	}
+	return s
+}
+
+// conference knows the words of a conference on network security.
+func conference(w string) int {
+	return map[string]int{"network": 12, "security": 30, "talks": 40, "access": 3, "artificial": 5}[w]
+}
+
+func TestGlossaryReadsWordsInTheSenseTheConferenceUses(t *testing.T) {
+	g := translate.NewGlossary(writeDict(t, "deu", 64))
+	assert.Equal(t, []string{"de"}, g.Languages())
+	got, err := g.Translate(context.Background(), "de", "Gibt es Vorträge zur Netzwerksicherheit morgen?", conference)
+	require.NoError(t, err)
+	assert.Equal(t, "talks network security tomorrow", got, "function words left out, a compound read in parts, an adverb in its first sense")
+	got, err = g.Translate(context.Background(), "de", "Vorträge zur Netzwerksicherheit, Zugangs-Kontrolle und Kubernetes", nil)
+	require.NoError(t, err)
+	assert.Equal(t, "lectures net certitude Zugangs-Kontrolle Kubernetes", got, "without the conference, first senses; words no entry explains kept as written")
+	got, err = g.Translate(context.Background(), "de", "Zugangs", conference)
+	require.NoError(t, err)
+	assert.Equal(t, "access", got, "an inflection ending is dropped to find the entry")
+}
+
+func TestGlossaryFailsClearlyOnABrokenDictionary(t *testing.T) {
+	dir := writeDict(t, "nld", 64)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "freedict-nld-eng.dict.dz"), []byte("not gzip"), 0o644))
+	g := translate.NewGlossary(dir)
+	_, err := g.Translate(context.Background(), "nl", "sessies over veiligheid", nil)
+	assert.ErrorContains(t, err, "not a dictzip file")
+	_, err = g.Translate(context.Background(), "sv", "hej", nil)
+	assert.ErrorIs(t, err, translate.ErrUnsupported)
+
+	require.NoError(t, os.Remove(filepath.Join(dir, "freedict-nld-eng.dict.dz")))
+	assert.Empty(t, translate.NewGlossary(dir).Languages(), "an index without its text is no dictionary")
+	assert.Empty(t, translate.NewGlossary(filepath.Join(dir, "missing")).Languages())
+}
+
+func TestFirstTranslatesWithTheFirstThatReads(t *testing.T) {
+	a, err := translate.NewApertium(context.Background(), fake(t, `  spa-eng\n`, `sed "s/^/[apertium] /"`))
+	require.NoError(t, err)
+	tr := translate.First{a, translate.NewGlossary(writeDict(t, "deu", 4096))}
+	assert.True(t, tr.Reads("es"))
+	assert.True(t, tr.Reads("de"))
+	assert.False(t, tr.Reads("fi"))
+	es, err := tr.Translate(context.Background(), "es", "hola", nil)
+	require.NoError(t, err)
+	assert.Equal(t, "[apertium] hola", es)
+	de, err := tr.Translate(context.Background(), "de", "Sicherheit", conference)
+	require.NoError(t, err)
+	assert.Equal(t, "security", de)
+	_, err = tr.Translate(context.Background(), "fi", "hei", nil)
+	assert.ErrorIs(t, err, translate.ErrUnsupported)
+}
+
+// TestFreeDictReadsGermanQuestions runs Debian's German–English FreeDict
+// dictionary, which scripts/translate/install.sh installs.
+func TestFreeDictReadsGermanQuestions(t *testing.T) {
+	g := translate.NewGlossary(translate.DefaultDictDir)
+	if !g.Reads("de") {
+		if os.Getenv("ERLEAH_REQUIRE_TRANSLATION") != "" {
+			t.Fatal("FreeDict's German–English dictionary required (scripts/translate/install.sh)")
+		}
+		t.Skip("FreeDict's German–English dictionary is not installed (scripts/translate/install.sh)")
+	}
+	got, err := g.Translate(context.Background(), "de", "Gibt es Vorträge über Datenschutz und künstliche Intelligenz?", conference)
+	require.NoError(t, err)
+	assert.Contains(t, got, "data protection", got)
+	assert.Contains(t, got, "artificial intelligence", got)
+}

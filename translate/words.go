@@ -1,0 +1,208 @@
+package translate
+
+import (
+	"strings"
+
+	"github.com/erleah/erleah-agent/search/terms"
+)
+
+// readWord reads one word (as written) with the dictionary: its best
+// sense, the senses of its parts when it is a compound the dictionary
+// lacks, or the word itself.
+func readWord(d *dict, w string, known func(string) int) (string, error) {
+	lower := strings.ToLower(w)
+	sense, err := lookup(d, w, known)
+	if err != nil || sense != "" {
+		return sense, err
+	}
+	head, tail, err := compound(d, lower, known)
+	if err != nil || head != "" {
+		return strings.TrimSpace(head + " " + tail), err
+	}
+	return w, nil
+}
+
+// lookup returns the best sense of word (as written) or of a form of it
+// without an inflection ending, "" when the dictionary has none.
+func lookup(d *dict, word string, known func(string) int) (string, error) {
+	for i, form := range forms(strings.ToLower(word)) {
+		entries, err := d.entries(form)
+		if err != nil {
+			return "", err
+		}
+		if i == 0 {
+			entries = asWritten(entries, word)
+		}
+		if s := bestSense(entries, known); s != "" {
+			return s, nil
+		}
+	}
+	return "", nil
+}
+
+// asWritten keeps the entries whose headword is written as word is, when
+// some are: in German a noun is capitalised ("Morgen", morning), an adverb
+// not ("morgen", tomorrow).
+func asWritten(entries []string, word string) []string {
+	var out []string
+	for _, e := range entries {
+		if head, _, _ := strings.Cut(e, " "); head == word {
+			out = append(out, e)
+		}
+	}
+	if len(out) == 0 {
+		return entries
+	}
+	return out
+}
+
+// endings are inflection endings of the Germanic languages the
+// dictionaries cover, longest first: a word not found is looked up
+// without them ("Vorträgen" → "Vorträge").
+var endings = []string{"ern", "nen", "en", "er", "es", "em", "et", "e", "n", "s", "t"}
+
+// plurals are Dutch plural endings whose singular changes a letter
+// ("ziekenhuizen" → "ziekenhuis", "brieven" → "brief").
+var plurals = [][2]string{{"zen", "s"}, {"ven", "f"}}
+
+// forms are word and its forms without one inflection ending, keeping at
+// least four letters.
+func forms(word string) []string {
+	out := []string{word}
+	for _, p := range plurals {
+		if stem, ok := strings.CutSuffix(word, p[0]); ok && len([]rune(stem)) >= 3 {
+			out = append(out, stem+p[1])
+		}
+	}
+	for _, e := range endings {
+		if stem, ok := strings.CutSuffix(word, e); ok && len([]rune(stem)) >= 4 {
+			out = append(out, stem)
+		}
+	}
+	return out
+}
+
+// compound reads a word the dictionary lacks as two it has, the longest
+// head first, with a linking s allowed ("Netzwerksicherheit" → network
+// security): each part at least four letters.
+func compound(d *dict, word string, known func(string) int) (string, string, error) {
+	r := []rune(word)
+	for i := len(r) - 4; i >= 4; i-- {
+		tail, err := lookup(d, string(r[i:]), known)
+		if err != nil || tail == "" {
+			if err != nil {
+				return "", "", err
+			}
+			continue
+		}
+		for _, head := range []string{string(r[:i]), strings.TrimSuffix(string(r[:i]), "s")} {
+			if len([]rune(head)) < 4 {
+				continue
+			}
+			h, err := lookup(d, head, known)
+			if err != nil {
+				return "", "", err
+			}
+			if h != "" {
+				return h, tail, nil
+			}
+		}
+	}
+	return "", "", nil
+}
+
+// maxSenseWords bounds a sense: longer ones are explanations.
+const maxSenseWords = 4
+
+// bestSense picks, among the senses of entries, the first of those with
+// the largest share of words the conference uses (the dictionary lists the
+// common senses first), else the first; "" when there is none. A word whose first entry is an
+// adverb is read in its first sense: adverbs say when and how ("heute" is
+// today), not what about.
+func bestSense(entries []string, known func(string) int) string {
+	if len(entries) > 0 {
+		if head, _, _ := strings.Cut(entries[0], "\n"); strings.Contains(head, "<adv") {
+			known, entries = nil, entries[:1]
+		}
+	}
+	best, bestShare := "", -1.0
+	for _, e := range entries {
+		for _, s := range senses(e) {
+			s = plain(s)
+			ws := strings.Fields(s)
+			if len(ws) == 0 || len(ws) > maxSenseWords {
+				continue
+			}
+			if share := familiarity(ws, known); share > bestShare {
+				best, bestShare = s, share
+			}
+		}
+	}
+	return best
+}
+
+// familiarity is the share of ws's content words the conference uses.
+func familiarity(ws []string, known func(string) int) float64 {
+	if known == nil {
+		return 0
+	}
+	content, n := 0, 0
+	for _, w := range ws {
+		w = strings.ToLower(w)
+		if terms.IsStop(w) {
+			continue
+		}
+		content++
+		if known(w) > 0 {
+			n++
+		}
+	}
+	if content == 0 {
+		return 0
+	}
+	return float64(n) / float64(content)
+}
+
+// plain drops a sense's placeholders and its infinitive "to" ("to give
+// sth. to sb." → "give").
+func plain(s string) string {
+	var out []string
+	for _, w := range strings.Fields(s) {
+		switch w {
+		case "sth.", "sb.", "sb.'s", "sth.'s", "etw.", "jdn.", "jdm.", "(sich)", "sich":
+			continue
+		}
+		out = append(out, w)
+	}
+	if len(out) > 1 && out[0] == "to" {
+		out = out[1:]
+	}
+	return strings.Join(out, " ")
+}
+
+// functionWords carry no topic: they are left out of a reading.
+var functionWords = map[string]map[string]bool{
+	"de": set("der die das den dem des ein eine einen einem einer eines und oder aber es gibt ist sind war gibt's " +
+		"ich du er sie wir ihr mich mir uns euch mein meine unser unsere ihr ihre was wer wo wann wie welche welcher welches warum " +
+		"in im an am auf aus bei mit nach von vom zu zum zur über unter für gegen ohne um vor hinter durch " +
+		"kann können könnte möchte möchten will wollen soll sollte habe hat haben bin bist gerne gern etwas irgendwas " +
+		"hier nicht kein keine auch noch schon bitte hallo hi danke"),
+	"nl": set("de het een en of maar er is zijn was ik jij je hij zij wij we mijn ons onze wat wie waar wanneer hoe welke waarom " +
+		"in op aan bij met naar van voor over onder door om te tot uit " +
+		"kan kunnen wil willen zou graag iets hier niet geen ook nog al alsjeblieft hallo dank"),
+	"da": set("den det en et og eller men der er var jeg du han hun vi min mit vores hvad hvem hvor hvornår hvordan hvilke hvorfor " +
+		"i på ad ved med til fra for om under gennem af kan vil gerne noget her ikke ingen også hej tak nogen nogle"),
+	"sv": set("den det en ett och eller men finns är var jag du han hon vi min mitt vår vad vem var när hur vilka varför " +
+		"i på vid med till från för om under genom av kan vill gärna något här inte ingen också hej tack några"),
+}
+
+func set(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
+}
+
+// functionWord reports whether w is a function word of lang.
+func functionWord(lang, w string) bool { return functionWords[lang][strings.ToLower(w)] }
