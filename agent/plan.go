@@ -75,8 +75,9 @@ func (t *turn) vague() bool {
 }
 
 // readQuestion reads what the question says besides its topic: its
-// language (and, in another, its English reading), and its time, place and format constraints in the conference's
-// calendar at the moment it was asked.
+// language (and, in another, its English reading), and its time, place and
+// format constraints in the conference's calendar at the moment it was
+// asked.
 //
 // A follow-up is read first: a question that refers back is read as the
 // question it stands for ("who gives the first one?" with the first cited

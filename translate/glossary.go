@@ -3,6 +3,7 @@ package translate
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -43,14 +44,7 @@ func NewGlossary(dir string) *Glossary {
 }
 
 // Languages lists the ISO 639-1 codes the glossary reads, sorted.
-func (g *Glossary) Languages() []string {
-	out := make([]string, 0, len(g.files))
-	for l := range g.files {
-		out = append(out, l)
-	}
-	slices.Sort(out)
-	return out
-}
+func (g *Glossary) Languages() []string { return slices.Sorted(maps.Keys(g.files)) }
 
 // Reads reports whether a dictionary reads lang.
 func (g *Glossary) Reads(lang string) bool {

@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"maps"
 	"slices"
 	"strings"
 )
@@ -43,7 +44,7 @@ func Routes(directions []string) map[string][]string {
 		if _, ok := routes[from]; ok || from == "en" {
 			continue
 		}
-		for _, via := range sortedKeys(tos) {
+		for _, via := range slices.Sorted(maps.Keys(tos)) {
 			if d, ok := next[via]["en"]; ok {
 				routes[from] = []string{tos[via], d}
 				break
@@ -62,13 +63,4 @@ func pair(d string) (from, to string, ok bool) {
 	from, ok1 := codes[a]
 	to, ok2 := codes[b]
 	return from, to, ok1 && ok2 && from != to
-}
-
-func sortedKeys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }

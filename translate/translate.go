@@ -1,8 +1,10 @@
 // Package translate reads a question written in another language in
 // English, so that the conference's English text can be searched for it.
-// Apertium, Debian's rule-based machine translation, does the work: a
-// language it translates to English directly is one step, a language it
-// translates to Spanish (French, Portuguese, Italian, Catalan) two.
+// Apertium, Debian's rule-based machine translation, reads the languages
+// it has a way to English for: directly (Spanish) or through Spanish
+// (French, Portuguese, Italian, Catalan). FreeDict's dictionaries to
+// English (German, Dutch, Danish, Swedish) read the others word by word,
+// each word in the sense the conference's own text uses.
 package translate
 
 import (
@@ -10,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os/exec"
 	"slices"
 	"strings"
@@ -61,8 +64,9 @@ const StepTimeout = 3 * time.Second
 // output open.
 const waitDelay = 500 * time.Millisecond
 
-// maxInput bounds the text translated: a chat message, not a document.
-const maxInput = 4000
+// maxInput bounds the text translated, in bytes: a chat message (at most
+// 4,000 characters), not a document.
+const maxInput = 16 << 10
 
 // Apertium translates with the apertium command. It is safe for concurrent
 // use; at most parallel translations run at once.
@@ -98,14 +102,7 @@ func NewApertium(ctx context.Context, bin string) (*Apertium, error) {
 }
 
 // Languages lists the ISO 639-1 codes the translator reads, sorted.
-func (a *Apertium) Languages() []string {
-	out := make([]string, 0, len(a.routes))
-	for l := range a.routes {
-		out = append(out, l)
-	}
-	slices.Sort(out)
-	return out
-}
+func (a *Apertium) Languages() []string { return slices.Sorted(maps.Keys(a.routes)) }
 
 // Reads reports whether lang (ISO 639-1) is a language the translator
 // reads.
