@@ -64,6 +64,9 @@ var functionWords = func() map[string][]whatlanggo.Lang {
 		whatlanggo.Ita: "sono sulla sul della degli delle una dove quando chi che il gli qualche anche la",
 		whatlanggo.Por: "existe alguma algum sobre onde quando quem uma para com não há palestra palestras",
 		whatlanggo.Nld: "zijn er waar wanneer wie het een voor welke ik wij",
+		whatlanggo.Dan: "er der nogen noget hvor hvornår hvem hvad hvilke jeg vi det om til med og",
+		whatlanggo.Swe: "finns det några något var när vem vad vilka jag vi om till med och är",
+		whatlanggo.Nob: "er det noen noe hvor når hvem hva hvilke jeg vi om til med og",
 	} {
 		for _, w := range strings.Fields(words) {
 			m[w] = append(m[w], l)

@@ -115,6 +115,8 @@ func TestLanguageIsRecognised(t *testing.T) {
 		"Gibt es Vorträge über Kubernetes?":           "de",
 		"Y a-t-il des ateliers sur la cybersécurité?": "fr",
 		"Zijn er sessies over robots?":                "nl",
+		"Er der nogen foredrag om robotter?":          "da",
+		"Finns det några föredrag om robotar?":        "sv",
 		"Is there a talk on La Liga analytics?":       English,
 		"":                                            English,
 	} {
