@@ -32,4 +32,11 @@ uid=$(awk '/^Uid:/ {print $2}' "/proc/$pid/status")
 [[ $(id -u) != 0 || $uid == 65532 ]] || { echo "container-check: running as uid $uid" >&2; exit 1; }
 kill -TERM "$pid"
 wait "$pid"
-echo "container-check: static binary served as uid $uid, healthy, stopped cleanly"
+
+# The image's dictionaries: the static binary, as the image's user and
+# with nothing on PATH (no Apertium), reads a German question in English.
+scripts/translate/install.sh
+reading=$(env -i STATE_DIR="$work/state" DICT_DIR=/usr/share/dictd "${run_as[@]}" "$work/erleah-agent" ask --json \
+  "Gibt es Vorträge über Datenschutz?" | python3 -c 'import json,sys; print(json.load(sys.stdin)["trace"].get("reading",""))')
+[[ $reading == *"data protection"* ]] || { echo "container-check: German read as \"$reading\"" >&2; exit 1; }
+echo "container-check: static binary served as uid $uid, healthy, stopped cleanly; read German as \"$reading\""
