@@ -74,6 +74,9 @@ type Analysis struct {
 	Topic string `json:"topic"`
 	// Concepts are the distinct content words of Topic.
 	Concepts []Concept `json:"concepts"`
+	// joins are the written word pairs read as one conference word, with
+	// the conference's spelling of it ("elastic serch" → Elasticsearch).
+	joins map[[2]string]string
 }
 
 // Analyze reads a question: its topic, each content word's weight in the
@@ -92,6 +95,10 @@ func (c *Corpus) Analyze(text string) Analysis {
 				seen[k.Stem] = true
 				a.Concepts = append(a.Concepts, k)
 			}
+			if a.joins == nil {
+				a.joins = map[[2]string]string{}
+			}
+			a.joins[[2]string{words[i], words[i+1]}] = c.Surface(k.Stem)
 			i++
 			continue
 		}
@@ -185,18 +192,31 @@ func (a Analysis) Text() string {
 			fixes[k.Word] = k.Fix
 		}
 	}
-	if len(fixes) == 0 {
+	if len(fixes) == 0 && len(a.joins) == 0 {
 		return a.Topic
 	}
 	words := strings.Fields(a.Topic)
-	for i, w := range words {
-		lw := strings.ToLower(strings.Trim(w, `.,;:!?"'()`))
-		if fix, ok := fixes[lw]; ok {
-			words[i] = fix
+	out := make([]string, 0, len(words))
+	for i := 0; i < len(words); i++ {
+		lw := bare(words[i])
+		if i+1 < len(words) {
+			if one, ok := a.joins[[2]string{lw, bare(words[i+1])}]; ok && one != "" {
+				out = append(out, one)
+				i++
+				continue
+			}
 		}
+		if fix, ok := fixes[lw]; ok {
+			out = append(out, fix)
+			continue
+		}
+		out = append(out, words[i])
 	}
-	return strings.Join(words, " ")
+	return strings.Join(out, " ")
 }
+
+// bare is a written word lower-cased, without the punctuation around it.
+func bare(w string) string { return strings.ToLower(strings.Trim(w, `.,;:!?"'()`)) }
 
 // Unknown lists the concepts no document has, even after correction.
 func (a Analysis) Unknown() []Concept {

@@ -141,6 +141,10 @@ func TestWordsWrittenTogetherOrApartMatch(t *testing.T) {
 		assert.Equal(t, want, got[0].Key, "%q ranks %+v, want %s first", q, got, want)
 		assert.Equal(t, 1.0, got[0].Coverage, "%q ranks %+v, want %s covering everything", q, got, want)
 	}
+	// What is embedded is the question as the conference writes it, the
+	// joined word included, however the pair was spelt.
+	assert.Equal(t, "elasticsearch logs", c.Analyze("elastic serch logs").Text())
+	assert.Equal(t, "mysql tuning", c.Analyze("my sql tuning").Text())
 }
 
 func TestAcronymsAreNotFragmentsAndCamelCaseCounts(t *testing.T) {
