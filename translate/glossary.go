@@ -20,8 +20,9 @@ import (
 type Glossary struct {
 	files map[string]string // ISO 639-1 code → path without extension
 
-	mu   sync.Mutex
-	open map[string]*dict
+	mu     sync.Mutex
+	open   map[string]*dict
+	broken map[string]error // dictionaries that failed to open, not tried again
 }
 
 // DefaultDictDir is where Debian installs dictd dictionaries.
@@ -30,7 +31,7 @@ const DefaultDictDir = "/usr/share/dictd"
 // NewGlossary finds the FreeDict dictionaries to English in dir; none is
 // not an error (Languages is then empty).
 func NewGlossary(dir string) *Glossary {
-	g := &Glossary{files: map[string]string{}, open: map[string]*dict{}}
+	g := &Glossary{files: map[string]string{}, open: map[string]*dict{}, broken: map[string]error{}}
 	matches, _ := filepath.Glob(filepath.Join(dir, "freedict-*-eng.index"))
 	for _, m := range matches {
 		code := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(m), "freedict-"), "-eng.index")
@@ -84,7 +85,8 @@ func (g *Glossary) Translate(ctx context.Context, lang, text string, known func(
 	return strings.Join(out, " "), nil
 }
 
-// dict opens lang's dictionary once.
+// dict opens lang's dictionary once; one that fails to open fails every
+// later call the same way, without reading it again.
 func (g *Glossary) dict(lang string) (*dict, error) {
 	base, ok := g.files[lang]
 	if !ok {
@@ -95,9 +97,13 @@ func (g *Glossary) dict(lang string) (*dict, error) {
 	if d := g.open[lang]; d != nil {
 		return d, nil
 	}
+	if err := g.broken[lang]; err != nil {
+		return nil, err
+	}
 	d, err := openDict(base)
 	if err != nil {
-		return nil, fmt.Errorf("translate: open %s: %w", base, err)
+		g.broken[lang] = fmt.Errorf("translate: open %s: %w", base, err)
+		return nil, g.broken[lang]
 	}
 	g.open[lang] = d
 	return d, nil

@@ -110,6 +110,8 @@ func TestGlossaryFailsClearlyOnABrokenDictionary(t *testing.T) {
 	g := translate.NewGlossary(dir)
 	_, err := g.Translate(context.Background(), "nl", "sessies over veiligheid", nil)
 	assert.ErrorContains(t, err, "not a dictzip file")
+	_, again := g.Translate(context.Background(), "nl", "sessies", nil)
+	assert.Equal(t, err, again, "a broken dictionary fails the same way, without being read again")
 	_, err = g.Translate(context.Background(), "sv", "hej", nil)
 	assert.ErrorIs(t, err, translate.ErrUnsupported)
 
