@@ -75,6 +75,10 @@ var (
 	heldout8Bundle []byte
 	//go:embed heldout8/cases.jsonl
 	heldout8Cases []byte
+	//go:embed heldout9/bundle.json
+	heldout9Bundle []byte
+	//go:embed heldout9/cases.jsonl
+	heldout9Cases []byte
 	//go:embed realconf/cases.jsonl
 	realconfCases []byte
 	//go:embed realconf/dev_cases.jsonl
@@ -100,6 +104,7 @@ var Sets = []Set{
 	{Name: "heldout6", Role: HeldOut, About: "a veterinary conference written apart from the code, frozen first", cases: heldout6Cases, bundle: heldout6Bundle},
 	{Name: "heldout7", Role: HeldOut, About: "a legal-technology conference written apart from the code, frozen first", cases: heldout7Cases, bundle: heldout7Bundle},
 	{Name: "heldout8", Role: HeldOut, About: "a museums and heritage-conservation conference written apart from the code, frozen first", cases: heldout8Cases, bundle: heldout8Bundle},
+	{Name: "heldout9", Role: HeldOut, About: "a hotel-operations conference written apart from the code, frozen first", cases: heldout9Cases, bundle: heldout9Bundle},
 	{Name: "realconf", Role: HeldOut, About: "FOSSASIA Summit 2017, frozen cases", DataFile: realconfData, cases: realconfCases},
 }
 
