@@ -21,6 +21,7 @@ import (
 var entries = []struct{ head, text string }{
 	{"morgen", "Morgen /mˈɔɾɡən/ <masc, n, sg>\nmorning <n>\n"},
 	{"morgen", "morgen /mˈɔɾɡən/ <adv>\ntomorrow <adv>\n      \"morgen früh\"  - tomorrow morning\n"},
+	{"ochtend", "ochtend /ɔxtənt/\n1. morning\n2. forenoon\n"},
 	{"netzwerk", "Netzwerk /nˈɛtsvɛɾk/ <neut, n, sg>\nnet <n>, network <n>\n   Synonym: {Netz}\n"},
 	{"sicherheit", "Sicherheit /zˈɪçɜhˌaɪt/ <fem, n, sg>\ncertitude <n>\n   Synonym: {Gewissheit}\n"},
 	{"sicherheit", "Sicherheit /zˈɪçɜhˌaɪt/ <fem, n, sg>\n [fin.] security <n>, surety <n>\n         Note: civil law\n"},
@@ -102,6 +103,9 @@ func TestGlossaryReadsWordsInTheSenseTheConferenceUses(t *testing.T) {
 	got, err = g.Translate(context.Background(), "de", "Zugangs", conference)
 	require.NoError(t, err)
 	assert.Equal(t, "access", got, "an inflection ending is dropped to find the entry")
+	got, err = g.Translate(context.Background(), "de", "ochtend", nil)
+	require.NoError(t, err)
+	assert.Equal(t, "morning", got, "a numbered sense without its number")
 }
 
 func TestGlossaryFailsClearlyOnABrokenDictionary(t *testing.T) {

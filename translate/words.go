@@ -163,13 +163,17 @@ func familiarity(ws []string, known func(string) int) float64 {
 	return float64(n) / float64(content)
 }
 
-// plain drops a sense's placeholders and its infinitive "to" ("to give
-// sth. to sb." → "give").
+// plain drops a sense's placeholders, its number in a numbered list and
+// its infinitive "to" ("to give sth. to sb." → "give", "1. morning" →
+// "morning").
 func plain(s string) string {
 	var out []string
 	for _, w := range strings.Fields(s) {
 		switch w {
 		case "sth.", "sb.", "sb.'s", "sth.'s", "etw.", "jdn.", "jdm.", "(sich)", "sich":
+			continue
+		}
+		if n, ok := strings.CutSuffix(w, "."); ok && n != "" && strings.Trim(n, "0123456789") == "" {
 			continue
 		}
 		out = append(out, w)

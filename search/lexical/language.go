@@ -22,20 +22,27 @@ func Language(text string, knows func(string) bool) string {
 	if len(words) == 0 {
 		return English
 	}
-	familiar := 0
+	familiar, foreign, english := 0, 0, 0
 	candidates := map[whatlanggo.Lang]bool{}
 	for _, w := range words {
 		if langs := functionWords[w]; len(langs) > 0 {
 			for _, l := range langs {
 				candidates[l] = true
 			}
+			foreign++
 			continue // "hay", "la", "des": another language's, even where English has the word
+		}
+		if terms.IsStop(w) {
+			english++
 		}
 		if terms.IsStop(w) || terms.IsEnglish(w) || (knows != nil && knows(w)) {
 			familiar++
 		}
 	}
-	if 2*familiar >= len(words) {
+	// Mostly familiar words make an English question, unless another
+	// language's function words outnumber English ones ("Y a-t-il des
+	// ateliers demain matin ?": atelier and matin are English words too).
+	if 2*familiar >= len(words) && (foreign < 2 || foreign <= english) {
 		return English
 	}
 	// Mostly unfamiliar words: which other language is it? The trigram
@@ -58,12 +65,12 @@ func Language(text string, knows func(string) bool) string {
 var functionWords = func() map[string][]whatlanggo.Lang {
 	m := map[string][]whatlanggo.Lang{}
 	for l, words := range map[whatlanggo.Lang]string{
-		whatlanggo.Spa: "hay sobre qué dónde donde cuándo cuando quién quien para una unos unas los las del el algún alguna alguien también",
-		whatlanggo.Fra: "il ils des sur les une pour avec où quand qui quoi du aux est sont quel quelle quels quelles le la",
-		whatlanggo.Deu: "gibt es über für mit wo wann der das ist und ein eine einen zum zur welche welcher wer ich wir",
-		whatlanggo.Ita: "sono sulla sul della degli delle una dove quando chi che il gli qualche anche la",
-		whatlanggo.Por: "existe alguma algum sobre onde quando quem uma para com não há palestra palestras",
-		whatlanggo.Nld: "zijn er waar wanneer wie het een voor welke ik wij",
+		whatlanggo.Spa: "hay sobre qué dónde donde cuándo cuando quién quien para una unos unas los las del el algún alguna alguien también hoy mañana tarde noche",
+		whatlanggo.Fra: "il ils des sur les une pour avec où quand qui quoi du aux est sont quel quelle quels quelles le la aujourd demain matin soir",
+		whatlanggo.Deu: "gibt es über für mit wo wann der das ist und ein eine einen zum zur welche welcher wer ich wir heute morgen übermorgen nachmittag vormittag abend",
+		whatlanggo.Ita: "sono sulla sul della degli delle una dove quando chi che il gli qualche anche la oggi domani pomeriggio mattina sera",
+		whatlanggo.Por: "existe alguma algum sobre onde quando quem uma para com não há palestra palestras hoje amanhã manhã tarde noite",
+		whatlanggo.Nld: "zijn er waar wanneer wie het een voor welke ik wij vandaag morgen overmorgen middag ochtend avond",
 		whatlanggo.Dan: "er der nogen noget hvor hvornår hvem hvad hvilke jeg vi det om til med og",
 		whatlanggo.Swe: "finns det några något var när vem vad vilka jag vi om till med och är",
 		whatlanggo.Nob: "er det noen noe hvor når hvem hva hvilke jeg vi om til med og",

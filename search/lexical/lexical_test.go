@@ -117,6 +117,8 @@ func TestLanguageIsRecognised(t *testing.T) {
 		"Zijn er sessies over robots?":                "nl",
 		"Er der nogen foredrag om robotter?":          "da",
 		"Finns det några föredrag om robotar?":        "sv",
+		"Y a-t-il des ateliers demain matin ?":        "fr", // atelier and matin are English words too
+		"Was läuft heute Nachmittag?":                 "de",
 		"Is there a talk on La Liga analytics?":       English,
 		"":                                            English,
 	} {
