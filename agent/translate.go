@@ -7,12 +7,12 @@ import (
 )
 
 // Translator reads text written in lang (ISO 639-1) in English; Reads
-// says whether it reads lang at all. known says in how many of the
-// conference's documents an English word occurs: a word-by-word
-// translator reads a word in the sense the conference uses.
+// says whether it reads lang at all. known says whether the conference
+// uses an English word: a word-by-word translator reads a word in the
+// sense the conference uses.
 type Translator interface {
 	Reads(lang string) bool
-	Translate(ctx context.Context, lang, text string, known func(string) int) (string, error)
+	Translate(ctx context.Context, lang, text string, known func(string) bool) (string, error)
 }
 
 // translate reads a question in another language in English, when a
@@ -24,7 +24,7 @@ func (t *turn) translate(ctx context.Context) {
 	if tr == nil || st.Language == "" || st.Language == lexical.English || !tr.Reads(st.Language) {
 		return
 	}
-	reading, err := tr.Translate(ctx, st.Language, st.Message, t.lexicon().Corpus().DF)
+	reading, err := tr.Translate(ctx, st.Language, st.Message, t.lexicon().Corpus().Knows)
 	if err != nil {
 		t.agent.log.Warn("question read without translation", "trace_id", st.TraceID, "language", st.Language, "err", err)
 		return

@@ -26,7 +26,7 @@ type phrasebook struct {
 
 func (p *phrasebook) Reads(lang string) bool { return lang == "es" }
 
-func (p *phrasebook) Translate(_ context.Context, lang, text string, _ func(string) int) (string, error) {
+func (p *phrasebook) Translate(_ context.Context, lang, text string, _ func(string) bool) (string, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.asked = append(p.asked, lang+": "+text)

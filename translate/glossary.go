@@ -53,18 +53,18 @@ func (g *Glossary) Reads(lang string) bool {
 	return ok
 }
 
-// Translate reads text word by word. known, when not nil, says in how many
-// of the conference's documents an English word occurs; a word is read as
-// its sense the conference uses most. Words no entry explains (names,
+// Translate reads text word by word. known, when not nil, says whether the
+// conference uses an English word; a word is read in the sense whose words
+// the conference uses most. Words no entry explains (names,
 // products, English words) are kept as written; function words, which
 // have no topic, are left out.
-func (g *Glossary) Translate(ctx context.Context, lang, text string, known func(string) int) (string, error) {
+func (g *Glossary) Translate(ctx context.Context, lang, text string, known func(string) bool) (string, error) {
 	d, err := g.dict(lang)
 	if err != nil {
 		return "", err
 	}
-	if len(text) > maxInput {
-		return "", fmt.Errorf("translate: text of %d bytes is longer than %d", len(text), maxInput)
+	if err := checkLength(text); err != nil {
+		return "", err
 	}
 	var out []string
 	for _, w := range words(text) {

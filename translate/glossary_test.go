@@ -87,8 +87,8 @@ func b64(n int) string {
 }
 
 // conference knows the words of a conference on network security.
-func conference(w string) int {
-	return map[string]int{"network": 12, "security": 30, "talks": 40, "access": 3, "artificial": 5}[w]
+func conference(w string) bool {
+	return map[string]bool{"network": true, "security": true, "talks": true, "access": true, "artificial": true}[w]
 }
 
 func TestGlossaryReadsWordsInTheSenseTheConferenceUses(t *testing.T) {

@@ -20,11 +20,11 @@ import (
 )
 
 // Translator reads text written in lang (ISO 639-1) in English; known, when
-// not nil, says in how many of the conference's documents an English word
-// occurs, for translators that choose among senses.
+// not nil, says whether the conference uses an English word, for
+// translators that choose among senses.
 type Translator interface {
 	Reads(lang string) bool
-	Translate(ctx context.Context, lang, text string, known func(string) int) (string, error)
+	Translate(ctx context.Context, lang, text string, known func(string) bool) (string, error)
 }
 
 // First reads a language with the first of its translators that reads it:
@@ -35,7 +35,7 @@ type First []Translator
 func (f First) Reads(lang string) bool { return f.pick(lang) != nil }
 
 // Translate translates with the first translator that reads lang.
-func (f First) Translate(ctx context.Context, lang, text string, known func(string) int) (string, error) {
+func (f First) Translate(ctx context.Context, lang, text string, known func(string) bool) (string, error) {
 	t := f.pick(lang)
 	if t == nil {
 		return "", fmt.Errorf("%w: %q", ErrUnsupported, lang)
@@ -67,6 +67,14 @@ const waitDelay = 500 * time.Millisecond
 // maxInput bounds the text translated, in bytes: a chat message (at most
 // 4,000 characters), not a document.
 const maxInput = 16 << 10
+
+// checkLength refuses a text longer than maxInput.
+func checkLength(text string) error {
+	if len(text) > maxInput {
+		return fmt.Errorf("translate: text of %d bytes is longer than %d", len(text), maxInput)
+	}
+	return nil
+}
 
 // Apertium translates with the apertium command. It is safe for concurrent
 // use; at most parallel translations run at once.
@@ -114,13 +122,13 @@ func (a *Apertium) Reads(lang string) bool {
 // Translate returns text, written in lang (ISO 639-1), in English. Words
 // Apertium does not know are kept as written (names, products, and words
 // the conference's spelling correction may still read); known is not used.
-func (a *Apertium) Translate(ctx context.Context, lang, text string, _ func(string) int) (string, error) {
+func (a *Apertium) Translate(ctx context.Context, lang, text string, _ func(string) bool) (string, error) {
 	route, ok := a.routes[lang]
 	if !ok {
 		return "", fmt.Errorf("%w: %q", ErrUnsupported, lang)
 	}
-	if len(text) > maxInput {
-		return "", fmt.Errorf("translate: text of %d bytes is longer than %d", len(text), maxInput)
+	if err := checkLength(text); err != nil {
+		return "", err
 	}
 	select {
 	case a.slots <- struct{}{}:

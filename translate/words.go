@@ -9,7 +9,7 @@ import (
 // readWord reads one word (as written) with the dictionary: its best
 // sense, the senses of its parts when it is a compound the dictionary
 // lacks, or the word itself.
-func readWord(d *dict, w string, known func(string) int) (string, error) {
+func readWord(d *dict, w string, known func(string) bool) (string, error) {
 	lower := strings.ToLower(w)
 	sense, err := lookup(d, w, known)
 	if err != nil || sense != "" {
@@ -24,7 +24,7 @@ func readWord(d *dict, w string, known func(string) int) (string, error) {
 
 // lookup returns the best sense of word (as written) or of a form of it
 // without an inflection ending, "" when the dictionary has none.
-func lookup(d *dict, word string, known func(string) int) (string, error) {
+func lookup(d *dict, word string, known func(string) bool) (string, error) {
 	for i, form := range forms(strings.ToLower(word)) {
 		entries, err := d.entries(form)
 		if err != nil {
@@ -85,14 +85,14 @@ func forms(word string) []string {
 // compound reads a word the dictionary lacks as two it has, the longest
 // head first, with a linking s allowed ("Netzwerksicherheit" → network
 // security): each part at least four letters.
-func compound(d *dict, word string, known func(string) int) (string, string, error) {
+func compound(d *dict, word string, known func(string) bool) (string, string, error) {
 	r := []rune(word)
 	for i := len(r) - 4; i >= 4; i-- {
 		tail, err := lookup(d, string(r[i:]), known)
-		if err != nil || tail == "" {
-			if err != nil {
-				return "", "", err
-			}
+		if err != nil {
+			return "", "", err
+		}
+		if tail == "" {
 			continue
 		}
 		for _, head := range []string{string(r[:i]), strings.TrimSuffix(string(r[:i]), "s")} {
@@ -116,10 +116,10 @@ const maxSenseWords = 4
 
 // bestSense picks, among the senses of entries, the first of those with
 // the largest share of words the conference uses (the dictionary lists the
-// common senses first), else the first; "" when there is none. A word whose first entry is an
-// adverb is read in its first sense: adverbs say when and how ("heute" is
-// today), not what about.
-func bestSense(entries []string, known func(string) int) string {
+// common senses first), else the first; "" when there is none. A word
+// whose first entry is an adverb is read in its first sense: adverbs say
+// when and how ("heute" is today), not what about.
+func bestSense(entries []string, known func(string) bool) string {
 	if len(entries) > 0 {
 		if head, _, _ := strings.Cut(entries[0], "\n"); strings.Contains(head, "<adv") {
 			known, entries = nil, entries[:1]
@@ -142,7 +142,7 @@ func bestSense(entries []string, known func(string) int) string {
 }
 
 // familiarity is the share of ws's content words the conference uses.
-func familiarity(ws []string, known func(string) int) float64 {
+func familiarity(ws []string, known func(string) bool) float64 {
 	if known == nil {
 		return 0
 	}
@@ -153,7 +153,7 @@ func familiarity(ws []string, known func(string) int) float64 {
 			continue
 		}
 		content++
-		if known(w) > 0 {
+		if known(w) {
 			n++
 		}
 	}

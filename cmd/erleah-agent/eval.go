@@ -74,6 +74,9 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer, cfg c
 	if paraphrasesGiven && !*withMemory {
 		return usagef("--paraphrases goes with --memory")
 	}
+	if c.translator, err = newTranslator(ctx, cfg, log); err != nil {
+		return err
+	}
 	if *withMemory {
 		if *set != "" && *set != "demo" || *casesFile != "" || *ablations || *ablate != "" {
 			return usagef("--memory runs the demo set and its paraphrases only: it takes none of --set, --cases, --ablate, --ablations")
@@ -173,14 +176,10 @@ func runEval(ctx context.Context, cfg config, c common, run evalRun, modes []eva
 	if err != nil {
 		return nil, err
 	}
-	tr, err := newTranslator(ctx, cfg, log)
-	if err != nil {
-		return nil, err
-	}
 	r := &eval.Runner{Agents: map[eval.Mode]*agent.Agent{}, Conference: conferenceLookup(run.bundle), Calendar: eng.Calendar, Timeout: cfg.TurnTimeout,
 		NoHistory: c.noHistory}
 	for _, m := range modes {
-		opts := agentOptions(cfg, m == eval.Mechanical, c.maxRetries, tr, log)
+		opts := agentOptions(cfg, m == eval.Mechanical, c.maxRetries, c.translator, log)
 		opts.Fallback, opts.Off = &rules.Model{Off: off}, off
 		r.Agents[m] = agent.New(model, eng, opts)
 	}

@@ -35,13 +35,9 @@ func runMemoryEval(ctx context.Context, w io.Writer, cfg config, c common, parap
 	if err != nil {
 		return err
 	}
-	tr, err := newTranslator(ctx, cfg, log)
-	if err != nil {
-		return err
-	}
 	r := &eval.Runner{Conference: conferenceLookup(run.bundle), Calendar: eng.Calendar, Timeout: cfg.TurnTimeout}
 	rep, err := r.MemoryRun(ctx, run.cases, para, func(m agent.Memory) *agent.Agent {
-		opts := agentOptions(cfg, false, c.maxRetries, tr, log)
+		opts := agentOptions(cfg, false, c.maxRetries, c.translator, log)
 		opts.Memory = m
 		return agent.New(model, eng, opts)
 	})

@@ -34,6 +34,8 @@ type common struct {
 	json       bool
 	maxRetries int
 	noHistory  bool // eval: cases run without their history
+	// translator is opened once per command and shared by its runs.
+	translator agent.Translator
 }
 
 func (c *common) register(fs *flag.FlagSet, cfg config, reflectionValues string) {
