@@ -79,6 +79,10 @@ var (
 	heldout9Bundle []byte
 	//go:embed heldout9/cases.jsonl
 	heldout9Cases []byte
+	//go:embed heldout10/bundle.json
+	heldout10Bundle []byte
+	//go:embed heldout10/cases.jsonl
+	heldout10Cases []byte
 	//go:embed realconf/cases.jsonl
 	realconfCases []byte
 	//go:embed realconf/dev_cases.jsonl
@@ -105,6 +109,7 @@ var Sets = []Set{
 	{Name: "heldout7", Role: HeldOut, About: "a legal-technology conference written apart from the code, frozen first", cases: heldout7Cases, bundle: heldout7Bundle},
 	{Name: "heldout8", Role: HeldOut, About: "a museums and heritage-conservation conference written apart from the code, frozen first", cases: heldout8Cases, bundle: heldout8Bundle},
 	{Name: "heldout9", Role: HeldOut, About: "a hotel-operations conference written apart from the code, frozen first", cases: heldout9Cases, bundle: heldout9Bundle},
+	{Name: "heldout10", Role: HeldOut, About: "a public-transit operations conference written apart from the code, frozen first", cases: heldout10Cases, bundle: heldout10Bundle},
 	{Name: "realconf", Role: HeldOut, About: "FOSSASIA Summit 2017, frozen cases", DataFile: realconfData, cases: realconfCases},
 }
 
