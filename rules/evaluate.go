@@ -8,7 +8,6 @@ import (
 
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/search"
-	"github.com/erleah/erleah-agent/search/terms"
 )
 
 // verdict is the JSON the evaluator returns.
@@ -80,7 +79,7 @@ func acknowledge(in *agent.AckInput) string {
 	if name == "" {
 		name = "the conference"
 	}
-	tables := cueTables(terms.Words(asked(in.Message, in.Reading)))
+	tables := routes(asked(in.Message, in.Reading))
 	switch tables[0] {
 	case search.Speakers:
 		return fmt.Sprintf("Let me find the people at %s who know about that.", name)

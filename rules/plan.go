@@ -41,8 +41,7 @@ func wordSet(words string) map[string]bool {
 // phrasing and cue words.
 func plan(in *agent.PlanInput, off search.Ablation) planReply {
 	question := asked(in.Message, in.Reading)
-	words := terms.Words(question)
-	tables := cueTables(words)
+	tables := routes(question)
 	src := in.Topic
 	if src == "" && in.Filter == nil {
 		src = question
@@ -128,6 +127,12 @@ func needs(parts []lexical.Need, topic string) []string {
 		return []string{topic}
 	}
 	return out[:min(len(out), 3)]
+}
+
+// routes lists the tables a question asks for by the cue words of its
+// request, not of how attendees describe themselves ("I run a startup").
+func routes(question string) []search.Table {
+	return cueTables(terms.Words(lexical.Request(question)))
 }
 
 // cueTables lists the tables the question's cue words point to; sessions

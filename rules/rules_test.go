@@ -58,6 +58,9 @@ func TestPlannerRoutesByCues(t *testing.T) {
 		{"quantization", []search.Table{search.Sessions}, []search.Mode{search.Faceted}, "quantization"},
 		{"Who's presenting Fraud Detection with Graph Features: Uncovering Money-Mule Networks?", []search.Table{search.Sessions, search.Speakers}, []search.Mode{search.Master, search.Faceted}, "Fraud Detection with Graph Features: Uncovering Money-Mule Networks"},
 		{"Who makes annotation tools?", []search.Table{search.Exhibitors, search.Speakers}, []search.Mode{search.Faceted, search.Faceted}, "annotation tools"},
+		// Cue words in how attendees describe themselves route nowhere.
+		{"I run a small startup. Any talks on fraud?", []search.Table{search.Sessions}, []search.Mode{search.Faceted}, "fraud"},
+		{"I'm the only security person at our company. What is there on fraud, sessions or vendors?", []search.Table{search.Sessions, search.Exhibitors}, []search.Mode{search.Faceted, search.Faceted}, "fraud"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.msg, func(t *testing.T) {

@@ -180,6 +180,26 @@ func AskedNeeds(text string) []Need {
 	return kept
 }
 
+// Request is the question without the clauses in which attendees only say
+// who they are, request phrasing kept ("which sessions should I go to?"):
+// what routes the question, where "I'm the only security person" asks
+// for no person. A question of only self-description is returned whole.
+func Request(text string) string {
+	text = apostrophe.Replace(text)
+	var kept []string
+	for _, clause := range clauses(text) {
+		for _, part := range need(clause) {
+			if part = strings.TrimSpace(part); part != "" {
+				kept = append(kept, part)
+			}
+		}
+	}
+	if len(kept) == 0 {
+		return text
+	}
+	return strings.Join(kept, ", ")
+}
+
 // Several reports whether a question asks for more than one thing: two or
 // more of its needs (Needs) have at least two content words each.
 func Several(text string) bool {
