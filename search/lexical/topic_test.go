@@ -10,10 +10,10 @@ import (
 func TestRequestKeepsWhatIsAskedAndHowButNotWhoAsks(t *testing.T) {
 	for in, want := range map[string]string{
 		"I'm the only security person at a hospital. Which sessions or vendors help with ransomware?": "Which sessions or vendors help with ransomware",
-		"I run a startup, any talks on pricing?":                                                        "any talks on pricing",
-		"we're a team of 3 trying to find vendors":                                                      "trying to find vendors",
-		"Who is speaking about fraud?":                                                                  "Who is speaking about fraud",
-		"I'm a speaker here":                                                                            "I'm a speaker here",
+		"I run a startup, any talks on pricing?":                                                      "any talks on pricing",
+		"we're a team of 3 trying to find vendors":                                                    "trying to find vendors",
+		"Who is speaking about fraud?":                                                                "Who is speaking about fraud",
+		"I'm a speaker here":                                                                          "I'm a speaker here",
 	} {
 		assert.Equal(t, want, strings.TrimSpace(Request(in)), "%q", in)
 	}
