@@ -14,20 +14,26 @@ const English = "en"
 // Language returns the ISO 639-1 code of the language a question is
 // written in, English unless it clearly is another. A question counts as
 // English when at least half of its words are English words, English
-// function words or words of the conference (names, products, jargon); only
-// when fewer are is a trigram detector (whatlanggo) asked which language it
-// is. knows reports whether the conference uses a word.
+// function words or words of the conference (names, products, jargon), and
+// another language's function words do not outnumber English ones; then
+// otherLanguage says which it is. knows reports whether the conference
+// uses a word.
 func Language(text string, knows func(string) bool) string {
-	words := terms.Words(text)
+	var words []string
+	for _, w := range terms.Words(text) {
+		if len([]rune(w)) > 1 { // "l'", "a-t-il", "à": elisions and particles tell no language apart
+			words = append(words, w)
+		}
+	}
 	if len(words) == 0 {
 		return English
 	}
 	familiar, foreign, english := 0, 0, 0
-	candidates := map[whatlanggo.Lang]bool{}
+	votes := map[whatlanggo.Lang]int{}
 	for _, w := range words {
 		if langs := functionWords[w]; len(langs) > 0 {
 			for _, l := range langs {
-				candidates[l] = true
+				votes[l]++
 			}
 			foreign++
 			continue // "hay", "la", "des": another language's, even where English has the word
@@ -45,13 +51,34 @@ func Language(text string, knows func(string) bool) string {
 	if 2*familiar >= len(words) && (foreign < 2 || foreign <= english) {
 		return English
 	}
-	// Mostly unfamiliar words: which other language is it? The trigram
-	// detector alone is unreliable on a short question ("¿Hay charlas sobre
-	// FHIR?" reads as Uzbek), so it chooses among the languages whose
-	// function words the question has, when it has some.
+	return otherLanguage(text, votes)
+}
+
+// otherLanguage names the language of a question that is not English: the
+// one most of its function words belong to ("há alguma palestra sobre…"
+// has one word Spanish shares, three only Portuguese has). On a tie, or
+// with none, a trigram detector (whatlanggo) chooses among the tied
+// languages: alone it is unreliable on a short question ("¿Hay charlas
+// sobre FHIR?" reads as Uzbek).
+func otherLanguage(text string, votes map[whatlanggo.Lang]int) string {
+	most := 0
+	for _, n := range votes {
+		most = max(most, n)
+	}
+	tied := map[whatlanggo.Lang]bool{}
+	for l, n := range votes {
+		if n == most {
+			tied[l] = true
+		}
+	}
+	if len(tied) == 1 {
+		for l := range tied {
+			return l.Iso6391()
+		}
+	}
 	opts := whatlanggo.Options{Blacklist: map[whatlanggo.Lang]bool{whatlanggo.Eng: true}}
-	if len(candidates) > 0 {
-		opts = whatlanggo.Options{Whitelist: candidates}
+	if len(tied) > 0 {
+		opts = whatlanggo.Options{Whitelist: tied}
 	}
 	if code := whatlanggo.DetectWithOptions(text, opts).Lang.Iso6391(); code != "" {
 		return code

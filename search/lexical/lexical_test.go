@@ -119,8 +119,12 @@ func TestLanguageIsRecognised(t *testing.T) {
 		"Finns det några föredrag om robotar?":        "sv",
 		"Y a-t-il des ateliers demain matin ?":        "fr", // atelier and matin are English words too
 		"Was läuft heute Nachmittag?":                 "de",
-		"Is there a talk on La Liga analytics?":       English,
-		"":                                            English,
+		// Elided articles are no English words; a function word two languages
+		// share does not outvote three only one has.
+		"Y a-t-il une session sur la prévention des chutes à l'hôpital ?": "fr",
+		"Há alguma palestra sobre inteligência artificial em mamografia?": "pt",
+		"Is there a talk on La Liga analytics?":                           English,
+		"":                                                                English,
 	} {
 		assert.Equal(t, want, Language(text, c.Knows), "Language(%q)", text)
 	}
@@ -208,6 +212,29 @@ func TestBritishAndAmericanSpellingsMatch(t *testing.T) {
 		assert.Empty(t, c.Analyze(real).Fixed(), "%q was respelt", real)
 	}
 
+}
+
+// A word another language spells its own way, left untranslated, is read
+// as the conference's word with the same cognate key; an English word the
+// conference lacks, or a foreign word with no cognate here, is not.
+func TestCognatesAreReadAsTheConferencesWord(t *testing.T) {
+	c := Build([]Doc{
+		{Key: "sessions/s1", Group: "sessions", Fields: []Field{{"Imaging AI in mammography", 2}, {"A second reader for screening.", 1}}},
+		{Key: "sessions/s2", Group: "sessions", Fields: []Field{{"Clinical documentation", 2}, {"Writing notes faster.", 1}}},
+		{Key: "sessions/s3", Group: "sessions", Fields: []Field{{"Hospital architecture", 2}, {"Designing wards for technology.", 1}}},
+	})
+	for asked, want := range map[string]string{
+		"mamografia": "sessions/s1", "documentação": "sessions/s2", "documentación": "sessions/s2",
+		"arquitectura": "sessions/s3", "tecnología": "sessions/s3",
+	} {
+		got := c.Rank("sessions", c.Analyze(asked), nil)
+		if assert.NotEmpty(t, got, "%q found nothing, want %s", asked, want) {
+			assert.Equal(t, want, got[0].Key, "%q", asked)
+		}
+	}
+	for _, other := range []string{"sauna", "funghi", "hospitalidad"} {
+		assert.Empty(t, c.Analyze(other).Fixed(), "%q was read as a conference word", other)
+	}
 }
 
 // A word shortened by dropping letters is read as the conference's word it

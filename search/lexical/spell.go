@@ -36,6 +36,9 @@ func (v *vocabulary) nearest(w string) (string, bool) {
 	if terms.IsEnglish(w) {
 		return "", false
 	}
+	if c, ok := v.cognates[cognateKey(w)]; ok {
+		return c, true
+	}
 	limit := 1
 	if n > 7 {
 		limit = 2

@@ -12,14 +12,15 @@ import (
 // stem occurs, how often each written word occurs, and the common written
 // form of each stem.
 type vocabulary struct {
-	docs    int
-	df      map[string]int            // stem → documents
-	words   map[string]int            // written word → occurrences
-	forms   map[string]map[string]int // stem → written word → occurrences
-	surface map[string]string         // stem → its most common written word
-	byLen   map[int][]string          // written words by length in runes, for spelling
-	fixes   memo                      // spelling corrections already worked out
-	clips   memo                      // clipped words already worked out
+	docs     int
+	df       map[string]int            // stem → documents
+	words    map[string]int            // written word → occurrences
+	forms    map[string]map[string]int // stem → written word → occurrences
+	surface  map[string]string         // stem → its most common written word
+	byLen    map[int][]string          // written words by length in runes, for spelling
+	cognates map[string]string         // cognate key → written word (see cognateKey)
+	fixes    memo                      // spelling corrections already worked out
+	clips    memo                      // clipped words already worked out
 }
 
 func newVocabulary() *vocabulary {
@@ -53,6 +54,7 @@ func (v *vocabulary) finish() {
 		n := len([]rune(w))
 		v.byLen[n] = append(v.byLen[n], w)
 	}
+	v.addCognates()
 }
 
 func mostCommon(forms map[string]int) string {
