@@ -9,7 +9,7 @@ import (
 // ("mamografia" in a Portuguese question, "tecnología") is often the
 // conference's own word spelt the way that language spells it. Folding
 // the spellings that differ between European languages and English
-// (accents, ph/f, th/t, ch/c, qu/c, k/c, y/i, z/s, -tion/-ción, doubled
+// (accents, ph/f, th/t, ch/c, qu/c, k/c, y/i, z/s, -tion/-ción/-ção/-tie, doubled
 // letters, the closing vowels) gives both the same key, so such a word is
 // read as the conference's word with that key.
 
@@ -23,7 +23,7 @@ var (
 		"ç", "c", "ñ", "n", "ß", "ss")
 	cognateFolds = strings.NewReplacer(
 		"ph", "f", "th", "t", "ch", "c", "qu", "c", "k", "c", "y", "i", "z", "s",
-		"tion", "cion", "cao", "cion")
+		"tion", "cion", "cao", "cion", "tie", "cion")
 )
 
 // minCognate is the shortest word read as a cognate: shorter keys match

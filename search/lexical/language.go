@@ -46,9 +46,10 @@ func Language(text string, knows func(string) bool) string {
 		}
 	}
 	// Mostly familiar words make an English question, unless another
-	// language's function words outnumber English ones ("Y a-t-il des
-	// ateliers demain matin ?": atelier and matin are English words too).
-	if 2*familiar >= len(words) && (foreign < 2 || foreign <= english) {
+	// language's function words are as many as English ones ("Y a-t-il des
+	// ateliers demain matin ?": atelier and matin are English words too;
+	// "Is er een workshop over …": is and over are Dutch too).
+	if 2*familiar >= len(words) && (foreign < 2 || foreign < english) {
 		return English
 	}
 	return otherLanguage(text, votes)

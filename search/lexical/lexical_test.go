@@ -123,6 +123,8 @@ func TestLanguageIsRecognised(t *testing.T) {
 		// share does not outvote three only one has.
 		"Y a-t-il une session sur la prévention des chutes à l'hôpital ?": "fr",
 		"Há alguma palestra sobre inteligência artificial em mamografia?": "pt",
+		"Is er een workshop over telegeneeskunde?":                        "nl",
+		"Is there a talk on Los Angeles and La Jolla?":                    English,
 		"Is there a talk on La Liga analytics?":                           English,
 		"":                                                                English,
 	} {
@@ -225,7 +227,7 @@ func TestCognatesAreReadAsTheConferencesWord(t *testing.T) {
 	})
 	for asked, want := range map[string]string{
 		"mamografia": "sessions/s1", "documentação": "sessions/s2", "documentación": "sessions/s2",
-		"arquitectura": "sessions/s3", "tecnología": "sessions/s3",
+		"arquitectura": "sessions/s3", "tecnología": "sessions/s3", "documentatie": "sessions/s2",
 	} {
 		got := c.Rank("sessions", c.Analyze(asked), nil)
 		if assert.NotEmpty(t, got, "%q found nothing, want %s", asked, want) {
