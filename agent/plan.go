@@ -92,7 +92,13 @@ func (t *turn) readQuestion(ctx context.Context) {
 	if st.FollowUp != nil && st.FollowUp.Question != "" {
 		text = st.FollowUp.Question
 	}
-	p := when.Parse(text, st.AskedAt, t.agent.search.Calendar(st.Conference.ID))
+	cal := t.agent.search.Calendar(st.Conference.ID)
+	p := when.Parse(text, st.AskedAt, cal)
+	if ask, context := lexical.Asking(text); context {
+		// "the repo is now 40 GB": a story's time words filter nothing.
+		a := when.Parse(ask, st.AskedAt, cal)
+		p.Filter, p.Outside = a.Filter, a.Outside
+	}
 	if t.agent.opts.Off.Off("filters") {
 		p = when.Parsed{Rest: text}
 	}

@@ -214,3 +214,21 @@ func TestABrowseSaysWhenItsListIsCut(t *testing.T) {
 	assert.Len(t, day2.Citations, agent.AnswerLimit, "answer: %s", day2.ResponseText)
 	assert.Contains(t, day2.ResponseText, "There may be more")
 }
+
+// In a message that tells a story and then asks, the story's time words
+// filter nothing: "the cargo is now insured" does not mean sessions
+// running now.
+func TestAStorysTimeWordsFilterNothing(t *testing.T) {
+	eng, conf := harbour(t)
+	ams, err := time.LoadLocation("Europe/Amsterdam")
+	require.NoError(t, err)
+	sunday := time.Date(2026, 10, 25, 9, 0, 0, 0, ams) // before every Sunday session
+	st := ask(t, eng, conf, "Our reefer cargo is now insured and our yard runs on paper forms since last year. "+
+		"Is there anything on auditing the cold chain?", sunday)
+	assert.Nil(t, st.Filter, "the story's time word became a filter")
+	assert.Contains(t, cited(st), "sun-am", "answer: %s", st.ResponseText)
+
+	asked := ask(t, eng, conf, "We run reefer depots. What is on now about cold chain?", time.Date(2026, 10, 25, 10, 30, 0, 0, ams))
+	require.NotNil(t, asked.Filter, "a time word the question asks with filters")
+	assert.True(t, asked.Filter.Ongoing, "filter %+v", asked.Filter)
+}

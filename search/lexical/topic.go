@@ -180,12 +180,13 @@ func AskedNeeds(text string) []Need {
 	return kept
 }
 
-// Request is the question without the clauses in which attendees only say
-// who they are, request phrasing kept ("which sessions should I go to?"):
+// Request is the question without its sentences of context (see Asking)
+// and the clauses in which attendees only say who they are, request
+// phrasing kept ("which sessions should I go to?"):
 // what routes the question, where "I'm the only security person" asks
 // for no person. A question of only self-description is returned whole.
 func Request(text string) string {
-	text = apostrophe.Replace(text)
+	text, _ = Asking(apostrophe.Replace(text))
 	var kept []string
 	for _, clause := range clauses(text) {
 		for _, part := range need(clause) {

@@ -19,6 +19,23 @@ func TestRequestKeepsWhatIsAskedAndHowButNotWhoAsks(t *testing.T) {
 	}
 }
 
+func TestAskingLeavesTheStoryOut(t *testing.T) {
+	for in, want := range map[string]string{
+		"Our repo is now 40 GB because artists commit textures. Anything on big binary files in git? A beginner intro would help.": "Anything on big binary files in git? A beginner intro would help.",
+		"Android lead at a startup in Hanoi. I want ideas for smoother sign-in.":                                                   "I want ideas for smoother sign-in.",
+		"Looking for a ransomware exercise. Version 2.5 of our plan is old.":                                                       "Looking for a ransomware exercise.",
+	} {
+		got, context := Asking(in)
+		assert.True(t, context, "%q: no context found", in)
+		assert.Equal(t, want, got, "%q", in)
+	}
+	for _, whole := range []string{"any talks on git?", "Git talks. Any workshops?  Which rooms?", "We use git and nothing else. Our repo is big, far too big.", ""} {
+		got, context := Asking(whole)
+		assert.False(t, context, "%q", whole)
+		assert.Equal(t, whole, got)
+	}
+}
+
 func TestTopicDropsSelfDescriptionAndRequestPhrasing(t *testing.T) {
 	for in, want := range map[string]string{
 		"I am a platform engineer at a mid-size bank and I want to learn how to run GPU inference on our own Kubernetes cluster…": "run GPU inference on our own Kubernetes cluster",

@@ -1,0 +1,75 @@
+package lexical
+
+import (
+	"regexp"
+	"strings"
+)
+
+// A long message often tells a story before, after or between what it
+// asks: "Our repo is now 40 GB because artists commit textures. Anything
+// on huge binary files in git?" The sentences that ask say what to search
+// for and when; the others are context.
+
+// sentenceMark ends a sentence: its marks, then a space or the end ("40.5"
+// and "e.g.x" do not end one).
+var sentenceMark = regexp.MustCompile(`[.!?…]+(?:\s+|$)|\n+`)
+
+// asks marks a sentence that asks for something: a question mark, a
+// request verb of the attendee's ("I'd love", "we need", "looking for",
+// "would help"), or a request's opening ("any talks…", "which…").
+var asks = regexp.MustCompile(`(?i)\?|\b(?:i|we)(?:'d|'m|'re|\s+would|\s+am|\s+are|\s+really|\s+also|\s+still)*\s+(?:want|wanna|need|like|love|hope|hoping|looking|interested|keen|curious|wonder|wondering)\b|\b(?:looking|hoping|searching)\s+(?:for|to)\b|\bwould\s+(?:help|be\s+(?:great|nice|useful|ideal|good|helpful|handy))\b|\b(?:recommend|suggest|point\s+me|show\s+me|tell\s+me|help\s+(?:me|us))\b|^\W*(?:any|anything|anyone|anybody|someone|is\s+there|are\s+there|which|who|where|what|when|how|can|could|please|find|list)\b`)
+
+// sentences splits text into sentences, each with its closing marks.
+func sentences(text string) []string {
+	var out []string
+	last := 0
+	for _, m := range sentenceMark.FindAllStringIndex(text, -1) {
+		if s := strings.TrimSpace(text[last:m[1]]); s != "" {
+			out = append(out, s)
+		}
+		last = m[1]
+	}
+	if s := strings.TrimSpace(text[last:]); s != "" {
+		out = append(out, s)
+	}
+	return out
+}
+
+// minStory is the fewest words of a sentence of context: a shorter one
+// that asks nothing names a topic ("Git talks.", "Kubernetes security.").
+const minStory = 5
+
+// Asking returns the sentences of text that ask for something, and
+// whether other sentences were left out as context. A message in which no
+// sentence, or every one, asks is returned whole.
+func Asking(text string) (string, bool) {
+	all, ctx := contextSentences(text)
+	var ask []string
+	for i, s := range all {
+		if !ctx[i] {
+			ask = append(ask, s)
+		}
+	}
+	if len(ask) == len(all) {
+		return text, false
+	}
+	return strings.Join(ask, " "), true
+}
+
+// contextSentences splits text into sentences and says which are context
+// (see Asking): none when no sentence asks.
+func contextSentences(text string) ([]string, []bool) {
+	all := sentences(text)
+	ctx := make([]bool, len(all))
+	n := 0
+	for i, s := range all {
+		ctx[i] = !asks.MatchString(s) && len(strings.Fields(s)) >= minStory
+		if ctx[i] {
+			n++
+		}
+	}
+	if n == len(all) {
+		clear(ctx)
+	}
+	return all, ctx
+}
