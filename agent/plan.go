@@ -27,7 +27,7 @@ func (t *turn) plan(ctx context.Context) error {
 	in := &PlanInput{
 		Message: t.st.Message, Reading: t.st.Reading, Topic: t.st.Topic, Filter: t.st.Filter, Language: t.st.Language,
 		Conference: t.st.Conference, History: t.st.History,
-		Mentions: t.lexicon().Mentions(t.st.Topic), MaxQueries: MaxQueries, MaxLimit: MaxPlanLimit,
+		Mentions: t.mentions(), MaxQueries: MaxQueries, MaxLimit: MaxPlanLimit,
 	}
 	var reply planReply
 	var queries []search.Query
@@ -61,6 +61,17 @@ func (t *turn) plan(ctx context.Context) error {
 	t.st.OriginalPlannedQueries = cloneQueries(queries)
 	t.planFromMemory(ctx)
 	return nil
+}
+
+// mentions are the conference's entities the question names where it
+// asks: "we moved off Google Drive" in a story names no exhibitor to look
+// up, unless what is asked says nothing of its own ("Where is it?").
+func (t *turn) mentions() []search.Mention {
+	lex, text := t.lexicon(), t.st.Topic
+	if ask, context := lexical.Asking(text); context && len(lex.Analyze(ask).Concepts) > 0 {
+		text = ask
+	}
+	return lex.Mentions(text)
 }
 
 // vague reports whether the question names nothing to look for: no

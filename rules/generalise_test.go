@@ -232,3 +232,23 @@ func TestAStorysTimeWordsFilterNothing(t *testing.T) {
 	require.NotNil(t, asked.Filter, "a time word the question asks with filters")
 	assert.True(t, asked.Filter.Ongoing, "filter %+v", asked.Filter)
 }
+
+// An exhibitor a story names is not looked up when the question asks for
+// something else; when the question only points back at it, it is.
+func TestAnEntityInTheStoryIsLookedUpOnlyWhenAskedAbout(t *testing.T) {
+	eng, conf := harbour(t)
+	lookedUp := func(st *agent.State) bool {
+		for _, q := range st.OriginalPlannedQueries {
+			if q.Table == search.Exhibitors && q.Mode == search.Master {
+				return true
+			}
+		}
+		return false
+	}
+	story := ask(t, eng, conf, "We bought sensors from Reefer Watch for our whole depot fleet. Is there anything on cold chain audits?", harbourSaturday)
+	assert.False(t, lookedUp(story), "the story's exhibitor was looked up: %+v", story.OriginalPlannedQueries)
+	assert.NotContains(t, cited(story), "e1", "answer: %s", story.ResponseText)
+
+	back := ask(t, eng, conf, "We bought sensors from Reefer Watch for our whole depot fleet. Where is it?", harbourSaturday)
+	assert.True(t, lookedUp(back), "the exhibitor asked about was not looked up: %+v", back.OriginalPlannedQueries)
+}
