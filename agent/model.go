@@ -124,6 +124,9 @@ type TableSummary struct {
 	Count     int          `json:"count"`
 	TopScore  float32      `json:"top_score"`
 	TopTitles []string     `json:"top_titles,omitempty"`
+	// Support is the largest share of its query's word weight a result
+	// contains (search.Result.Coverage).
+	Support float64 `json:"top_word_share,omitempty"`
 }
 
 // Probe is what a planned query's text finds in a table or mode the plan did
@@ -134,6 +137,9 @@ type Probe struct {
 	Mode      search.Mode  `json:"search_mode"`
 	TopScore  float32      `json:"top_score"`
 	TopTitles []string     `json:"top_titles,omitempty"`
+	// Support is the largest share of the query's word weight one of the
+	// probe's results contains.
+	Support float64 `json:"top_word_share,omitempty"`
 	// Filter is the failing query's, kept for the probe.
 	Filter *when.Filter `json:"-"`
 }

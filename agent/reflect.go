@@ -266,8 +266,17 @@ func (t *turn) summary(tb search.Table) TableSummary {
 	if len(rs) > 0 {
 		s.TopScore = rs[0].Score
 	}
-	s.TopTitles = titles(rs, 3)
+	s.TopTitles, s.Support = titles(rs, 3), support(rs)
 	return s
+}
+
+// support is the largest word share of results.
+func support(rs []search.Result) float64 {
+	best := 0.0
+	for _, r := range rs {
+		best = max(best, r.Coverage)
+	}
+	return best
 }
 
 func titles(rs []search.Result, n int) []string {
@@ -304,7 +313,7 @@ func (t *turn) probes(ctx context.Context) []Probe {
 			p := &want[i]
 			rs, err := t.agent.search.Search(gctx, t.st.Conference.ID, search.Query{Table: p.Table, Mode: p.Mode, Text: p.Text, Limit: 3, Threshold: &zero, Filter: p.Filter})
 			if err == nil && len(rs) > 0 {
-				p.TopScore, p.TopTitles = rs[0].Score, titles(rs, 2)
+				p.TopScore, p.TopTitles, p.Support = rs[0].Score, titles(rs, 2), support(rs)
 			}
 			return nil
 		})

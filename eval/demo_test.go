@@ -133,7 +133,7 @@ func TestEverySetKeepsItsFigures(t *testing.T) {
 		"heldout2":     {0.55, 0.83, 1},
 		"heldout3":     {0.60, 0.85, 1},
 		"heldout4":     {0.55, 0.86, 1}, // 0.879 since questions in other languages are translated (0.906 before): of its two, one is now answered, the other cites one item the labels do not list
-		"heldout5":     {0.60, 0.85, 1}, // 0.619 since no closest match is offered for a word the programme lacks (0.643 before)
+		"heldout5":     {0.60, 0.84, 1}, // precision 0.846 since a pivot goes where the question's words are (one more citation, not labelled); hit 0.619 since no closest match is offered for a word the programme lacks (0.643 before)
 		"heldout6":     {0.64, 0.94, 1},
 		"heldout7":     {0.57, 0.90, 1},
 		"heldout8":     {0.59, 0.92, 1},

@@ -26,6 +26,9 @@ func pivotTarget(in *agent.ReflectInput, q search.Query, top float32, jargon boo
 	if best.Table != "" && clears && best.TopScore > top+0.05 {
 		return best.Table, fmt.Sprintf("%s probe scores %.2f (%q)", best.Table, best.TopScore, first(best.TopTitles))
 	}
+	if p := supportedProbe(in, q); p.Table != "" && tableSupport(in, q.Table) < search.MinCoverage {
+		return p.Table, fmt.Sprintf("%s probe has the question's words (%q), %s found here do not", p.Table, first(p.TopTitles), tableWords(q.Table))
+	}
 	if q.Filter == nil && q.Table != search.Exhibitors && !planned(in, search.Exhibitors) && !triedTable(in, search.Exhibitors) {
 		for _, w := range terms.Words(asked(in.Message, in.Reading)) {
 			if asksForVendor(w) {
@@ -48,6 +51,35 @@ var (
 
 func asksForVendor(w string) bool {
 	return vendorWords[w] || slices.ContainsFunc(vendorPrefixes, func(p string) bool { return strings.HasPrefix(w, p) })
+}
+
+// supportedProbe is the best-scoring probe of q's text in another table the
+// round did not search whose results contain the question's words (at
+// least search.MinCoverage of their weight) and clear the threshold: where
+// the failing table's best results only resemble the question ("who's
+// speaking about video interpreters?" finds speakers by their vectors,
+// the interpreting service's booth by its words). Exhibitors have no
+// schedule, so a time or place question is not sent to them.
+func supportedProbe(in *agent.ReflectInput, q search.Query) agent.Probe {
+	var best agent.Probe
+	for _, p := range in.Probes {
+		if p.Text != q.Text || p.Table == q.Table || planned(in, p.Table) || p.Support < search.MinCoverage ||
+			p.TopScore < in.Calibration.Threshold || p.TopScore <= best.TopScore || (q.Filter != nil && p.Table == search.Exhibitors) {
+			continue
+		}
+		best = p
+	}
+	return best
+}
+
+// tableSupport is the largest word share of the results table tb found.
+func tableSupport(in *agent.ReflectInput, tb search.Table) float64 {
+	for _, s := range in.Tables {
+		if s.Table == tb {
+			return s.Support
+		}
+	}
+	return 0
 }
 
 // bestProbe is the best-scoring probe of q's text in a table the round did

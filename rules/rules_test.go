@@ -222,6 +222,26 @@ func TestReflectorRelaxesKnownWordsThenSwitchesMode(t *testing.T) {
 	}
 }
 
+// TestReflectorPivotsToWhereTheWordsAre: sessions resemble the question
+// but none holds its words, while the exhibitors probe scores lower and
+// has them: the reflector looks among the exhibitors. Without the words
+// there, it relaxes as before.
+func TestReflectorPivotsToWhereTheWordsAre(t *testing.T) {
+	eng := demoEngine(t)
+	in := handMade(eng)
+	in.Tables[0].Support = 0.1
+	in.Probes[0].TopScore, in.Probes[0].Support = eng.Calibration().Threshold+0.01, 0.8
+	d := decide(t, in)
+	require.NotEmpty(t, d.NewQueries, "%+v", d)
+	assert.Equal(t, agent.Pivot, d.Strategy, "%+v", d)
+	assert.Equal(t, search.Exhibitors, d.NewQueries[0].Table, "%+v", d)
+
+	in = handMade(eng)
+	in.Tables[0].Support = 0.8 // the sessions found have the words: a close miss
+	in.Probes[0].TopScore, in.Probes[0].Support = eng.Calibration().Threshold+0.01, 0.8
+	assert.Equal(t, agent.Relax, decide(t, in).Strategy)
+}
+
 func TestResponderCitesOnlyWhatFits(t *testing.T) {
 	eng := demoEngine(t)
 	ctx := context.Background()
