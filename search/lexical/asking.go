@@ -11,7 +11,7 @@ import (
 // for and when; the others are context.
 
 // sentenceMark ends a sentence: its marks, then a space or the end ("40.5"
-// and "e.g.x" do not end one).
+// does not end one).
 var sentenceMark = regexp.MustCompile(`[.!?…]+(?:\s+|$)|\n+`)
 
 // asks marks a sentence that asks for something: a question mark, a

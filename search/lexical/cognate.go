@@ -9,9 +9,9 @@ import (
 // ("mamografia" in a Portuguese question, "tecnología") is often the
 // conference's own word spelt the way that language spells it. Folding
 // the spellings that differ between European languages and English
-// (accents, ph/f, th/t, ch/c, qu/c, k/c, y/i, z/s, -tion/-ción/-ção/-tie, doubled
-// letters, the closing vowels) gives both the same key, so such a word is
-// read as the conference's word with that key.
+// (accents, ph/f, th/t, ch/c, qu/c, k/c, y/i, z/s, -tion/-ción/-ção/-tie,
+// doubled letters, the closing vowels) gives both the same key, so such a
+// word is read as the conference's word with that key.
 
 var (
 	accents = strings.NewReplacer(

@@ -15,9 +15,9 @@ const English = "en"
 // written in, English unless it clearly is another. A question counts as
 // English when at least half of its words are English words, English
 // function words or words of the conference (names, products, jargon), and
-// another language's function words do not outnumber English ones; then
-// otherLanguage says which it is. knows reports whether the conference
-// uses a word.
+// another language's function words are fewer than the English ones (or
+// one); otherwise otherLanguage says which it is. knows reports whether
+// the conference uses a word.
 func Language(text string, knows func(string) bool) string {
 	var words []string
 	for _, w := range terms.Words(text) {

@@ -181,10 +181,10 @@ func AskedNeeds(text string) []Need {
 }
 
 // Request is the question without its sentences of context (see Asking)
-// and the clauses in which attendees only say who they are, request
-// phrasing kept ("which sessions should I go to?"):
-// what routes the question, where "I'm the only security person" asks
-// for no person. A question of only self-description is returned whole.
+// and the clauses in which attendees only say who they are, its request
+// phrasing kept ("which sessions should I go to?"): what routes the
+// question, where "I'm the only security person" asks for no person. A
+// question of only self-description is returned whole.
 func Request(text string) string {
 	text, _ = Asking(apostrophe.Replace(text))
 	var kept []string
