@@ -83,6 +83,10 @@ var (
 	heldout10Bundle []byte
 	//go:embed heldout10/cases.jsonl
 	heldout10Cases []byte
+	//go:embed heldout11/bundle.json
+	heldout11Bundle []byte
+	//go:embed heldout11/cases.jsonl
+	heldout11Cases []byte
 	//go:embed realconf/cases.jsonl
 	realconfCases []byte
 	//go:embed realconf/dev_cases.jsonl
@@ -110,6 +114,7 @@ var Sets = []Set{
 	{Name: "heldout8", Role: HeldOut, About: "a museums and heritage-conservation conference written apart from the code, frozen first", cases: heldout8Cases, bundle: heldout8Bundle},
 	{Name: "heldout9", Role: HeldOut, About: "a hotel-operations conference written apart from the code, frozen first", cases: heldout9Cases, bundle: heldout9Bundle},
 	{Name: "heldout10", Role: HeldOut, About: "a public-transit operations conference written apart from the code, frozen first", cases: heldout10Cases, bundle: heldout10Bundle},
+	{Name: "heldout11", Role: HeldOut, About: "a fire, rescue and emergency-management conference written apart from the code, frozen first", cases: heldout11Cases, bundle: heldout11Bundle},
 	{Name: "realconf", Role: HeldOut, About: "FOSSASIA Summit 2017, frozen cases", DataFile: realconfData, cases: realconfCases},
 }
 
