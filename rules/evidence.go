@@ -18,7 +18,7 @@ import (
 // question asks for a product or service.
 func pivotTarget(in *agent.ReflectInput, q search.Query, top float32, jargon bool) (search.Table, string) {
 	cal := in.Calibration
-	best := bestProbe(in, q)
+	best := bestProbe(in, q, nil)
 	if q.Filter != nil && best.Table == search.Exhibitors {
 		return "", "" // a time or place question: exhibitors have no schedule
 	}
@@ -26,7 +26,7 @@ func pivotTarget(in *agent.ReflectInput, q search.Query, top float32, jargon boo
 	if best.Table != "" && clears && best.TopScore > top+0.05 {
 		return best.Table, fmt.Sprintf("%s probe scores %.2f (%q)", best.Table, best.TopScore, first(best.TopTitles))
 	}
-	if p := supportedProbe(in, q); p.Table != "" && tableSupport(in, q.Table) < search.MinCoverage {
+	if p := supportedProbe(in, q); p.Table != "" && summary(in, q.Table).Support < search.MinCoverage {
 		return p.Table, fmt.Sprintf("%s probe has the question's words (%q), %s found here do not", p.Table, first(p.TopTitles), tableWords(q.Table))
 	}
 	if q.Filter == nil && q.Table != search.Exhibitors && !planned(in, search.Exhibitors) && !triedTable(in, search.Exhibitors) {
@@ -61,33 +61,17 @@ func asksForVendor(w string) bool {
 // the interpreting service's booth by its words). Exhibitors have no
 // schedule, so a time or place question is not sent to them.
 func supportedProbe(in *agent.ReflectInput, q search.Query) agent.Probe {
-	var best agent.Probe
-	for _, p := range in.Probes {
-		if p.Text != q.Text || p.Table == q.Table || planned(in, p.Table) || p.Support < search.MinCoverage ||
-			p.TopScore < in.Calibration.Threshold || p.TopScore <= best.TopScore || (q.Filter != nil && p.Table == search.Exhibitors) {
-			continue
-		}
-		best = p
-	}
-	return best
-}
-
-// tableSupport is the largest word share of the results table tb found.
-func tableSupport(in *agent.ReflectInput, tb search.Table) float64 {
-	for _, s := range in.Tables {
-		if s.Table == tb {
-			return s.Support
-		}
-	}
-	return 0
+	return bestProbe(in, q, func(p agent.Probe) bool {
+		return p.Support >= search.MinCoverage && p.TopScore >= in.Calibration.Threshold && (q.Filter == nil || p.Table != search.Exhibitors)
+	})
 }
 
 // bestProbe is the best-scoring probe of q's text in a table the round did
-// not search.
-func bestProbe(in *agent.ReflectInput, q search.Query) agent.Probe {
+// not search, among those ok accepts (all when ok is nil).
+func bestProbe(in *agent.ReflectInput, q search.Query, ok func(agent.Probe) bool) agent.Probe {
 	var best agent.Probe
 	for _, p := range in.Probes {
-		if p.Text == q.Text && p.Table != q.Table && p.TopScore > best.TopScore && !planned(in, p.Table) {
+		if p.Text == q.Text && p.Table != q.Table && p.TopScore > best.TopScore && !planned(in, p.Table) && (ok == nil || ok(p)) {
 			best = p
 		}
 	}
@@ -140,22 +124,15 @@ func probeFor(in *agent.ReflectInput, text string, tb search.Table, m search.Mod
 	return agent.Probe{}
 }
 
-func tableTop(in *agent.ReflectInput, tb search.Table) float32 {
+// summary is what the round found in table tb: nothing (Empty) when it
+// did not search it.
+func summary(in *agent.ReflectInput, tb search.Table) agent.TableSummary {
 	for _, s := range in.Tables {
 		if s.Table == tb {
-			return s.TopScore
+			return s
 		}
 	}
-	return 0
-}
-
-func Outcome(in *agent.ReflectInput, tb search.Table) agent.Outcome {
-	for _, s := range in.Tables {
-		if s.Table == tb {
-			return s.Outcome
-		}
-	}
-	return agent.Empty
+	return agent.TableSummary{Table: tb, Outcome: agent.Empty}
 }
 
 // tableWords names a table the way an attendee would.

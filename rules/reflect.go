@@ -137,14 +137,14 @@ func sameFilter(a, b *when.Filter) bool {
 // rewrite with the words the conference uses alongside them.
 func decideFor(in *agent.ReflectInput, q search.Query, off search.Ablation) (action, bool) {
 	cal := in.Calibration
-	top := tableTop(in, q.Table)
+	top := summary(in, q.Table).TopScore
 	rw := rewrite(in.Lexicon, q.Table, q.Text, off)
 	unknown := len(rw.expanded)+len(rw.dropped) > 0
 	text := q.Text
 	if unknown {
 		text = rw.text
 	}
-	status := fmt.Sprintf("%s %s top %.2f < band %.2f", q.Table, Outcome(in, q.Table), top, cal.Confident)
+	status := fmt.Sprintf("%s %s top %.2f < band %.2f", q.Table, summary(in, q.Table).Outcome, top, cal.Confident)
 	target, because := pivotTarget(in, q, top, unknown)
 	if unknown { // first the words: a probe of words the conference lacks says little
 		qs := []search.Query{like(q, q.Table, q.Mode, text, q.Limit)}
@@ -160,7 +160,7 @@ func decideFor(in *agent.ReflectInput, q search.Query, off search.Ablation) (act
 		return action{agent.Pivot, qs, fmt.Sprintf("%s; %s%s → pivot to %s", status, because, rw.reason(), target),
 			pivotNote(q.Table, target, text)}, true
 	}
-	if q.Filter != nil && Outcome(in, q.Table) == agent.Empty {
+	if q.Filter != nil && summary(in, q.Table).Outcome == agent.Empty {
 		if a, ok := widen(in, q, status); ok {
 			return a, true
 		}
@@ -195,10 +195,10 @@ func widen(in *agent.ReflectInput, q search.Query, status string) (action, bool)
 func relaxAction(in *agent.ReflectInput, q search.Query, status string) (action, bool) {
 	cal := in.Calibration
 	note := fmt.Sprintf("I found possible matches for %s, but none is a close fit yet, so I'm widening the search.", quote(q.Text))
-	if Outcome(in, q.Table) == agent.Empty {
+	if summary(in, q.Table).Outcome == agent.Empty {
 		note = fmt.Sprintf("Nothing came back for %s yet, so I'm widening the search.", quote(q.Text))
 	}
-	best := bestProbe(in, q)
+	best := bestProbe(in, q, nil)
 	why := fmt.Sprintf("%s; question words are known here and no other table does better (best: %s %.2f) → relax", status, best.Table, best.TopScore)
 	if !triedAt(in, q.Table, q.Mode, q.Text, cal.Loosest) {
 		return action{agent.Relax, []search.Query{like(q, q.Table, q.Mode, q.Text, q.Limit)}, why, note}, true

@@ -2,6 +2,7 @@ package lexical
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/abadojack/whatlanggo"
 
@@ -21,7 +22,7 @@ const English = "en"
 func Language(text string, knows func(string) bool) string {
 	var words []string
 	for _, w := range terms.Words(text) {
-		if len([]rune(w)) > 1 { // "l'", "a-t-il", "à": elisions and particles tell no language apart
+		if utf8.RuneCountInString(w) > 1 { // "l'", "a-t-il", "à": elisions and particles tell no language apart
 			words = append(words, w)
 		}
 	}
