@@ -21,7 +21,8 @@ var paraphraseFiles embed.FS
 // eval/paraphrases), each written apart from the code by someone who saw
 // neither the code nor the other set: "demo" frozen before reflection
 // memory existed (f4c3bec), "demo2" frozen after, before any memory change
-// was measured on it (5bdfe34).
+// was measured on it (5bdfe34), "demo3" frozen in the seventh session
+// before that session's memory changes.
 func ParaphraseSets() []string {
 	files, _ := fs.Glob(paraphraseFiles, "paraphrases/*.jsonl") // a valid pattern: never an error
 	names := make([]string, len(files))

@@ -44,7 +44,7 @@ func cmdEval(ctx context.Context, args []string, stdout, stderr io.Writer, cfg c
 	c.reflection = "both"
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: erleah-agent eval [--set NAME|all] [--data FILE] [--cases FILE] [--reflection on|off|both] [--ablate LIST | --ablations] [--no-history] [--json]")
-		fmt.Fprintln(stderr, "       erleah-agent eval --memory [--paraphrases demo|demo2] [--json]")
+		fmt.Fprintln(stderr, "       erleah-agent eval --memory [--paraphrases "+strings.Join(eval.ParaphraseSets(), "|")+"] [--json]")
 		fs.PrintDefaults()
 	}
 	pos, err := parseArgs(fs, args)
