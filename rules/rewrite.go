@@ -41,7 +41,7 @@ func rewrite(lex *search.Lexicon, tb search.Table, text string, off search.Ablat
 			i += n - 1
 			continue
 		}
-		if parts := strings.FieldsFunc(words[i], func(r rune) bool { return r == '/' }); len(parts) > 1 {
+		if parts := split(lex, words[i]); len(parts) > 1 {
 			words = slices.Insert(slices.Delete(words, i, i+1), i, parts...) // "AR/VR": each on its own
 			i--
 			continue
@@ -83,6 +83,20 @@ func (r *rewritten) word(lex *search.Lexicon, written string) []string {
 	}
 	r.dropped = append(r.dropped, w)
 	return nil
+}
+
+// split cuts a written word at its slashes ("AR/VR"), and at its hyphens
+// when the conference lacks one of its parts: "CPOE-to-smart-pump" is
+// CPOE, to, smart and pump, each rewritten on its own, where "end-to-end"
+// or "on-site" stay one word.
+func split(lex *search.Lexicon, written string) []string {
+	if parts := strings.FieldsFunc(written, func(r rune) bool { return r == '/' }); len(parts) > 1 {
+		return parts
+	}
+	if w := clean(written); !strings.Contains(w, "-") || allKnown(lex, terms.Words(w)) {
+		return nil
+	}
+	return strings.FieldsFunc(written, func(r rune) bool { return r == '-' })
 }
 
 // trimStops drops the stop words left at either end once a word is

@@ -46,6 +46,19 @@ func TestRewriteReadsSlashedWordsApart(t *testing.T) {
 	}
 }
 
+// A hyphenated word with a part the conference lacks is rewritten part by
+// part, so the parts it knows are kept ("kubernetes-zzqxv-scaling" keeps
+// kubernetes and scaling); one whose parts it all has stays one word.
+func TestRewriteReadsHyphenatedWordsApart(t *testing.T) {
+	_, eng := searchtest.Demo(t)
+	lex := eng.Lexicon("aidata26")
+	r := rewrite(lex, search.Sessions, "zzqxv-to-kubernetes-scaling", nil)
+	assert.Equal(t, []string{"zzqxv"}, r.dropped)
+	assert.Equal(t, "kubernetes scaling", r.text)
+	whole := rewrite(lex, search.Sessions, "open-source zzqxv", nil)
+	assert.Equal(t, "open-source", whole.text)
+}
+
 // A glossary term written as two words ("ML ops") is the term.
 func TestGlossaryTermsWrittenApart(t *testing.T) {
 	exp, n := expand([]string{"ml", "ops", "talks"}, 0)
