@@ -8,6 +8,7 @@ import (
 
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/search"
+	"github.com/erleah/erleah-agent/search/lexical"
 	"github.com/erleah/erleah-agent/search/when"
 )
 
@@ -110,8 +111,12 @@ func filterLabel(f *when.Filter) string {
 	return f.Label
 }
 
+// quoteWords is the longest topic a reply quotes whole.
+const quoteWords = 10
+
 func nothingFits(in *agent.RespondInput, name string) string {
-	topic := topicText(in.Topic) // without its time and place words, which the label says
+	ask, _ := lexical.Asking(in.Topic) // a long message's story is not what it looks for
+	topic := topicText(ask)            // without its time and place words, which the label says
 	at := name
 	if label := filterLabel(in.Filter); label != "" {
 		at += " for " + label
@@ -125,7 +130,11 @@ func nothingFits(in *agent.RespondInput, name string) string {
 	if topic == "" {
 		topic = asked(in.Message, in.Reading)
 	}
-	msg := fmt.Sprintf("I couldn't find anything at %s that clearly matches %s.", at, quote(shorten(topic, 10)))
+	what := quote(shorten(topic, quoteWords))
+	if len(strings.Fields(topic)) > quoteWords {
+		what = "what you asked for" // a cut quote of a long message reads as mangled
+	}
+	msg := fmt.Sprintf("I couldn't find anything at %s that clearly matches %s.", at, what)
 	for _, rs := range in.Results {
 		if len(rs) > 0 {
 			return msg + " The closest results were only loosely related, so I'd rather not send you to them; try describing what you need in other words.\n"
