@@ -87,6 +87,10 @@ var (
 	heldout11Bundle []byte
 	//go:embed heldout11/cases.jsonl
 	heldout11Cases []byte
+	//go:embed heldout12/bundle.json
+	heldout12Bundle []byte
+	//go:embed heldout12/cases.jsonl
+	heldout12Cases []byte
 	//go:embed realconf/cases.jsonl
 	realconfCases []byte
 	//go:embed realconf/dev_cases.jsonl
@@ -115,6 +119,7 @@ var Sets = []Set{
 	{Name: "heldout9", Role: HeldOut, About: "a hotel-operations conference written apart from the code, frozen first", cases: heldout9Cases, bundle: heldout9Bundle},
 	{Name: "heldout10", Role: HeldOut, About: "a public-transit operations conference written apart from the code, frozen first", cases: heldout10Cases, bundle: heldout10Bundle},
 	{Name: "heldout11", Role: HeldOut, About: "a fire, rescue and emergency-management conference written apart from the code, frozen first", cases: heldout11Cases, bundle: heldout11Bundle},
+	{Name: "heldout12", Role: HeldOut, About: "a textile and fashion-manufacturing conference written apart from the code, frozen first", cases: heldout12Cases, bundle: heldout12Bundle},
 	{Name: "realconf", Role: HeldOut, About: "FOSSASIA Summit 2017, frozen cases", DataFile: realconfData, cases: realconfCases},
 }
 
