@@ -128,7 +128,7 @@ func TestEverySetKeepsItsFigures(t *testing.T) {
 	floors := map[string]struct{ hit, precision, nothing float64 }{
 		"demo":         {0.82, 0.95, 1},
 		"realconf-dev": {0.80, 0.92, 1},
-		"careops":      {0.75, 0.82, 1},     // 0.870: a speaker comes with their talk, and the labels often list only one of the two; 0.823 since a long message keeps its asks (a remote-nursing need searched, its tele-ICU talk and speaker not labelled)
+		"careops":      {0.75, 0.84, 1},     // 0.870: a speaker comes with their talk, and the labels often list only one of the two
 		"heldout":      {0.525, 0.72, 0.85}, // 0.550 and 0.750 since no closest match is offered for a word the programme lacks (0.600 and 0.784 before: hedged answers to paraphrases)
 		"heldout2":     {0.55, 0.83, 1},
 		"heldout3":     {0.60, 0.85, 1},
