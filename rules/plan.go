@@ -74,7 +74,7 @@ func plan(in *agent.PlanInput, off search.Ablation) planReply {
 		}
 		searched := []string{rest}
 		if !off.Off("needs") {
-			searched = needs(parts, rest, askedIn(src))
+			searched = needs(parts, rest)
 		}
 		for _, text := range searched {
 			for _, tb := range tables {
@@ -112,7 +112,7 @@ func aboutNamed(named []search.Query, rest string, tables []search.Table) []sear
 // introduced counts whatever its length ("our biggest fear is
 // ransomware"); a bare clause needs three content words, since shorter
 // ones are more often narrative ("a bit foggy").
-func needs(parts []lexical.Need, topic string, asking map[string]bool) []string {
+func needs(parts []lexical.Need, topic string) []string {
 	var out []string
 	for _, n := range parts {
 		least := 3
@@ -126,29 +126,7 @@ func needs(parts []lexical.Need, topic string, asking map[string]bool) []string 
 	if len(out) < 2 {
 		return []string{topic}
 	}
-	for i := len(out) - 1; i >= 0 && len(out) > maxNeeds; i-- {
-		if !asking[out[i]] { // more needs than room: the story's go first
-			out = slices.Delete(out, i, i+1)
-		}
-	}
-	return out[:min(len(out), maxNeeds)]
-}
-
-// maxNeeds is how many needs of a question are searched apart.
-const maxNeeds = 3
-
-// askedIn is the set of needs (trimmed) of the sentences of text that ask
-// (lexical.Asking): none when every sentence does.
-func askedIn(text string) map[string]bool {
-	ask, ok := lexical.Asking(text)
-	if !ok {
-		return nil
-	}
-	out := map[string]bool{}
-	for _, n := range lexical.AskedNeeds(ask) {
-		out[trimmed(n.Text)] = true
-	}
-	return out
+	return out[:min(len(out), 3)]
 }
 
 // routes lists the tables a question asks for by the cue words of its

@@ -3,7 +3,6 @@ package rules_test
 import (
 	"context"
 	"encoding/json"
-	"slices"
 	"strings"
 	"testing"
 
@@ -414,25 +413,5 @@ func TestEveryRecommendationIsCited(t *testing.T) {
 				assert.Regexp(t, `\[(sessions|speakers|exhibitors)/[^\]]+\]$`, line, "%s: a recommendation without its citation", c.ID)
 			}
 		}
-	}
-}
-
-// A long message with more needs than a plan searches apart keeps the
-// needs its asking sentences name, and lets the story's go.
-func TestPlannerKeepsTheAsksOfALongMessage(t *testing.T) {
-	msg := "Our bakery ovens break down every winter and the repair bills keep growing. Which talks cover " +
-		"autoscaling kubernetes clusters cheaply, testing data pipelines automatically, or writing data contracts between teams?"
-	in := &agent.PlanInput{Message: msg, Conference: demo, MaxQueries: 5}
-	comp, err := rules.New().Complete(context.Background(), agent.Call{Step: agent.StepPlan, Plan: in})
-	require.NoError(t, err)
-	var p planOut
-	require.NoError(t, json.Unmarshal([]byte(comp.Text), &p), "plan is not JSON:\n%s", comp.Text)
-	var texts []string
-	for _, q := range p.Queries {
-		texts = append(texts, q.Text)
-	}
-	require.Len(t, texts, 3, "plan %q", texts)
-	for _, want := range []string{"autoscaling kubernetes", "testing data pipelines", "data contracts"} {
-		assert.True(t, slices.ContainsFunc(texts, func(s string) bool { return strings.Contains(s, want) }), "plan %q lacks %q", texts, want)
 	}
 }
