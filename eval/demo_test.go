@@ -140,6 +140,7 @@ func TestEverySetKeepsItsFigures(t *testing.T) {
 		"heldout9":     {0.59, 0.78, 1},
 		"heldout10":    {0.61, 0.86, 1},
 		"heldout11":    {0.64, 0.72, 1},
+		"heldout12":    {0.69, 0.85, 1},
 		"realconf":     {0.64, 0.80, 1}, // 0.825 since a need said outright and the kind asked about a named entity are searched (0.865 before: more citations the labels do not list)
 		"followup":     {0.75, 0.62, 0}, // every case is answerable; 0.643: "we're decarbonising…" is read as a need (f07 pivots to a speaker and an exhibitor the labels do not list), and speakers come with their talks
 	}
