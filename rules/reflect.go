@@ -65,14 +65,22 @@ func reflect(in *agent.ReflectInput, off search.Ablation) agent.Decision {
 	if !off.Off("ladder") {
 		plain = agent.Ladder(in.FirstPlan, failing, in.RetryCount, in.Calibration) // the question's first wording
 	}
-	keep := min(len(own), max(agent.MaxQueries-len(plain), 3))
-	d.NewQueries = slices.Concat(own[:keep], plain)
-	d.NewQueries = d.NewQueries[:min(len(d.NewQueries), agent.MaxQueries)]
+	d.NewQueries = withPlain(own, plain)
 	d.Reasoning = strings.Join(reasons, " | ")
 	if len(plain) > 0 {
 		d.Reasoning += " (and the plain relaxation too)"
 	}
 	return d
+}
+
+// withPlain is a round's queries: the reflector's own, then the plain
+// relaxation, within agent.MaxQueries. The plain relaxation keeps its room
+// first (the reflector's best query always has one), so a reflection round
+// never searches less than mechanical relaxation would.
+func withPlain(own, plain []search.Query) []search.Query {
+	keep := min(len(own), max(agent.MaxQueries-len(plain), 1))
+	out := slices.Concat(own[:keep], plain)
+	return out[:min(len(out), agent.MaxQueries)]
 }
 
 // remembered is a lesson's action and the lesson's id.
