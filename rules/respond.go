@@ -9,6 +9,7 @@ import (
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/search"
 	"github.com/erleah/erleah-agent/search/lexical"
+	"github.com/erleah/erleah-agent/search/terms"
 	"github.com/erleah/erleah-agent/search/when"
 )
 
@@ -111,8 +112,22 @@ func filterLabel(f *when.Filter) string {
 	return f.Label
 }
 
-// quoteWords is the longest topic a reply quotes whole.
+// quoteWords is the most words a reply quotes of a topic.
 const quoteWords = 10
+
+// quotable is the topic quoted as a phrase: whole, or up to where a new
+// part of its sentence starts ("make realistic fake patient datasets so
+// researchers…" → "make realistic fake patient datasets"). A topic cut
+// at the word limit, or down to fewer than two content words ("Two things
+// on my list: …"), would read as mangled, so it is not quoted.
+func quotable(topic string) string {
+	q := shorten(topic, quoteWords)
+	n, all := len(strings.Fields(q)), len(strings.Fields(topic))
+	if n < all && (n >= quoteWords || len(terms.Content(q)) < 2) {
+		return "what you asked for"
+	}
+	return quote(q)
+}
 
 func nothingFits(in *agent.RespondInput, name string) string {
 	ask, _ := lexical.Asking(in.Topic) // a long message's story is not what it looks for
@@ -130,11 +145,7 @@ func nothingFits(in *agent.RespondInput, name string) string {
 	if topic == "" {
 		topic = asked(in.Message, in.Reading)
 	}
-	what := quote(shorten(topic, quoteWords))
-	if len(strings.Fields(topic)) > quoteWords {
-		what = "what you asked for" // a cut quote of a long message reads as mangled
-	}
-	msg := fmt.Sprintf("I couldn't find anything at %s that clearly matches %s.", at, what)
+	msg := fmt.Sprintf("I couldn't find anything at %s that clearly matches %s.", at, quotable(topic))
 	for _, rs := range in.Results {
 		if len(rs) > 0 {
 			return msg + " The closest results were only loosely related, so I'd rather not send you to them; try describing what you need in other words.\n"
