@@ -321,12 +321,18 @@ func rank(counts map[string]int) []string {
 // abbreviation returns the corpus's acronym for a phrase of three or more
 // words of the question ("software bill of materials" → "sbom") when the
 // corpus writes that acronym in capitals; two letters are too ambiguous.
+// The phrase's words are content words, connectors only inside it.
 func (a *acronyms) abbreviation(words []string) string {
 	if len(words) < 2 {
 		return ""
 	}
 	if connectors[words[0]] || connectors[words[len(words)-1]] || len(initials(words)) < 3 {
 		return ""
+	}
+	for _, w := range words {
+		if !connectors[w] && (terms.IsStop(w) || generic[w]) {
+			return "" // a long form is a run of content words: "i can use" is not ICU
+		}
 	}
 	var found []string
 	n := len(initials(words))

@@ -80,6 +80,18 @@ func TestAcronymsAreMinedFromTheConferenceText(t *testing.T) {
 	assert.Equal(t, "", c.Abbreviation("vector databases"), "vector databases abbreviated although the text never writes VD")
 }
 
+// A question's phrase is read as an acronym the conference writes only
+// when it is a run of content words: "I can use" is not ICU.
+func TestAbbreviationsAreOfContentWords(t *testing.T) {
+	c := Build([]Doc{
+		{Key: "sessions/s1", Group: "sessions", Fields: []Field{{"Sepsis alerts in the ICU", 2}, {"How our ICU nurses triage alerts.", 1}}},
+	})
+	assert.Equal(t, "icu", c.Abbreviation("intensive care unit"))
+	for _, phrase := range []string{"i can use", "it can update"} {
+		assert.Equal(t, "", c.Abbreviation(phrase), phrase)
+	}
+}
+
 func TestRankWeighsRareWordsAndCoverage(t *testing.T) {
 	c := corpus()
 	a := c.Analyze("postgres databases")
