@@ -184,7 +184,9 @@ func inFilter(f *when.Filter, r search.Result) bool {
 // unless something explains it (an acronym its text spells out, a general
 // abbreviation it writes in full), and then an item with the explanation
 // has it: otherwise "a sauna at the venue" would be answered by anything
-// at the venue. Rewrites, relaxations and pivots change where the agent
+// at the venue. Unexplained, it weighs as much as it is specific in
+// general English (terms.Specificity): "without privacy problems" lacks
+// less than "a sauna" does. Rewrites, relaxations and pivots change where the agent
 // looks, never what was asked; in a question in another language, the
 // unknown words are just that language's.
 type evidence struct {
@@ -209,6 +211,9 @@ func newEvidence(lex *search.Lexicon, planned []search.Query, language string) e
 				for _, e := range explanations(lex, k.Word, q.Text) {
 					a.Explain(i, e)
 				}
+			}
+			if !k.Known() && len(a.Concepts[i].Alts) == 0 && terms.IsEnglish(k.Word) {
+				a.Concepts[i].Weight *= terms.Specificity(k.Word)
 			}
 		}
 		ev.analyses = append(ev.analyses, a)

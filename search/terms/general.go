@@ -1,0 +1,54 @@
+package terms
+
+import (
+	"bytes"
+	"compress/gzip"
+	_ "embed"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// semcor.txt.gz counts how often each word is tagged in WordNet's semantic
+// concordance, a quarter of a million words of general English
+// (WORDNET-LICENSE says how it was made).
+//
+//go:embed semcor.txt.gz
+var semcorGz []byte
+
+// usage is the concordance's counts by stem, and their total.
+var usage = sync.OnceValues(func() (map[string]int, int) {
+	r, err := gzip.NewReader(bytes.NewReader(semcorGz))
+	if err != nil {
+		panic("terms: semcor.txt.gz: " + err.Error()) // a build-time asset; tests cover it
+	}
+	data, err := io.ReadAll(r)
+	if err != nil {
+		panic("terms: semcor.txt.gz: " + err.Error())
+	}
+	counts, total := map[string]int{}, 0
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		w, c, _ := strings.Cut(line, "\t")
+		n, err := strconv.Atoi(c)
+		if err != nil {
+			panic("terms: semcor.txt.gz: " + line)
+		}
+		counts[Stem(w)] += n
+		total += n
+	}
+	return counts, total
+})
+
+// Specificity is how specific w is in general English: its inverse
+// frequency in WordNet's concordance against that of a word the
+// concordance never uses, from near 0 for the commonest words to 1
+// ("problems" 0.54, "fake" 0.77, "sauna" 1). A word a conference never
+// uses weighs by it where the question is judged: a common word ("any
+// problems?") says less about what is asked than a rare one ("a sauna").
+func Specificity(w string) float64 {
+	counts, n := usage()
+	idf := func(f int) float64 { return math.Log(1 + (float64(n)-float64(f)+0.5)/(float64(f)+0.5)) }
+	return idf(counts[Stem(w)]) / idf(0)
+}
