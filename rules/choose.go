@@ -186,9 +186,9 @@ func inFilter(f *when.Filter, r search.Result) bool {
 // has it: otherwise "a sauna at the venue" would be answered by anything
 // at the venue. Unexplained, it weighs as much as it is specific in
 // general English (terms.Specificity): "without privacy problems" lacks
-// less than "a sauna" does. Rewrites, relaxations and pivots change where the agent
-// looks, never what was asked; in a question in another language, the
-// unknown words are just that language's.
+// less than "a sauna" does. Rewrites, relaxations and pivots change where
+// the agent looks, never what was asked; in a question in another
+// language, the unknown words are just that language's.
 type evidence struct {
 	lex      *search.Lexicon
 	analyses []lexical.Analysis
