@@ -67,7 +67,6 @@ func (g *Glossary) Translate(ctx context.Context, lang, text string, known func(
 		return "", err
 	}
 	var out []string
-	rd := reader{d: d, lang: lang, known: known}
 	for _, w := range words(text) {
 		if err := ctx.Err(); err != nil {
 			return "", fmt.Errorf("translate: %w", err)
@@ -75,7 +74,7 @@ func (g *Glossary) Translate(ctx context.Context, lang, text string, known func(
 		if functionWord(lang, w) {
 			continue
 		}
-		sense, err := rd.word(w)
+		sense, err := readWord(d, w, known)
 		if err != nil {
 			return "", err
 		}

@@ -6,58 +6,34 @@ import (
 	"github.com/erleah/erleah-agent/search/terms"
 )
 
-// reader reads words of one language with its dictionary, each in the
-// sense the conference uses (known) when it has one.
-type reader struct {
-	d     *dict
-	lang  string
-	known func(string) bool
-}
-
-// word reads one word (as written): its best sense, the senses of its
-// parts when it is a compound the dictionary lacks (written with hyphens
-// or as one word), or the word itself.
-func (r reader) word(w string) (string, error) {
-	sense, err := r.lookup(w)
+// readWord reads one word (as written) with the dictionary: its best
+// sense, the senses of its parts when it is a compound the dictionary
+// lacks, or the word itself.
+func readWord(d *dict, w string, known func(string) bool) (string, error) {
+	lower := strings.ToLower(w)
+	sense, err := lookup(d, w, known)
 	if err != nil || sense != "" {
 		return sense, err
 	}
-	if parts := strings.FieldsFunc(w, func(c rune) bool { return c == '-' }); len(parts) > 1 {
-		return r.parts(parts)
-	}
-	head, tail, err := r.compound(strings.ToLower(w), 1)
+	head, tail, err := compound(d, lower, known)
 	if err != nil || head != "" {
 		return strings.TrimSpace(head + " " + tail), err
 	}
 	return w, nil
 }
 
-// parts reads the parts of a hyphenated word each on its own
-// ("KI-Modelle" → AI models).
-func (r reader) parts(parts []string) (string, error) {
-	out := make([]string, 0, len(parts))
-	for _, p := range parts {
-		s, err := r.word(p)
-		if err != nil {
-			return "", err
-		}
-		out = append(out, s)
-	}
-	return strings.Join(out, " "), nil
-}
-
 // lookup returns the best sense of word (as written) or of a form of it
 // without an inflection ending, "" when the dictionary has none.
-func (r reader) lookup(word string) (string, error) {
-	for i, form := range forms(r.lang, strings.ToLower(word)) {
-		entries, err := r.d.entries(form)
+func lookup(d *dict, word string, known func(string) bool) (string, error) {
+	for i, form := range forms(strings.ToLower(word)) {
+		entries, err := d.entries(form)
 		if err != nil {
 			return "", err
 		}
 		if i == 0 {
 			entries = asWritten(entries, word)
 		}
-		if s := bestSense(entries, r.known); s != "" {
+		if s := bestSense(entries, known); s != "" {
 			return s, nil
 		}
 	}
@@ -82,38 +58,25 @@ func asWritten(entries []string, word string) []string {
 
 // endings are inflection endings of the Germanic languages the
 // dictionaries cover, longest first: a word not found is looked up
-// without them ("Vorträgen" → "Vorträge"). The Scandinavian languages
-// add their definite endings ("patienterna" → "patient").
-var endings = map[string][]string{
-	"":   {"ern", "nen", "en", "er", "es", "em", "et", "e", "n", "s", "t"},
-	"sv": {"erna", "arna", "orna", "erne", "ern", "nen", "en", "er", "es", "em", "et", "ar", "or", "na", "e", "n", "s", "t", "a"},
-	"da": {"erne", "ene", "ern", "nen", "en", "er", "es", "em", "et", "ne", "e", "n", "s", "t"},
-}
+// without them ("Vorträgen" → "Vorträge").
+var endings = []string{"ern", "nen", "en", "er", "es", "em", "et", "e", "n", "s", "t"}
 
 // plurals are Dutch plural endings whose singular changes a letter
 // ("ziekenhuizen" → "ziekenhuis", "brieven" → "brief").
 var plurals = [][2]string{{"zen", "s"}, {"ven", "f"}}
 
 // forms are word and its forms without one inflection ending, keeping at
-// least four letters, and without the doubled consonant an ending doubles
-// ("netten" → "net").
-func forms(lang, word string) []string {
+// least four letters.
+func forms(word string) []string {
 	out := []string{word}
 	for _, p := range plurals {
 		if stem, ok := strings.CutSuffix(word, p[0]); ok && len([]rune(stem)) >= 3 {
 			out = append(out, stem+p[1])
 		}
 	}
-	ends, ok := endings[lang]
-	if !ok {
-		ends = endings[""]
-	}
-	for _, e := range ends {
+	for _, e := range endings {
 		if stem, ok := strings.CutSuffix(word, e); ok && len([]rune(stem)) >= 4 {
 			out = append(out, stem)
-			if r := []rune(stem); r[len(r)-1] == r[len(r)-2] && !strings.ContainsRune("aeiouyäöüåæø", r[len(r)-1]) {
-				out = append(out, string(r[:len(r)-1]))
-			}
 		}
 	}
 	return out
@@ -121,32 +84,24 @@ func forms(lang, word string) []string {
 
 // compound reads a word the dictionary lacks as two it has, the longest
 // head first, with a linking s allowed ("Netzwerksicherheit" → network
-// security): each part at least four letters. A head may itself be a
-// compound, depth levels down ("vårdenhetschef" → care unit chief).
-func (r reader) compound(word string, depth int) (string, string, error) {
-	rs := []rune(word)
-	for i := len(rs) - 4; i >= 4; i-- {
-		tail, err := r.lookup(string(rs[i:]))
+// security): each part at least four letters.
+func compound(d *dict, word string, known func(string) bool) (string, string, error) {
+	r := []rune(word)
+	for i := len(r) - 4; i >= 4; i-- {
+		tail, err := lookup(d, string(r[i:]), known)
 		if err != nil {
 			return "", "", err
 		}
 		if tail == "" {
 			continue
 		}
-		for _, head := range []string{string(rs[:i]), strings.TrimSuffix(string(rs[:i]), "s")} {
+		for _, head := range []string{string(r[:i]), strings.TrimSuffix(string(r[:i]), "s")} {
 			if len([]rune(head)) < 4 {
 				continue
 			}
-			h, err := r.lookup(head)
+			h, err := lookup(d, head, known)
 			if err != nil {
 				return "", "", err
-			}
-			if h == "" && depth > 0 {
-				hh, ht, err := r.compound(head, depth-1)
-				if err != nil {
-					return "", "", err
-				}
-				h = strings.TrimSpace(hh + " " + ht)
 			}
 			if h != "" {
 				return h, tail, nil
@@ -235,10 +190,10 @@ var functionWords = map[string]map[string]bool{
 		"ich du er sie wir ihr mich mir uns euch mein meine unser unsere ihr ihre was wer wo wann wie welche welcher welches warum " +
 		"in im an am auf aus bei mit nach von vom zu zum zur über unter für gegen ohne um vor hinter durch " +
 		"kann können könnte möchte möchten will wollen soll sollte habe hat haben bin bist gerne gern etwas irgendwas " +
-		"hier nicht kein keine auch noch schon bitte hallo hi danke dazu darüber davon damit dafür sich man dass ob so"),
+		"hier nicht kein keine auch noch schon bitte hallo hi danke"),
 	"nl": set("de het een en of maar er is zijn was ik jij je hij zij wij we mijn ons onze wat wie waar wanneer hoe welke waarom " +
 		"in op aan bij met naar van voor over onder door om te tot uit " +
-		"kan kunnen wil willen zou graag iets hier niet geen ook nog al alsjeblieft hallo dank zoals gaan gaat"),
+		"kan kunnen wil willen zou graag iets hier niet geen ook nog al alsjeblieft hallo dank"),
 	"da": set("den det en et og eller men der er var jeg du han hun vi min mit vores hvad hvem hvor hvornår hvordan hvilke hvorfor " +
 		"i på ad ved med til fra for om under gennem af kan vil gerne noget her ikke ingen også hej tak nogen nogle"),
 	"sv": set("den det en ett och eller men finns är var jag du han hon vi min mitt vår vad vem var när hur vilka varför " +

@@ -94,14 +94,14 @@ func otherLanguage(text string, votes map[whatlanggo.Lang]int) string {
 var functionWords = func() map[string][]whatlanggo.Lang {
 	m := map[string][]whatlanggo.Lang{}
 	for l, words := range map[whatlanggo.Lang]string{
-		whatlanggo.Spa: "hay sobre qué dónde donde cuándo cuando quién quien para una unos unas los las del el algún alguna alguien también hoy mañana tarde noche eso esta este nuestro nuestra",
-		whatlanggo.Fra: "il ils des sur les une pour avec où quand qui quoi du aux est sont quel quelle quels quelles le la aujourd demain matin soir je suis dans ne pas mes nous vous au ces cette",
-		whatlanggo.Deu: "gibt es über für mit wo wann der das ist und ein eine einen zum zur welche welcher wer ich wir heute morgen übermorgen nachmittag vormittag abend gegen dazu oder auch nicht mein meine unser unsere sich soll sollen kann können möchte habe haben wie vom beim",
-		whatlanggo.Ita: "sono sulla sul della degli delle una dove quando chi che il gli qualche anche la oggi domani pomeriggio mattina sera ci nel nella nelle vorrei più mio mia sui alla alle questo questa",
-		whatlanggo.Por: "existe alguma algum sobre onde quando quem uma para com não há palestra palestras hoje amanhã manhã tarde noite tem numa são eu meu minha também nos nas dos das pela pelo",
-		whatlanggo.Nld: "zijn er waar wanneer wie het een voor welke ik wij vandaag morgen overmorgen middag ochtend avond zoals gaan naar bij ook mijn onze ons heb hebben kan kunnen wil graag",
-		whatlanggo.Dan: "er der nogen noget hvor hvornår hvem hvad hvilke jeg vi det om til med og vil gerne af har eller hvordan på ikke",
-		whatlanggo.Swe: "finns det några något var när vem vad vilka jag vi om till med och är på inte får eller hur vår",
+		whatlanggo.Spa: "hay sobre qué dónde donde cuándo cuando quién quien para una unos unas los las del el algún alguna alguien también hoy mañana tarde noche",
+		whatlanggo.Fra: "il ils des sur les une pour avec où quand qui quoi du aux est sont quel quelle quels quelles le la aujourd demain matin soir",
+		whatlanggo.Deu: "gibt es über für mit wo wann der das ist und ein eine einen zum zur welche welcher wer ich wir heute morgen übermorgen nachmittag vormittag abend",
+		whatlanggo.Ita: "sono sulla sul della degli delle una dove quando chi che il gli qualche anche la oggi domani pomeriggio mattina sera",
+		whatlanggo.Por: "existe alguma algum sobre onde quando quem uma para com não há palestra palestras hoje amanhã manhã tarde noite",
+		whatlanggo.Nld: "zijn er waar wanneer wie het een voor welke ik wij vandaag morgen overmorgen middag ochtend avond",
+		whatlanggo.Dan: "er der nogen noget hvor hvornår hvem hvad hvilke jeg vi det om til med og",
+		whatlanggo.Swe: "finns det några något var när vem vad vilka jag vi om till med och är",
 		whatlanggo.Nob: "er det noen noe hvor når hvem hva hvilke jeg vi om til med og",
 	} {
 		for _, w := range strings.Fields(words) {
