@@ -17,17 +17,21 @@ import (
 //go:embed english.txt.gz
 var englishGz []byte
 
-var dictionary = sync.OnceValue(func() []string {
-	r, err := gzip.NewReader(bytes.NewReader(englishGz))
+var dictionary = sync.OnceValue(func() []string { return lines("english.txt.gz", englishGz) })
+
+// lines are the lines of an embedded gzipped word list; a list that does
+// not unzip is a build error, which the package's tests catch.
+func lines(name string, gz []byte) []string {
+	r, err := gzip.NewReader(bytes.NewReader(gz))
 	if err != nil {
-		panic("terms: english.txt.gz: " + err.Error()) // a build-time asset; tests cover it
+		panic("terms: " + name + ": " + err.Error())
 	}
 	data, err := io.ReadAll(r)
 	if err != nil {
-		panic("terms: english.txt.gz: " + err.Error())
+		panic("terms: " + name + ": " + err.Error())
 	}
 	return strings.Split(strings.TrimSpace(string(data)), "\n")
-})
+}
 
 // IsEnglish reports whether w (lower-cased) is a word of general English,
 // so a word a conference never uses is told apart from a misspelling: a

@@ -1,10 +1,7 @@
 package terms
 
 import (
-	"bytes"
-	"compress/gzip"
 	_ "embed"
-	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -20,16 +17,8 @@ var semcorGz []byte
 
 // usage is the concordance's counts by stem, and their total.
 var usage = sync.OnceValues(func() (map[string]int, int) {
-	r, err := gzip.NewReader(bytes.NewReader(semcorGz))
-	if err != nil {
-		panic("terms: semcor.txt.gz: " + err.Error()) // a build-time asset; tests cover it
-	}
-	data, err := io.ReadAll(r)
-	if err != nil {
-		panic("terms: semcor.txt.gz: " + err.Error())
-	}
 	counts, total := map[string]int{}, 0
-	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+	for _, line := range lines("semcor.txt.gz", semcorGz) {
 		w, c, _ := strings.Cut(line, "\t")
 		n, err := strconv.Atoi(c)
 		if err != nil {
