@@ -91,6 +91,10 @@ var (
 	heldout12Bundle []byte
 	//go:embed heldout12/cases.jsonl
 	heldout12Cases []byte
+	//go:embed heldout13/bundle.json
+	heldout13Bundle []byte
+	//go:embed heldout13/cases.jsonl
+	heldout13Cases []byte
 	//go:embed realconf/cases.jsonl
 	realconfCases []byte
 	//go:embed realconf/dev_cases.jsonl
@@ -120,6 +124,7 @@ var Sets = []Set{
 	{Name: "heldout10", Role: HeldOut, About: "a public-transit operations conference written apart from the code, frozen first", cases: heldout10Cases, bundle: heldout10Bundle},
 	{Name: "heldout11", Role: HeldOut, About: "a fire, rescue and emergency-management conference written apart from the code, frozen first", cases: heldout11Cases, bundle: heldout11Bundle},
 	{Name: "heldout12", Role: HeldOut, About: "a textile and fashion-manufacturing conference written apart from the code, frozen first", cases: heldout12Cases, bundle: heldout12Bundle},
+	{Name: "heldout13", Role: HeldOut, About: "a mining and minerals-processing conference written apart from the code, frozen first", cases: heldout13Cases, bundle: heldout13Bundle},
 	{Name: "realconf", Role: HeldOut, About: "FOSSASIA Summit 2017, frozen cases", DataFile: realconfData, cases: realconfCases},
 }
 
