@@ -147,6 +147,11 @@ type State struct {
 	// Reading is the question in English, as machine translation read it,
 	// when it is in another language; what is searched.
 	Reading string `json:"reading,omitempty"`
+	// Untranslated says why a question in another language has no
+	// reading although a translator reads its language (a timeout, a
+	// failed translator): it was searched by the words it shares with the
+	// conference instead.
+	Untranslated string `json:"untranslated,omitempty"`
 	// Topic is the question without its time, place and format words.
 	Topic string `json:"topic"`
 	// Filter holds the question's time, place and format constraints;

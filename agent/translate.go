@@ -27,6 +27,7 @@ func (t *turn) translate(ctx context.Context) {
 	reading, err := tr.Translate(ctx, st.Language, st.Message, t.lexicon().Corpus().Knows)
 	if err != nil {
 		t.agent.log.Warn("question read without translation", "trace_id", st.TraceID, "language", st.Language, "err", err)
+		st.Untranslated = err.Error()
 		return
 	}
 	st.Reading = reading

@@ -39,6 +39,7 @@ type Metrics struct {
 	HTTPSeconds    *prometheus.HistogramVec
 	BreakerState   *prometheus.GaugeVec   // model: 0 closed, 1 half-open, 2 open
 	BreakerOpened  *prometheus.CounterVec // model
+	Untranslated   *prometheus.CounterVec // language
 }
 
 // New creates the collectors, with the Go and process collectors.
@@ -64,6 +65,7 @@ func New() *Metrics {
 	m.HTTPSeconds = f.histogram("erleah_http_request_duration_seconds", "HTTP request duration until the handler returns.", prometheus.DefBuckets, "route")
 	m.BreakerState = f.gaugeVec("erleah_model_breaker_state", "Each provider model's circuit breaker: 0 closed, 1 half-open, 2 open.", "model")
 	m.BreakerOpened = f.counter("erleah_model_breaker_opened_total", "Times each provider model's circuit breaker opened.", "model")
+	m.Untranslated = f.counter("erleah_translations_failed_total", "Questions in a language the translators read that were searched without an English reading (a translator failed or ran out of time), by language.", "language")
 	m.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	for _, o := range []string{"answered", "fallback_answer", "apology", "failed", "timeout", "canceled"} {
 		m.Turns.WithLabelValues(o) // present from the start, at zero
@@ -147,6 +149,9 @@ func (m *Metrics) Turn(outcome string, st *agent.State) {
 	m.Calls(st.ModelCalls)
 	for _, r := range st.Rejections {
 		m.OutputRejected.WithLabelValues(string(r.Step), r.Check).Inc()
+	}
+	if st.Untranslated != "" {
+		m.Untranslated.WithLabelValues(st.Language).Inc()
 	}
 	m.Sanitised.WithLabelValues("citation").Add(float64(len(st.DroppedCitations)))
 	m.Sanitised.WithLabelValues("url").Add(float64(len(st.RemovedURLs)))

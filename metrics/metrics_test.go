@@ -25,6 +25,17 @@ func TestRejectionsAndSanitisingAreCounted(t *testing.T) {
 	assert.Equal(t, 1.0, testutil.ToFloat64(m.OutputRejected.WithLabelValues("reflect_and_replan", "strategy")), "reflect rejections")
 }
 
+// A question searched without the English reading its translator failed
+// to give is counted by language; one that was read, or needed none, is not.
+func TestFailedTranslationsAreCountedByLanguage(t *testing.T) {
+	m := metrics.New()
+	m.Turn("answered", &agent.State{Language: "es", Untranslated: "apertium: timed out"})
+	m.Turn("answered", &agent.State{Language: "es", Reading: "talks on cold chains"})
+	m.Turn("answered", &agent.State{Language: "en"})
+	assert.Equal(t, 1.0, testutil.ToFloat64(m.Untranslated.WithLabelValues("es")))
+	assert.Equal(t, 1, testutil.CollectAndCount(m.Untranslated), "only the language that failed has a series")
+}
+
 func TestBreakerChangesSetTheGaugeAndCountOpenings(t *testing.T) {
 	m := metrics.New()
 	const model = "anthropic:claude-x"

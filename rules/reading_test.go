@@ -56,6 +56,7 @@ func TestAQuestionInAnotherLanguageIsSearchedInItsEnglishReading(t *testing.T) {
 	st := askWith(t, tr, spanish, saturday)
 	require.Equal(t, "es", st.Language)
 	assert.Equal(t, reading, st.Reading)
+	assert.Empty(t, st.Untranslated)
 	assert.Equal(t, []string{"sun-am"}, cited(st), "answer %q", st.ResponseText) // Sunday's workshop: topic, format and day from the reading
 	require.NotNil(t, st.Filter, "the reading's time and format words are a filter")
 	assert.True(t, strings.HasPrefix(st.ResponseText, "I work in English, so I read your question (in Spanish) as “"+reading+"”."), "answer %q", st.ResponseText)
@@ -66,6 +67,7 @@ func TestAFailedTranslationStillTriesTheWordsItShares(t *testing.T) {
 	tr := &phrasebook{texts: map[string]string{spanish: reading}, broken: true}
 	st := askWith(t, tr, spanish, saturday)
 	assert.Empty(t, st.Reading)
+	assert.Equal(t, "translator unavailable", st.Untranslated, "the trace says why there is no reading")
 	assert.True(t, strings.HasPrefix(st.ResponseText, "I work in English, so I read your question (in Spanish) by the words I recognised."), "answer %q", st.ResponseText)
 	assert.Len(t, tr.asked, 1, "asked once, then read without it")
 }
