@@ -154,9 +154,7 @@ func (ev evidence) lacksARealThing() bool {
 		return false
 	}
 	for _, a := range ev.analyses {
-		if !slices.ContainsFunc(a.Concepts, func(k lexical.Concept) bool {
-			return !k.Known() && len(k.Alts) == 0 && terms.IsEnglish(k.Word)
-		}) {
+		if !slices.ContainsFunc(a.Concepts, realThing) {
 			return false
 		}
 	}
@@ -212,7 +210,7 @@ func newEvidence(lex *search.Lexicon, planned []search.Query, language string) e
 					a.Explain(i, e)
 				}
 			}
-			if !k.Known() && len(a.Concepts[i].Alts) == 0 && terms.IsEnglish(k.Word) {
+			if realThing(a.Concepts[i]) {
 				a.Concepts[i].Weight *= terms.Specificity(k.Word)
 			}
 		}
@@ -268,12 +266,20 @@ func (ev evidence) answers(r search.Result) bool {
 func unexplained(a lexical.Analysis) float64 {
 	var w float64
 	for _, k := range a.Concepts {
-		if !k.Known() && len(k.Alts) == 0 {
+		if missing(k) {
 			w += k.Weight
 		}
 	}
 	return w / max(a.Weight(), 1e-9)
 }
+
+// missing reports whether no item can have a concept: the conference never
+// uses the word and nothing here explains it.
+func missing(k lexical.Concept) bool { return !k.Known() && len(k.Alts) == 0 }
+
+// realThing reports whether a missing concept is a word of general English
+// ("sauna"), not another language's or a name.
+func realThing(k lexical.Concept) bool { return missing(k) && terms.IsEnglish(k.Word) }
 
 // support is the largest share of one query's word weight that an item
 // contains.

@@ -65,7 +65,7 @@ func (x *index) finish() {
 	}
 	x.idf = make(map[string]float64, len(x.post))
 	for s, ps := range x.post {
-		x.idf[s] = idf(len(x.keys), len(ps))
+		x.idf[s] = terms.IDF(len(x.keys), len(ps))
 	}
 }
 

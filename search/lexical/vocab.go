@@ -1,7 +1,6 @@
 package lexical
 
 import (
-	"math"
 	"sync"
 	"sync/atomic"
 
@@ -69,12 +68,7 @@ func mostCommon(forms map[string]int) string {
 
 // idf weighs a stem found in df of the corpus's documents (BM25's form,
 // never negative). A stem no document has weighs the most.
-func (v *vocabulary) idf(df int) float64 { return idf(v.docs, df) }
-
-// idf weighs a stem found in df of n documents.
-func idf(n, df int) float64 {
-	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
-}
+func (v *vocabulary) idf(df int) float64 { return terms.IDF(v.docs, df) }
 
 // memoSize bounds a vocabulary's memo of corrections: questions are
 // attendees' text, so the memo must not grow without limit.

@@ -24,7 +24,7 @@ var usage = sync.OnceValues(func() (map[string]int, int) {
 		if err != nil {
 			panic("terms: semcor.txt.gz: " + line)
 		}
-		counts[Stem(w)] += n
+		counts[stem(w)] += n // not remembered: the memo is for the words of questions and programmes
 		total += n
 	}
 	return counts, total
@@ -38,6 +38,11 @@ var usage = sync.OnceValues(func() (map[string]int, int) {
 // problems?") says less about what is asked than a rare one ("a sauna").
 func Specificity(w string) float64 {
 	counts, n := usage()
-	idf := func(f int) float64 { return math.Log(1 + (float64(n)-float64(f)+0.5)/(float64(f)+0.5)) }
-	return idf(counts[Stem(w)]) / idf(0)
+	return IDF(n, counts[Stem(w)]) / IDF(n, 0)
+}
+
+// IDF weighs a term found in df of n documents (or occurrences), in BM25's
+// form: never negative, and most for a term found nowhere.
+func IDF(n, df int) float64 {
+	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
 }

@@ -100,13 +100,22 @@ func Stem(w string) string {
 	if ok {
 		return s
 	}
-	s = english.Stem(american(w), true)
+	s = stem(w)
 	stems.Lock()
 	if len(stems.m) < maxMemoStems {
 		stems.m[strings.Clone(w)] = s // w may be a slice of a long text: keep only the word
 	}
 	stems.Unlock()
 	return s
+}
+
+// stem is w's stem, not remembered: for words read once, such as a word
+// list at load, which would crowd the memo out.
+func stem(w string) string {
+	if len(w) <= 3 || strings.ContainsFunc(w, unicode.IsDigit) {
+		return w
+	}
+	return english.Stem(american(w), true)
 }
 
 // maxMemoStems bounds the stems remembered: about 5 MB at most, the
