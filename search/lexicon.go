@@ -1,6 +1,7 @@
 package search
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 
@@ -23,6 +24,7 @@ type name struct {
 	ref   Ref
 	title string
 	words string // " w1 w2 " for whole-word matching
+	short string // the same for a session's main title, when it has a subtitle
 }
 
 // TermStat says how often one content word of a text occurs in a conference.
@@ -49,8 +51,9 @@ func NewLexicon(b *conference.Bundle) *Lexicon { return lexiconOf(Documents(b), 
 func lexiconOf(docs []Document, off Ablation) *Lexicon {
 	l := &Lexicon{}
 	for _, d := range docs {
-		l.names = append(l.names, name{ref: d.Ref, title: d.Title, words: " " + strings.Join(terms.Words(d.Title), " ") + " "})
+		l.names = append(l.names, name{ref: d.Ref, title: d.Title, words: phrase(d.Title)})
 	}
+	l.mainTitles()
 	l.corpus = lexical.BuildWithout(lexicalDocs(docs), lexical.Off{Spelling: off.Off("spelling"),
 		Filler: off.Off("filler"), Acronyms: off.Off("acronyms"), Compounds: off.Off("compounds")})
 	return l
@@ -93,6 +96,33 @@ func (l *Lexicon) Coverage(text string) []TermStat {
 	return out
 }
 
+// phrase is a title's words as matched: " w1 w2 ".
+func phrase(title string) string { return " " + strings.Join(terms.Words(title), " ") + " " }
+
+// subtitle separates a session's main title from its subtitle ("FHIR in
+// Production: Lessons from 40 Million API Calls"; "… - workshop 1hr").
+var subtitle = regexp.MustCompile(`:\s|\s[-–—|]\s`)
+
+// mainTitles gives each session whose title has a subtitle its main title
+// as a name too, when that says more than a format ("Workshop: …") and no
+// other entity's name has it: attendees name a talk by its main title.
+func (l *Lexicon) mainTitles() {
+	for i, n := range l.names {
+		loc := subtitle.FindStringIndex(n.title)
+		if n.ref.Table != Sessions || loc == nil {
+			continue
+		}
+		main := n.title[:loc[0]]
+		if len(terms.Words(main)) < 2 || len(terms.Content(main)) == 0 {
+			continue
+		}
+		short := phrase(main)
+		if !slices.ContainsFunc(l.names, func(o name) bool { return o.ref != n.ref && strings.Contains(o.words, short) }) {
+			l.names[i].short = short
+		}
+	}
+}
+
 // Mention is an entity whose name appears in a text.
 type Mention struct {
 	Ref   Ref    `json:"ref"`
@@ -109,7 +139,7 @@ func (l *Lexicon) Mentions(text string) []Mention {
 		if strings.TrimSpace(n.words) == "" {
 			continue
 		}
-		if strings.Contains(words, n.words) || l.distinctive(n, words) {
+		if strings.Contains(words, n.words) || n.short != "" && strings.Contains(words, n.short) || l.distinctive(n, words) {
 			out = append(out, Mention{Ref: n.ref, Title: n.title})
 		}
 	}

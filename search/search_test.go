@@ -150,6 +150,31 @@ func TestLexicon(t *testing.T) {
 	assert.Equal(t, []string{"exhibitors/e1", "speakers/p1"}, got, "Mentions")
 }
 
+// A session is named by its main title, the part before its subtitle,
+// unless that is only a format or another session's main title too.
+func TestMentionsByMainTitle(t *testing.T) {
+	b := &conference.Bundle{Sessions: []conference.Session{
+		{ID: "s1", ConferenceID: "c1", Title: "FHIR in Production: Lessons from 40 Million API Calls"},
+		{ID: "s2", ConferenceID: "c1", Title: "Workshop: Designing Patient Portals"},
+		{ID: "s3", ConferenceID: "c1", Title: "Lightning Talks – Data Quality"},
+		{ID: "s4", ConferenceID: "c1", Title: "Lightning Talks – Privacy"},
+		{ID: "s5", ConferenceID: "c1", Title: "Android Auto for your app - workshop 1hr"},
+	}}
+	lex := search.NewLexicon(b)
+	mentioned := func(q string) []string {
+		var got []string
+		for _, m := range lex.Mentions(q) {
+			got = append(got, m.Ref.Key())
+		}
+		return got
+	}
+	assert.Equal(t, []string{"sessions/s1"}, mentioned("where is the FHIR in production session being held?"))
+	assert.Equal(t, []string{"sessions/s5"}, mentioned("when is android auto for your app?"))
+	assert.Empty(t, mentioned("any workshop on patient portals?"), "a format is no main title")
+	assert.Empty(t, mentioned("when are the lightning talks?"), "two sessions share the main title")
+	assert.Empty(t, mentioned("FHIR in practice"), "part of a main title")
+}
+
 func newEngine(t *testing.T) *search.Engine {
 	t.Helper()
 	emb := hashembed.New(0)
