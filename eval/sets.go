@@ -95,6 +95,10 @@ var (
 	heldout13Bundle []byte
 	//go:embed heldout13/cases.jsonl
 	heldout13Cases []byte
+	//go:embed heldout14/bundle.json
+	heldout14Bundle []byte
+	//go:embed heldout14/cases.jsonl
+	heldout14Cases []byte
 	//go:embed realconf/cases.jsonl
 	realconfCases []byte
 	//go:embed realconf/dev_cases.jsonl
@@ -125,6 +129,7 @@ var Sets = []Set{
 	{Name: "heldout11", Role: HeldOut, About: "a fire, rescue and emergency-management conference written apart from the code, frozen first", cases: heldout11Cases, bundle: heldout11Bundle},
 	{Name: "heldout12", Role: HeldOut, About: "a textile and fashion-manufacturing conference written apart from the code, frozen first", cases: heldout12Cases, bundle: heldout12Bundle},
 	{Name: "heldout13", Role: HeldOut, About: "a mining and minerals-processing conference written apart from the code, frozen first", cases: heldout13Cases, bundle: heldout13Bundle},
+	{Name: "heldout14", Role: HeldOut, About: "a space-industry and satellite-operations conference written apart from the code, frozen first", cases: heldout14Cases, bundle: heldout14Bundle},
 	{Name: "realconf", Role: HeldOut, About: "FOSSASIA Summit 2017, frozen cases", DataFile: realconfData, cases: realconfCases},
 }
 
