@@ -99,6 +99,10 @@ var (
 	heldout14Bundle []byte
 	//go:embed heldout14/cases.jsonl
 	heldout14Cases []byte
+	//go:embed heldout15/bundle.json
+	heldout15Bundle []byte
+	//go:embed heldout15/cases.jsonl
+	heldout15Cases []byte
 	//go:embed realconf/cases.jsonl
 	realconfCases []byte
 	//go:embed realconf/dev_cases.jsonl
@@ -130,6 +134,7 @@ var Sets = []Set{
 	{Name: "heldout12", Role: HeldOut, About: "a textile and fashion-manufacturing conference written apart from the code, frozen first", cases: heldout12Cases, bundle: heldout12Bundle},
 	{Name: "heldout13", Role: HeldOut, About: "a mining and minerals-processing conference written apart from the code, frozen first", cases: heldout13Cases, bundle: heldout13Bundle},
 	{Name: "heldout14", Role: HeldOut, About: "a space-industry and satellite-operations conference written apart from the code, frozen first", cases: heldout14Cases, bundle: heldout14Bundle},
+	{Name: "heldout15", Role: HeldOut, About: "a sports-science and coaching conference written apart from the code, frozen first", cases: heldout15Cases, bundle: heldout15Bundle},
 	{Name: "realconf", Role: HeldOut, About: "FOSSASIA Summit 2017, frozen cases", DataFile: realconfData, cases: realconfCases},
 }
 
