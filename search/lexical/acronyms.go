@@ -1,6 +1,7 @@
 package lexical
 
 import (
+	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -231,7 +232,53 @@ func (a *acronyms) expansions(acr string) []string {
 	for _, key := range rank(counts) {
 		out = append(out, surface[key])
 	}
+	if len(out) == 0 {
+		if key, ok := a.once(counts, want); ok {
+			out = append(out, surface[key])
+		}
+	}
 	return out
+}
+
+// maxChance is how likely, at most, the corpus may be to hold a phrase
+// spelling an acronym by chance for a phrase found once to be read as what
+// it abbreviates: less than one in ten.
+const maxChance = 0.1
+
+// once returns the one phrase found once that spells want, when no other
+// does and a phrase with those initials is unlikely to occur by chance in
+// this corpus: "computerized provider order entry" for CPOE, which four
+// letters rarely spell, but no single phrase for a three-letter acronym
+// in a large programme, where several would by chance.
+func (a *acronyms) once(counts map[string]int, want string) (string, bool) {
+	if len(counts) != 1 {
+		return "", false
+	}
+	for key, n := range counts {
+		if n == 1 && !strings.Contains(" "+key+" ", " "+strings.TrimSuffix(want, "s")) && a.chance(want) <= maxChance {
+			return key, true
+		}
+	}
+	return "", false
+}
+
+// chance is the probability that the corpus holds at least one phrase
+// whose words' initials spell want by chance: with N word positions and
+// p(c) the share of words starting with c, about N·Πp(c) phrases are
+// expected (a Poisson count), so 1 − e^(−N·Πp(c)).
+func (a *acronyms) chance(want string) float64 {
+	n := 0
+	for _, ps := range a.byFirst {
+		n += len(ps)
+	}
+	if n == 0 {
+		return 1
+	}
+	expected := float64(n)
+	for i := range len(want) {
+		expected *= float64(len(a.byFirst[want[i]])) / float64(n)
+	}
+	return 1 - math.Exp(-expected)
 }
 
 // fragment reports whether a phrase is mostly the start of a longer one:

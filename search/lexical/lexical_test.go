@@ -1,6 +1,7 @@
 package lexical
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -266,4 +267,31 @@ func TestClippedWordsAreReadAsTheirWord(t *testing.T) {
 	assert.Empty(t, c.Expansions("cfg"), "three letters clip too many words")
 	assert.Empty(t, c.Expansions("cmpl"), "compiling, used once, is a coincidence")
 	assert.Empty(t, c.Expansions("rust"), "a word the conference uses is not a clipping")
+}
+
+// A phrase found once is what an acronym stands for when it is the only
+// one and a phrase with those initials is unlikely to occur by chance in
+// the corpus; not when another phrase spells the same letters, nor when
+// the corpus's words start with those letters so often that one would.
+func TestAPhraseFoundOnceExpandsARareAcronym(t *testing.T) {
+	programme := []Doc{
+		{Key: "sessions/a", Group: "sessions", Fields: []Field{{"Medication safety", 2}, {"How computerized provider order entry, the pharmacy and the pumps work together.", 1}}},
+		{Key: "sessions/b", Group: "sessions", Fields: []Field{{"Nurse staffing", 2}, {"Rosters, overtime and retention on busy wards.", 1}}},
+	}
+	assert.Equal(t, []string{"computerized provider order entry"}, Build(programme).Expansions("CPOE"), "cpoe")
+
+	other := append(slices.Clone(programme), Doc{Key: "sessions/c", Group: "sessions", Fields: []Field{{"Care pathways", 2}, {"Clinical pathways oversee everything.", 1}}})
+	assert.Empty(t, Build(other).Expansions("CPOE"), "two phrases spell cpoe once each")
+
+	// Words starting with d, a and c everywhere, in another order: a
+	// phrase spelling DAC is expected here by chance.
+	crowded := []Doc{{Key: "sessions/d", Group: "sessions", Fields: []Field{{"Carbon removal", 2}, {"We compare direct air capture with soil carbon.", 1}}}}
+	for i := range 20 {
+		text := fmt.Sprintf("Cats%d dogs%d ants%d.", i, i, i)
+		crowded = append(crowded, Doc{Key: fmt.Sprintf("sessions/x%d", i), Group: "sessions", Fields: []Field{{text, 1}}})
+	}
+	c := Build(crowded)
+	assert.Greater(t, c.acronyms.chance("dac"), maxChance, "chance of dac here")
+	assert.Empty(t, c.Expansions("DAC"), "dac where d, a and c start most words")
+	assert.Less(t, Build(programme).acronyms.chance("cpoe"), maxChance, "chance of cpoe in the programme")
 }
