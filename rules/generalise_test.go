@@ -262,3 +262,19 @@ func TestAnEntityInTheStoryIsLookedUpOnlyWhenAskedAbout(t *testing.T) {
 	back := ask(t, eng, conf, "We bought sensors from Reefer Watch for our whole depot fleet. Where is it?", harbourSaturday)
 	assert.True(t, lookedUp(back), "the exhibitor asked about was not looked up: %+v", back.OriginalPlannedQueries)
 }
+
+// When the topic is only outside the time asked for, the answer says that
+// nothing fits the time, then lists what it found outside it as what it
+// is, without calling it loosely related.
+func TestItemsOutsideTheTimeAskedForAreListedAfterNothingFits(t *testing.T) {
+	eng, conf := harbour(t)
+	sat := time.Date(2026, 10, 24, 9, 0, 0, 0, time.UTC) // 11:00 in Amsterdam
+	st := ask(t, eng, conf, "anything on customs declarations this morning?", sat)
+	assert.Equal(t, []string{"sun-late"}, cited(st), "answer: %s", st.ResponseText)
+	nothing, found, ok := strings.Cut(st.ResponseText, "Outside ")
+	require.True(t, ok, "no items outside the time asked for: %s", st.ResponseText)
+	assert.Contains(t, nothing, "couldn't find anything", "answer: %s", st.ResponseText)
+	assert.NotContains(t, st.ResponseText, "loosely related", "answer: %s", st.ResponseText)
+	assert.Contains(t, found, "Port customs clinic", "answer: %s", st.ResponseText)
+	assert.NotContains(t, found, "not a sure fit", "a clear match for the topic is not hedged: %s", st.ResponseText)
+}

@@ -22,10 +22,11 @@ func respond(in *agent.RespondInput, stream func(string)) agent.Completion {
 		return streamed(detailsAnswer(in), stream)
 	}
 	picks := choose(in)
-	text := compose(in, picks)
+	var outside map[search.Table][]pick
 	if len(picks) == 0 && in.Filter != nil && in.Outside == "" {
-		text = widened(in, text)
+		outside = widened(in)
 	}
+	text := compose(in, picks, len(outside) > 0) + elsewhere(in, outside)
 	if down := unavailable(in); len(down) > 0 {
 		text += fmt.Sprintf("\nI couldn't search the %s just now, so there may be more; please ask again in a moment.\n", joinWith(down, "or"))
 	}
@@ -44,7 +45,9 @@ func streamed(text string, stream func(string)) agent.Completion {
 	return agent.Completion{Text: text, Model: Name}
 }
 
-func compose(in *agent.RespondInput, picks map[search.Table][]pick) string {
+// compose writes the answer's text; outside says that items outside the
+// question's time and place follow a "nothing fits".
+func compose(in *agent.RespondInput, picks map[search.Table][]pick, outside bool) string {
 	name := in.Conference.Name
 	if name == "" {
 		name = "this conference"
@@ -56,7 +59,7 @@ func compose(in *agent.RespondInput, picks map[search.Table][]pick) string {
 		b.WriteString(in.Outside + " Ask me about one of its days instead.\n")
 		return b.String()
 	case len(picks) == 0:
-		b.WriteString(nothingFits(in, name))
+		b.WriteString(nothingFits(in, name, outside))
 		return b.String()
 	}
 	switch label := filterLabel(in.Filter); {
@@ -83,22 +86,25 @@ func compose(in *agent.RespondInput, picks map[search.Table][]pick) string {
 	return b.String()
 }
 
-// widened adds to a "nothing fits" answer the closest items outside the
-// question's own time and place, which a reflection that widened the
-// filter found: said to be outside it, hedged, never instead of it.
-func widened(in *agent.RespondInput, nothing string) string {
+// widened returns, when nothing fits the question's own time and place,
+// the items that answer it outside them, which a reflection that widened
+// the filter found: shown after the "nothing fits", never instead of it.
+func widened(in *agent.RespondInput) map[search.Table][]pick {
 	wide := *in
 	wide.Filter = nil
-	picks := choose(&wide)
+	return choose(&wide)
+}
+
+// elsewhere lists the items found outside the question's time and place,
+// each as sure as it is a match for the topic.
+func elsewhere(in *agent.RespondInput, picks map[search.Table][]pick) string {
 	if len(picks) == 0 {
-		return nothing
+		return ""
 	}
 	var b strings.Builder
-	b.WriteString(nothing)
-	fmt.Fprintf(&b, "\nOutside %s, the closest I found:\n", in.Filter.Label)
+	fmt.Fprintf(&b, "\nOutside %s, I found:\n", in.Filter.Label)
 	for _, tb := range orderTables(picks) {
 		for _, p := range picks[tb] {
-			p.hedged = true
 			b.WriteString(bullet(p))
 		}
 	}
@@ -129,7 +135,9 @@ func quotable(topic string) string {
 	return quote(q)
 }
 
-func nothingFits(in *agent.RespondInput, name string) string {
+// nothingFits says that nothing fits the question; when items outside its
+// time and place follow (outside), it does not call them loosely related.
+func nothingFits(in *agent.RespondInput, name string, outside bool) string {
 	ask, _ := lexical.Asking(in.Topic) // a long message's story is not what it looks for
 	topic := topicText(ask)            // without its time and place words, which the label says
 	at := name
@@ -146,6 +154,9 @@ func nothingFits(in *agent.RespondInput, name string) string {
 		topic = asked(in.Message, in.Reading)
 	}
 	msg := fmt.Sprintf("I couldn't find anything at %s that clearly matches %s.", at, quotable(topic))
+	if outside {
+		return msg + "\n"
+	}
 	for _, rs := range in.Results {
 		if len(rs) > 0 {
 			return msg + " The closest results were only loosely related, so I'd rather not send you to them; try describing what you need in other words.\n"
