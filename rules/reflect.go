@@ -134,7 +134,7 @@ func sameFilter(a, b *when.Filter) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
-	return a.Label == b.Label && a.From.Equal(b.From) && a.To.Equal(b.To) && a.Next == b.Next && a.Ongoing == b.Ongoing &&
+	return a.Label == b.Label && a.From.Equal(b.From) && a.To.Equal(b.To) && a.Next == b.Next && a.Last == b.Last && a.Ongoing == b.Ongoing &&
 		slices.Equal(a.Rooms, b.Rooms) && slices.Equal(a.Tracks, b.Tracks) && slices.Equal(a.Formats, b.Formats)
 }
 

@@ -128,7 +128,11 @@ var requestPhrasing = []*regexp.Regexp{
 }
 
 // trailing filler closes a clause without adding to it.
-var trailing = regexp.MustCompile(`(?i)(?:\s+(?:please|thanks|thank\s+you|here|at\s+(?:the|this)\s+(?:conference|event|summit|venue)|if\s+any|or\s+something|etc|(?:being\s+)?held|taking\s+place|located|happening|exists?|available|on\s+offer|out\s+there))+\s*$`)
+var trailing = regexp.MustCompile(`(?i)(?:\s+(?:please|thanks|thank\s+you|here|at\s+(?:the|this)\s+(?:conference|event|summit|venue)|if\s+any|or\s+something|etc|(?:being\s+)?held|taking\s+place|located|happening|exists?|available|on\s+offer|out\s+there|` + canAttend + `))+\s*$`)
+
+// canAttend is a closing clause that says the attendee could go ("… I can
+// still catch", "… we could attend"), not what about.
+const canAttend = `(?:that\s+|which\s+)?(?:i|we)\s+(?:can|could|might|may|should|will|would)\s+(?:still\s+|actually\s+|easily\s+)?(?:catch|attend|make|see|join|visit|hear|watch|go\s+to|get\s+to|drop\s+in\s+on|drop\s+into)`
 
 // Topic returns what a question is about in the attendee's own words:
 // self-description clauses and request phrasing are dropped, the rest is

@@ -70,6 +70,8 @@ func TestTopicDropsSelfDescriptionAndRequestPhrasing(t *testing.T) {
 		"Does anything in the programme cover data contracts?":  "data contracts",
 		"Is anything scheduled on privacy?":                     "privacy",
 		"Is there an on-site nursery?":                          "on-site nursery",
+		"anything on patient safety I can still catch?":         "patient safety",
+		"a workshop on welding that we could attend":            "welding",
 		"Any talks on-prem hosting?":                            "on-prem hosting",
 		"I'm also a bit worried about security":                 "security",
 		"We're struggling with HL7v2 interfaces":                "HL7v2 interfaces",

@@ -120,6 +120,13 @@ func (c conf) describe(f Filter) string {
 		return "now"
 	case f.Next:
 		return "next"
+	case f.Last:
+		g := f
+		g.Last = false
+		if d := c.describe(g); d != "" {
+			return "the last slot of " + d
+		}
+		return "the last slot"
 	case f.From.IsZero() && f.To.IsZero():
 		return ""
 	case f.To.IsZero():

@@ -26,6 +26,9 @@ type Filter struct {
 	// Next ("what's next") keeps, among the matching sessions (which start
 	// at or after From, and before To when set), only the earliest slot.
 	Next bool `json:"next,omitempty"`
+	// Last ("the last talk of the day") keeps, among the matching
+	// sessions, only the latest slot.
+	Last bool `json:"last,omitempty"`
 	// Rooms are exact room names from the Calendar.
 	Rooms []string `json:"rooms,omitempty"`
 	// Tracks are exact track names from the Calendar.
@@ -41,11 +44,12 @@ type Filter struct {
 // IsZero reports whether f constrains nothing (its Label aside), so that it
 // matches every session.
 func (f Filter) IsZero() bool {
-	return f.From.IsZero() && f.To.IsZero() && !f.Ongoing && !f.Next &&
+	return f.From.IsZero() && f.To.IsZero() && !f.Ongoing && !f.Next && !f.Last &&
 		len(f.Rooms) == 0 && len(f.Tracks) == 0 && len(f.Formats) == 0
 }
 
-// Match reports whether one session satisfies the filter, ignoring Next,
+// Match reports whether one session satisfies the filter, ignoring Next
+// and Last,
 // which needs the whole set (see Apply). A session whose end is not after
 // its start is never ongoing.
 func (f Filter) Match(start, end time.Time, room, track, format string) bool {
@@ -70,7 +74,8 @@ func anyFold(list []string, s string) bool {
 
 // Apply returns, in order, the indexes in [0, n) of the sessions that match
 // f; at(i) describes session i. With Next it keeps only the earliest slot:
-// the matching sessions that start at most Slot after the earliest start.
+// the matching sessions that start at most Slot after the earliest start;
+// with Last, the latest: those that start at most Slot before the latest.
 func (f Filter) Apply(n int, at func(i int) (start, end time.Time, room, track, format string)) []int {
 	if at == nil {
 		return nil
@@ -84,13 +89,24 @@ func (f Filter) Apply(n int, at func(i int) (start, end time.Time, room, track, 
 			starts = append(starts, start)
 		}
 	}
-	if !f.Next || len(keep) == 0 {
+	switch {
+	case len(keep) == 0:
 		return keep
+	case f.Next:
+		first := slices.MinFunc(starts, func(a, b time.Time) int { return a.Compare(b) })
+		return inSlot(keep, starts, func(t time.Time) bool { return !t.After(first.Add(Slot)) })
+	case f.Last:
+		last := slices.MaxFunc(starts, func(a, b time.Time) int { return a.Compare(b) })
+		return inSlot(keep, starts, func(t time.Time) bool { return !t.Before(last.Add(-Slot)) })
 	}
-	first := slices.MinFunc(starts, func(a, b time.Time) int { return a.Compare(b) })
+	return keep
+}
+
+// inSlot keeps the sessions whose start is in the slot.
+func inSlot(keep []int, starts []time.Time, in func(time.Time) bool) []int {
 	var slot []int
 	for k, i := range keep {
-		if !starts[k].After(first.Add(Slot)) {
+		if in(starts[k]) {
 			slot = append(slot, i)
 		}
 	}

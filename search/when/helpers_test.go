@@ -55,6 +55,7 @@ type parseCase struct {
 	now           time.Time // sgNow when zero
 	from, to      time.Time
 	ongoing, next bool
+	last          bool
 	rooms, tracks []string
 	formats       []string
 	rest          string
@@ -86,6 +87,7 @@ func checkFilter(t *testing.T, f when.Filter, c parseCase) {
 	assert.True(t, f.From.Equal(c.from) && f.To.Equal(c.to), "window = [%v, %v), want [%v, %v)", f.From, f.To, c.from, c.to)
 	assert.Equal(t, c.ongoing, f.Ongoing, "Ongoing")
 	assert.Equal(t, c.next, f.Next, "Next")
+	assert.Equal(t, c.last, f.Last, "Last")
 	for _, l := range []struct {
 		name      string
 		got, want []string

@@ -111,6 +111,19 @@ func (p *found) nowStep(match) bool {
 var nextWords = []string{"", "talk", "talks", "session", "sessions", "slot", "one", "ones", "up", "in", "on", "at", "here",
 	"keynote", "keynotes", "workshop", "workshops", "panel", "panels", "thing", "item", "event", "presentation"}
 
+// reLast is "the last talk", "the final session of the day", "the last
+// workshop": the latest slot ("last day", "last year" are not).
+var reLast = regexp.MustCompile(`(?:\bthe\s+)?(?:\bvery\s+)?\b(?:last|final)\s+(?:(?:talk|session|thing|event|one|item|slot|presentation)s?\b|(?P<f>workshop|tutorial|panel|keynote)s?\b)(?:\s+of\s+the\s+day\b)?`)
+
+// lastStep records the latest slot, and the format it names.
+func (p *found) lastStep(m match) bool {
+	p.last = true
+	if m.group("f") != "" {
+		p.format(m)
+	}
+	return true
+}
+
 // nextStep records "what's next", "next", "coming up", "up next",
 // "starting soon" ("next week" and "next to" are not).
 func (p *found) nextStep(m match) bool {
@@ -121,7 +134,7 @@ func (p *found) nextStep(m match) bool {
 	return true
 }
 
-var reFormat = regexp.MustCompile(`\b(?:hands[\s-]*on\s+)?(?P<f>workshops?|tutorials?|hands[\s-]*on|panels?(?:\s+discussions?)?|keynotes?)\b(?:\s+(?:talks?|sessions?|presentations?|speech(?:es)?|discussions?|events?)\b)?`)
+var reFormat = regexp.MustCompile(`\b(?:hands[\s-]*on\s+)?(?P<f>workshops?|tutorials?|hands[\s-]*on|panels?(?:\s+discus{1,2}ions?)?|keynotes?)\b(?:\s+(?:talks?|sessions?|presentations?|speech(?:es)?|discussions?|events?)\b)?`)
 
 // format records "workshops", "hands-on", "tutorials" (workshop), "panel
 // discussion" (panel) and "keynotes" (keynote), with a generic word after
@@ -176,6 +189,7 @@ var steps = []step{
 	{reLeft, (*found).leftStep},
 	{reLater, (*found).laterStep},
 	{reNow, (*found).nowStep},
+	{reLast, (*found).lastStep},
 	{reNext, (*found).nextStep},
 	{reFormat, (*found).format},
 }

@@ -11,14 +11,15 @@ type widenStep func(f Filter, c conf) (Filter, string, bool)
 
 // widenSteps are tried in order; the first that applies is taken.
 var widenSteps = []widenStep{
-	widenTimeOfDay, widenRoom, widenTrack, widenDays, widenOngoing, widenNext, widenFormats,
+	widenTimeOfDay, widenRoom, widenTrack, widenLast, widenDays, widenOngoing, widenNext, widenFormats,
 }
 
 // Widen returns a looser filter, with its Label rewritten, and a plain
 // phrase saying what was widened ("the whole of Wednesday 21 October instead
 // of the morning", "any room instead of Hall 1"), or ok=false when nothing
 // is left to widen. Each call loosens one constraint, in this order: a time
-// of day becomes the whole day; rooms go; tracks go; a day or window becomes
+// of day becomes the whole day; rooms go; tracks go; "the last talk"
+// becomes all of its window; a day or window becomes
 // the whole conference; "now" becomes the whole of today; "what's next"
 // becomes the rest of its day; and, when nothing else is left, formats go.
 // No constraint is ever dropped without its phrase.
@@ -99,6 +100,18 @@ func widenOngoing(f Filter, c conf) (Filter, string, bool) {
 	d := c.today(f.From)
 	f.From, f.To = c.at(d, 0), c.at(d, 1440)
 	return f, "the whole of " + long(d) + " instead of " + what, true
+}
+
+// widenLast turns "the last talk" into everything in its window.
+func widenLast(f Filter, c conf) (Filter, string, bool) {
+	if !f.Last {
+		return f, "", false
+	}
+	f.Last = false
+	if d := c.describe(f); d != "" {
+		return f, "all of " + d + " instead of only its last slot", true
+	}
+	return f, "any time instead of only the last slot", true
 }
 
 // widenNext turns "what's next" into everything from From to the end of its

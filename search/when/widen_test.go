@@ -53,6 +53,14 @@ func TestWidenEveryConstraintInOrder(t *testing.T) {
 	})
 }
 
+func TestWidenTheLastTalk(t *testing.T) {
+	runWiden(t, "last talk of the day in Fermi", sgCal, []widenStep{
+		{"any room instead of Fermi (Floor 3)", parseCase{from: sg(20, 0, 0), to: sg(21, 0, 0), last: true}, "the last slot of Tue 20 Oct"},
+		{"all of Tue 20 Oct instead of only its last slot", parseCase{from: sg(20, 0, 0), to: sg(21, 0, 0)}, "Tue 20 Oct"},
+		{"the whole conference (Tue 20 to Thu 22 Oct) instead of Tue 20 Oct", parseCase{}, ""},
+	})
+}
+
 func TestWidenClockTime(t *testing.T) {
 	runWiden(t, "after 4pm", sgCal, []widenStep{
 		{"the whole of Tuesday 20 October instead of after 16:00", parseCase{from: sg(20, 0, 0), to: sg(21, 0, 0)}, "Tue 20 Oct"},
