@@ -2,15 +2,29 @@ package when
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
-// tm is a clock time ("3pm", "15:00", "10.30 a.m.", "noon"); p prefixes its
-// group names so that one pattern can hold two.
+// tm is a clock time ("3pm", "15:00", "10.30 a.m.", "noon", "half past
+// two", "quarter to 4"); p prefixes its group names so that one pattern can
+// hold two.
 func tm(p string) string {
 	return `(?:\b(?P<` + p + `h>\d{1,2})(?:(?P<` + p + `s>[:.h])(?P<` + p + `m>\d{2}))?` +
 		`(?:\s*(?P<` + p + `ap>am|pm|o'clock|o’clock)\b|\s*(?P<` + p + `dot>a\.m\.|p\.m\.)|\b)` +
-		`|\b(?P<` + p + `n>noon|midday|midnight)\b)`
+		`|\b(?P<` + p + `n>noon|midday|midnight)\b` +
+		`|\b(?:a\s+)?(?P<` + p + `q>half|quarter)\s+(?P<` + p + `d>past|to)\s+(?P<` + p + `w>` + hourWords + `|\d{1,2})\b)`
+}
+
+// hourWords are the hours written as words, for "half past two".
+const hourWords = `one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve`
+
+// hourNumber reads an hour written as a word or in digits.
+func hourNumber(s string) int {
+	if i := slices.Index(strings.Split(hourWords, "|"), s); i >= 0 {
+		return i + 1
+	}
+	return atoi(s)
 }
 
 var (
@@ -104,6 +118,16 @@ func readTime(m match, p string) (clockTime, bool) {
 		return clockTime{h: 12, literal: true, said: true}, true
 	case "midnight":
 		return clockTime{literal: true, said: true}, true
+	}
+	if q := m.group(p + "q"); q != "" { // "half past two", "quarter to four"
+		t := clockTime{h: hourNumber(m.group(p + "w")), m: 30, said: true}
+		if q == "quarter" {
+			t.m = 15
+		}
+		if m.group(p+"d") == "to" {
+			t.h, t.m = (t.h+10)%12+1, 60-t.m // "quarter to one" is 12:45
+		}
+		return t, t.h <= 12
 	}
 	hs, sep := m.group(p+"h"), m.group(p+"s")
 	t := clockTime{h: atoi(hs), m: atoi(m.group(p + "m"))}

@@ -96,6 +96,10 @@ func TestParseClockTimes(t *testing.T) {
 		{msg: "tomorrow afternoon after 3", from: sg(21, 15, 0), to: sg(21, 17, 0), rest: ""},
 		{msg: "what is on right after lunch tomorrow", from: sg(21, 13, 0), to: sg(21, 17, 0), rest: "what is on"},
 		{msg: "just before 11", from: sg(20, 0, 0), to: sg(20, 11, 0), rest: ""},
+		{msg: "what is on at half past two", from: sg(20, 14, 30), to: sg(20, 14, 45), ongoing: true, rest: "what is on", label: "today at 14:30 (Tue 20 Oct)"},
+		{msg: "after a quarter past 3", from: sg(20, 15, 15), to: sg(21, 0, 0), rest: ""},
+		{msg: "quarter to one", from: sg(20, 12, 45), to: sg(20, 13, 0), ongoing: true, rest: ""},
+		{msg: "half the talks", rest: "half the talks"},
 		// Bare hours 8 to 11 are in the morning; 9:00 has passed, so tomorrow.
 		{msg: "keynote at 9", from: sg(21, 9, 0), to: sg(21, 9, 15), ongoing: true, formats: []string{"keynote"}, rest: ""},
 		{msg: "talks about 5 tools", rest: "talks about 5 tools"},
