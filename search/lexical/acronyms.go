@@ -97,6 +97,33 @@ func (a *acronyms) addSentence(seq []string) {
 	}
 }
 
+// transposed returns the acronym written in capitals that w spells with
+// its letters in another order ("wgac" for WCAG, "rhlf" for RLHF), when
+// exactly one does.
+func (a *acronyms) transposed(w string) (string, bool) {
+	if n := len(w); n < 3 || n > 6 || a.upper[w] {
+		return "", false
+	}
+	found := ""
+	for u := range a.upper {
+		if len(u) == len(w) && sameLetters(u, w) {
+			if found != "" {
+				return "", false
+			}
+			found = u
+		}
+	}
+	return found, found != ""
+}
+
+// sameLetters reports whether a and b are written with the same letters.
+func sameLetters(a, b string) bool {
+	x, y := []byte(a), []byte(b)
+	slices.Sort(x)
+	slices.Sort(y)
+	return string(x) == string(y)
+}
+
 // isCapitals reports whether w is written like an acronym: two to ten
 // letters or digits, the letters all capitals ("SBOM", "K8S", "B2B").
 func isCapitals(w string) bool {

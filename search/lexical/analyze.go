@@ -120,12 +120,27 @@ func (c *Corpus) corrected(words []string) []string {
 	for i, w := range words {
 		out[i] = w
 		if !terms.IsStop(w) && c.vocab.df[terms.Stem(w)] == 0 && !c.off.Spelling {
-			if fix, ok := c.vocab.correction(w); ok {
+			if fix, ok := c.correction(w); ok {
 				out[i] = fix
 			}
 		}
 	}
 	return out
+}
+
+// correction is the conference word a misspelt word means (see
+// vocabulary.correction), or the acronym it writes in capitals that the
+// word spells with its letters in another order ("wgac" for WCAG): too
+// short for a spelling correction, a jumbled acronym is still unmistakable
+// when only one acronym of the conference has those letters.
+func (c *Corpus) correction(w string) (string, bool) {
+	if fix, ok := c.vocab.correction(w); ok {
+		return fix, true
+	}
+	if terms.IsEnglish(w) {
+		return "", false
+	}
+	return c.acronyms.transposed(w)
 }
 
 // joined reads words[i] and words[i+1] as one concept when the conference

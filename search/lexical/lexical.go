@@ -97,7 +97,7 @@ func (c *Corpus) Explains(token string) bool {
 		if c.Knows(w) {
 			return true
 		}
-		_, ok := c.vocab.correction(w)
+		_, ok := c.correction(w)
 		return ok && !c.off.Spelling
 	}
 	return true

@@ -295,3 +295,19 @@ func TestAPhraseFoundOnceExpandsARareAcronym(t *testing.T) {
 	assert.Empty(t, c.Expansions("DAC"), "dac where d, a and c start most words")
 	assert.Less(t, Build(programme).acronyms.chance("cpoe"), maxChance, "chance of cpoe in the programme")
 }
+
+// An acronym typed with its letters in another order is the conference's
+// acronym with those letters, when only one has them and the typed word is
+// not English.
+func TestJumbledAcronymsAreReadAsTheConferencesAcronym(t *testing.T) {
+	c := Build([]Doc{
+		{Key: "sessions/a", Group: "sessions", Fields: []Field{{"Patient portals that meet WCAG 2.2", 2}}},
+		{Key: "sessions/b", Group: "sessions", Fields: []Field{{"ICU staffing and CUI markings", 2}}},
+		{Key: "sessions/c", Group: "sessions", Fields: []Field{{"Running a TAC for audits", 2}}},
+	})
+	fixed := c.Analyze("WGAC for patient portals").Fixed()
+	require.Len(t, fixed, 1, "WGAC")
+	assert.Equal(t, "wcag", fixed[0].Fix, "WGAC")
+	assert.Empty(t, c.Analyze("UIC").Fixed(), "UIC: both ICU and CUI have its letters")
+	assert.Empty(t, c.Analyze("act").Fixed(), "act is an English word, not TAC")
+}
