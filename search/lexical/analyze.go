@@ -171,7 +171,7 @@ func (c *Corpus) concept(t terms.Token, fixed string) Concept {
 		k.Fix, k.Stem = fixed, terms.Stem(fixed)
 		k.DF = c.vocab.df[k.Stem]
 	}
-	if k.DF == 0 && !c.off.Compounds {
+	if !c.off.Compounds { // also when the programme writes it both ways ("deeplearning" once, "deep learning" often)
 		if parts := c.split(t.Raw); parts != nil {
 			k.Alts = [][]string{parts}
 		}

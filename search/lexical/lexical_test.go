@@ -162,6 +162,20 @@ func TestWordsWrittenTogetherOrApartMatch(t *testing.T) {
 		assert.Equal(t, want, got[0].Key, "%q ranks %+v, want %s first", q, got, want)
 		assert.Equal(t, 1.0, got[0].Coverage, "%q ranks %+v, want %s covering everything", q, got, want)
 	}
+	// A programme that writes a word both ways has it both ways: the one
+	// "deeplearning" and every "deep learning".
+	both := Build([]Doc{
+		{Key: "sessions/a", Group: "sessions", Fields: []Field{{"Source code analysis", 2}, {"We use deeplearning on code.", 1}}},
+		{Key: "sessions/b", Group: "sessions", Fields: []Field{{"Deep learning workshop", 2}}},
+		{Key: "sessions/c", Group: "sessions", Fields: []Field{{"Learning to cook", 2}}},
+	})
+	var found []string
+	for _, m := range both.Rank("sessions", both.Analyze("deeplearning"), nil) {
+		if m.Coverage == 1 {
+			found = append(found, m.Key)
+		}
+	}
+	assert.ElementsMatch(t, []string{"sessions/a", "sessions/b"}, found, "deeplearning")
 	// What is embedded is the question as the conference writes it, the
 	// joined word included, however the pair was spelt.
 	assert.Equal(t, "elasticsearch logs", c.Analyze("elastic serch logs").Text())
