@@ -19,7 +19,7 @@ type planReply struct {
 // Cue words that route a question to a table.
 var (
 	speakerCues   = wordSet("who whom speaker speakers expert experts person people someone somebody presenter presenters")
-	exhibitorCues = wordSet("booth booths stand stands exhibitor exhibitors vendor vendors supplier suppliers provider providers company companies buy buying purchase sell sells selling product products startup startups firm firms expo manufacturer manufacturers distributor distributors reseller resellers")
+	exhibitorCues = wordSet("booth booths stand stands exhibitor exhibitors exhibiting vendor vendors supplier suppliers provider providers company companies buy buying purchase sell sells selling product products startup startups firm firms expo manufacturer manufacturers distributor distributors reseller resellers")
 	sessionCues   = wordSet("talk talks session sessions workshop workshops keynote keynotes panel panels presentation presentations lecture lectures tutorial tutorials class classes course courses agenda schedule programme program attend track tracks")
 	// vendorVerbs after "who" ask for a company.
 	vendorVerbs = wordSet("makes manufactures supplies offers provides distributes builds")

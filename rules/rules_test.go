@@ -56,6 +56,7 @@ func TestPlannerRoutesByCues(t *testing.T) {
 		{"Who gives a talk about fraud?", []search.Table{search.Sessions, search.Speakers}, []search.Mode{search.Faceted, search.Faceted}, "fraud"},
 		{"Where is the Harbourline Inference booth?", []search.Table{search.Exhibitors}, []search.Mode{search.Master}, "Harbourline Inference"},
 		{"quantization", []search.Table{search.Sessions}, []search.Mode{search.Faceted}, "quantization"},
+		{"Is anyone exhibiting labelling tools?", []search.Table{search.Exhibitors}, []search.Mode{search.Faceted}, "labelling tools"},
 		{"Who's presenting Fraud Detection with Graph Features: Uncovering Money-Mule Networks?", []search.Table{search.Sessions, search.Speakers}, []search.Mode{search.Master, search.Faceted}, "Fraud Detection with Graph Features: Uncovering Money-Mule Networks"},
 		{"Who makes annotation tools?", []search.Table{search.Exhibitors, search.Speakers}, []search.Mode{search.Faceted, search.Faceted}, "annotation tools"},
 		// Cue words in how attendees describe themselves route nowhere.
