@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"time"
 
 	"github.com/erleah/erleah-agent/memory"
 	"github.com/erleah/erleah-agent/search"
@@ -200,6 +201,8 @@ type RespondInput struct {
 	// Talks are the sessions of the speakers in Results, by the speaker's
 	// key (for rule-based models).
 	Talks map[string][]search.Result `json:"-"`
+	// AskedAt is when the question was asked (for rule-based models).
+	AskedAt time.Time `json:"-"`
 	// Hint and PreviousAnswer are set when the answer is regenerated after
 	// a poor evaluation.
 	Hint           string `json:"improvement_hint,omitempty"`

@@ -92,7 +92,7 @@ func (t *turn) respondInput() *RespondInput {
 		Conference: t.st.Conference, History: t.st.History, FollowUp: t.st.FollowUp, Intent: t.st.Intent,
 		Results: AnswerResults(t.st.QueryResults), Tables: t.st.TableStatus,
 		Queries: cloneQueries(t.st.Tried), Calibration: t.calibration(), Lexicon: t.lexicon(),
-		FirstPlan: cloneQueries(t.st.OriginalPlannedQueries), Talks: t.st.Talks,
+		FirstPlan: cloneQueries(t.st.OriginalPlannedQueries), Talks: t.st.Talks, AskedAt: t.st.AskedAt,
 	}
 	return in
 }

@@ -72,7 +72,7 @@ func judge(in *agent.RespondInput, ev evidence) func(search.Result) bool {
 	return func(r search.Result) bool {
 		ok, seen := judged[r.Key()]
 		if !seen {
-			ok = ev.answers(r) && inFilter(in.Filter, r)
+			ok = ev.answers(r) && inFilter(in.Filter, r, in.Talks[r.Key()])
 			judged[r.Key()] = ok
 		}
 		return ok
@@ -166,14 +166,20 @@ func (ev evidence) lacksARealThing() bool {
 func hedgeLevel(c search.Calibration) float32 { return (c.Threshold + c.Confident) / 2 }
 
 // inFilter reports whether a session meets the question's own time, place
-// and format constraints: a reflection may have widened them to find
-// something, but what is recommended is what was asked for.
-func inFilter(f *when.Filter, r search.Result) bool {
-	if f == nil || r.Session == nil {
+// and format constraints, and a speaker through one of their talks (when
+// talks are known): a reflection may have widened them to find something,
+// but what is recommended is what was asked for.
+func inFilter(f *when.Filter, r search.Result, talks []search.Result) bool {
+	switch {
+	case f == nil:
 		return true
+	case r.Session != nil:
+		s := r.Session
+		return f.Match(s.Starts, s.Ends, s.Room, s.Track, s.Format)
+	case r.Table == search.Speakers && len(talks) > 0:
+		return slices.ContainsFunc(talks, func(t search.Result) bool { return inFilter(f, t, nil) })
 	}
-	s := r.Session
-	return f.Match(s.Starts, s.Ends, s.Room, s.Track, s.Format)
+	return true
 }
 
 // evidence is what an item must cover to be recommended: the content words

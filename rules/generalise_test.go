@@ -278,3 +278,24 @@ func TestItemsOutsideTheTimeAskedForAreListedAfterNothingFits(t *testing.T) {
 	assert.Contains(t, found, "Port customs clinic", "answer: %s", st.ResponseText)
 	assert.NotContains(t, found, "not a sure fit", "a clear match for the topic is not hedged: %s", st.ResponseText)
 }
+
+// What answers the topic outside the time asked for is offered only while
+// it is still to come; a speaker counts at the time of their talks.
+func TestPastSessionsAreNotOfferedInsteadOfTheTimeAskedFor(t *testing.T) {
+	b, err := conference.Parse("past.json", []byte(`{"conferences":[{"id":"ams","name":"Harbour Days","timezone":"Europe/Amsterdam","starts_on":"2026-10-24","ends_on":"2026-10-25"}],
+ "sessions":[
+  {"id":"audit","conference_id":"ams","title":"Cold chain audits","description":"Auditing reefer logistics.","format":"workshop","room":"Hall 1","starts_at":"2026-10-24T10:00:00+02:00","ends_at":"2026-10-24T11:30:00+02:00","speaker_ids":["ana"]},
+  {"id":"customs","conference_id":"ams","title":"Port customs clinic","description":"Customs declarations for beginners.","format":"workshop","room":"Room B","starts_at":"2026-10-24T14:00:00+02:00","ends_at":"2026-10-24T15:00:00+02:00"}],
+ "exhibitors":[],
+ "speakers":[{"id":"ana","conference_id":"ams","name":"Ana Ruiz","job_title":"Auditor","bio":"Ana audits cold chain logistics for reefer fleets.","session_ids":["audit"]}]}`))
+	require.NoError(t, err)
+	eng, conf := searchtest.Engine(t, b), agent.Conference{ID: "ams", Name: "Harbour Days", StartsOn: "2026-10-24"}
+	noon := time.Date(2026, 10, 24, 10, 0, 0, 0, time.UTC) // 12:00 in Amsterdam: the audit workshop is over
+	st := ask(t, eng, conf, "anything on cold chain audits this afternoon?", noon)
+	assert.Empty(t, cited(st), "answer: %s", st.ResponseText)
+	assert.Contains(t, st.ResponseText, "already over", "answer: %s", st.ResponseText)
+	early := time.Date(2026, 10, 24, 6, 0, 0, 0, time.UTC) // 08:00: still to come
+	st = ask(t, eng, conf, "anything on cold chain audits this afternoon?", early)
+	assert.Contains(t, cited(st), "audit", "answer: %s", st.ResponseText)
+	assert.Contains(t, st.ResponseText, "Outside this afternoon", "answer: %s", st.ResponseText)
+}

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -22,11 +23,11 @@ func respond(in *agent.RespondInput, stream func(string)) agent.Completion {
 		return streamed(detailsAnswer(in), stream)
 	}
 	picks := choose(in)
-	var outside map[search.Table][]pick
+	var alt alternatives
 	if len(picks) == 0 && in.Filter != nil && in.Outside == "" {
-		outside = widened(in)
+		alt = widened(in)
 	}
-	text := compose(in, picks, len(outside) > 0) + elsewhere(in, outside)
+	text := compose(in, picks, alt) + elsewhere(in, alt.picks)
 	if down := unavailable(in); len(down) > 0 {
 		text += fmt.Sprintf("\nI couldn't search the %s just now, so there may be more; please ask again in a moment.\n", joinWith(down, "or"))
 	}
@@ -45,9 +46,9 @@ func streamed(text string, stream func(string)) agent.Completion {
 	return agent.Completion{Text: text, Model: Name}
 }
 
-// compose writes the answer's text; outside says that items outside the
-// question's time and place follow a "nothing fits".
-func compose(in *agent.RespondInput, picks map[search.Table][]pick, outside bool) string {
+// compose writes the answer's text; alt is what answers the question
+// outside its time and place, listed after a "nothing fits".
+func compose(in *agent.RespondInput, picks map[search.Table][]pick, alt alternatives) string {
 	name := in.Conference.Name
 	if name == "" {
 		name = "this conference"
@@ -59,7 +60,7 @@ func compose(in *agent.RespondInput, picks map[search.Table][]pick, outside bool
 		b.WriteString(in.Outside + " Ask me about one of its days instead.\n")
 		return b.String()
 	case len(picks) == 0:
-		b.WriteString(nothingFits(in, name, outside))
+		b.WriteString(nothingFits(in, name, alt))
 		return b.String()
 	}
 	switch label := filterLabel(in.Filter); {
@@ -89,10 +90,37 @@ func compose(in *agent.RespondInput, picks map[search.Table][]pick, outside bool
 // widened returns, when nothing fits the question's own time and place,
 // the items that answer it outside them, which a reflection that widened
 // the filter found: shown after the "nothing fits", never instead of it.
-func widened(in *agent.RespondInput) map[search.Table][]pick {
+// Sessions over by the time the question was asked are not offered, nor
+// speakers whose talks all are: an attendee asking for this afternoon
+// cannot go to this morning's talk.
+func widened(in *agent.RespondInput) alternatives {
 	wide := *in
 	wide.Filter = nil
-	return choose(&wide)
+	all := choose(&wide)
+	if in.AskedAt.IsZero() || len(all) == 0 {
+		return alternatives{picks: all}
+	}
+	over := func(r search.Result) bool {
+		return r.Session != nil && !r.Session.Ends.IsZero() && !r.Session.Ends.After(in.AskedAt)
+	}
+	wide.Talks = map[string][]search.Result{}
+	for k, ts := range in.Talks {
+		wide.Talks[k] = slices.DeleteFunc(slices.Clone(ts), over)
+	}
+	wide.Results = maps.Clone(in.Results)
+	wide.Results[search.Sessions] = slices.DeleteFunc(slices.Clone(in.Results[search.Sessions]), over)
+	wide.Results[search.Speakers] = slices.DeleteFunc(slices.Clone(in.Results[search.Speakers]), func(r search.Result) bool {
+		return len(in.Talks[r.Key()]) > 0 && len(wide.Talks[r.Key()]) == 0
+	})
+	picks := choose(&wide)
+	return alternatives{picks: picks, past: len(picks) == 0}
+}
+
+// alternatives are the items that answer a question outside its time and
+// place; past says there were some, all over already.
+type alternatives struct {
+	picks map[search.Table][]pick
+	past  bool
 }
 
 // elsewhere lists the items found outside the question's time and place,
@@ -136,8 +164,9 @@ func quotable(topic string) string {
 }
 
 // nothingFits says that nothing fits the question; when items outside its
-// time and place follow (outside), it does not call them loosely related.
-func nothingFits(in *agent.RespondInput, name string, outside bool) string {
+// time and place follow, or all of those are over, it does not call them
+// loosely related.
+func nothingFits(in *agent.RespondInput, name string, alt alternatives) string {
 	ask, _ := lexical.Asking(in.Topic) // a long message's story is not what it looks for
 	topic := topicText(ask)            // without its time and place words, which the label says
 	at := name
@@ -154,8 +183,11 @@ func nothingFits(in *agent.RespondInput, name string, outside bool) string {
 		topic = asked(in.Message, in.Reading)
 	}
 	msg := fmt.Sprintf("I couldn't find anything at %s that clearly matches %s.", at, quotable(topic))
-	if outside {
+	switch {
+	case len(alt.picks) > 0:
 		return msg + "\n"
+	case alt.past:
+		return msg + " What I found on it is already over.\n"
 	}
 	for _, rs := range in.Results {
 		if len(rs) > 0 {
