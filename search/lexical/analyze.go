@@ -88,7 +88,7 @@ func (c *Corpus) Analyze(text string) Analysis {
 	}
 	seen := map[string]bool{}
 	words := terms.Words(a.Topic)
-	fixed := c.corrected(words)
+	fixed := c.corrected(words, capitals(a.Topic))
 	for i := 0; i < len(words); i++ {
 		if k, ok := c.joined(fixed, i); ok && !c.off.Compounds {
 			if !seen[k.Stem] {
@@ -114,15 +114,35 @@ func (c *Corpus) Analyze(text string) Analysis {
 }
 
 // corrected spells each word as the conference would: its correction when
-// it is a misspelling of a conference word, else as written.
-func (c *Corpus) corrected(words []string) []string {
+// it is a misspelling of a conference word, else as written. A word the
+// question writes in capitals (caps) is an acronym, not a misspelt word:
+// "HAPIs" is not "APIs"; only its letters may be in another order.
+func (c *Corpus) corrected(words []string, caps map[string]bool) []string {
 	out := make([]string, len(words))
 	for i, w := range words {
 		out[i] = w
-		if !terms.IsStop(w) && c.vocab.df[terms.Stem(w)] == 0 && !c.off.Spelling {
-			if fix, ok := c.correction(w); ok {
-				out[i] = fix
-			}
+		if terms.IsStop(w) || c.vocab.df[terms.Stem(w)] > 0 || c.off.Spelling {
+			continue
+		}
+		fix, ok := c.correction(w)
+		if caps[w] && !terms.IsEnglish(w) {
+			fix, ok = c.acronyms.transposed(w)
+		}
+		if ok {
+			out[i] = fix
+		}
+	}
+	return out
+}
+
+// capitals are the words text writes as acronyms ("HAPI", "HAPIs"),
+// lower-cased.
+func capitals(text string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.Fields(text) {
+		w = strings.Trim(w, `.,;:!?"'()[]{}`)
+		if isCapitals(w) || (strings.HasSuffix(w, "s") && isCapitals(w[:len(w)-1])) {
+			out[strings.ToLower(w)] = true
 		}
 	}
 	return out

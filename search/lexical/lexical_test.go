@@ -325,3 +325,17 @@ func TestJumbledAcronymsAreReadAsTheConferencesAcronym(t *testing.T) {
 	assert.Empty(t, c.Analyze("UIC").Fixed(), "UIC: both ICU and CUI have its letters")
 	assert.Empty(t, c.Analyze("act").Fixed(), "act is an English word, not TAC")
 }
+
+// A word the question writes in capitals is an acronym: it is not
+// corrected into another word by spelling ("HAPIs" is not "APIs"), though a
+// lower-case misspelling still is.
+func TestWordsInCapitalsAreNotSpellingCorrected(t *testing.T) {
+	c := Build([]Doc{
+		{Key: "sessions/a", Group: "sessions", Fields: []Field{{"Public apis for patients", 2}}},
+		{Key: "sessions/b", Group: "sessions", Fields: []Field{{"Pressure injuries caught early", 2}}},
+	})
+	assert.Empty(t, c.Analyze("who catches HAPIs earlier?").Fixed(), "HAPIs")
+	fixed := c.Analyze("public hapis").Fixed()
+	require.Len(t, fixed, 1, "hapis in lower case")
+	assert.Equal(t, "apis", fixed[0].Fix, "hapis in lower case")
+}
