@@ -273,10 +273,11 @@ func (a *acronyms) expansions(acr string) []string {
 const maxChance = 0.1
 
 // once returns the one phrase found once that spells want, when no other
-// does and a phrase with those initials is unlikely to occur by chance in
-// this corpus: "computerized provider order entry" for CPOE, which four
-// letters rarely spell, but no single phrase for a three-letter acronym
-// in a large programme, where several would by chance.
+// does, it does not hold the acronym itself ("software bill of materials
+// SBOM" does not spell SBOMs), and a phrase with those initials is unlikely
+// to occur by chance in this corpus: "computerized provider order entry"
+// for CPOE, which four letters rarely spell, but no single phrase for a
+// three-letter acronym in a large programme, where several would by chance.
 func (a *acronyms) once(counts map[string]int, want string) (string, bool) {
 	if len(counts) != 1 {
 		return "", false

@@ -49,9 +49,8 @@ func (f Filter) IsZero() bool {
 }
 
 // Match reports whether one session satisfies the filter, ignoring Next
-// and Last,
-// which needs the whole set (see Apply). A session whose end is not after
-// its start is never ongoing.
+// and Last, which need the whole set (see Apply). A session whose end is
+// not after its start is never ongoing.
 func (f Filter) Match(start, end time.Time, room, track, format string) bool {
 	return f.matchTime(start, end) && anyFold(f.Rooms, room) &&
 		anyFold(f.Tracks, track) && anyFold(f.Formats, format)
