@@ -28,17 +28,20 @@ func hourNumber(s string) int {
 }
 
 var (
-	reParts   = regexp.MustCompile(`(?:\b(?:in|during|on|for|over|of)\s+)?(?:\b(?P<the>the|this)\s+)?\b(?P<part>morning|afternoon|evening)s?\b`)
+	reParts   = regexp.MustCompile(`(?:\b(?:in|during|on|for|over|of)\s+)?(?:\b(?P<the>the|this)\s+)?(?:\b(?P<half>early|late)[\s-]+)?\b(?P<part>morning|afternoon|evening)s?\b(?:\s+slots?\b)?`)
 	reNight   = regexp.MustCompile(`\b(?:at|in\s+the|during\s+the)\s+night\b`)
 	reLunch   = regexp.MustCompile(`(?:\b(?:over|during|at|around|for|in)\s+)?(?:\bthe\s+)?\blunch\s*(?:time|break)s?\b|\b(?:over|during|at|around)\s+lunch\b`)
 	reByLunch = regexp.MustCompile(`(?:\b(?:right|just|straight|immediately|shortly)\s+)?\b(?P<cue>after|before)\s+(?:the\s+)?lunch(?:\s*(?:time|break))?\b`)
 	reRange   = regexp.MustCompile(`(?:\b(?P<cue>between|from)\s+)?` + tm("a") + `\s*(?:and|to|till|until|-|–)\s*` + tm("b"))
-	reAfter   = regexp.MustCompile(`(?:\b(?:right|just|straight|immediately|shortly)\s+)?\b(?P<cue>after|from|since|starting\s+at|starting\s+from|starting|later\s+than|past)\s+` + tm("a"))
-	reBefore  = regexp.MustCompile(`(?:\b(?:right|just|straight|immediately|shortly)\s+)?\b(?:before|until|till|til|up\s+until|earlier\s+than|no\s+later\s+than)\s+` + tm("a"))
+	reAfter   = regexp.MustCompile(`(?:\b(?:right|just|straight|immediately|shortly)\s+)?\b(?P<cue>after|from|since|starting\s+at|starting\s+from|starting|later\s+than|past)\s+` + roughly + tm("a"))
+	reBefore  = regexp.MustCompile(`(?:\b(?:right|just|straight|immediately|shortly)\s+)?\b(?:before|until|till|til|up\s+until|earlier\s+than|no\s+later\s+than)\s+` + roughly + tm("a"))
 	reAround  = regexp.MustCompile(`(?:\b(?P<at>at)\s+)?\b(?P<cue>around|about|approximately|approx\.?|roughly|circa)\s*` + tm("a"))
 	reAt      = regexp.MustCompile(`(?:\bat\s+|@\s*)` + tm("a"))
 	reBare    = regexp.MustCompile(tm("a"))
 )
+
+// roughly is a hedge between a bound and its time ("until about 1pm").
+const roughly = `(?:(?:about|around|approximately|roughly)\s+)?`
 
 // The slack of "at 3pm" and "around 10", in minutes either side.
 const (
@@ -54,7 +57,7 @@ func (p *found) part(m match) bool {
 	}
 	for _, x := range parts {
 		if x.name == m.group("part") {
-			p.parts = append(p.parts, span{x.lo, x.hi})
+			p.parts = append(p.parts, halfOf(span{x.lo, x.hi}, m.group("half")))
 		}
 	}
 	switch m.group("the") {
@@ -64,6 +67,19 @@ func (p *found) part(m match) bool {
 		p.bareParts = true // "morning yoga": a kind of time, not this morning
 	}
 	return true
+}
+
+// halfOf is the early or late half of a part of the day ("late
+// afternoon"), or the whole part.
+func halfOf(s span, half string) span {
+	mid := (s.lo + s.hi) / 2
+	switch half {
+	case "early":
+		s.hi = mid
+	case "late":
+		s.lo = mid
+	}
+	return s
 }
 
 // night records "at night" as the evening.

@@ -97,6 +97,7 @@ type found struct {
 	ongoing    bool
 	next       bool
 	last       bool // "the last talk": the latest slot
+	first      bool // "first thing tomorrow": the earliest slot of the day
 	later      bool
 	upcoming   bool
 	left       bool // "still on", "anything left": not ended yet
@@ -180,7 +181,7 @@ func (p *found) window(f *Filter) string {
 		return withinWords(p.within)
 	}
 	tod, timed := p.timeOfDay()
-	relative := p.ongoing || p.next || p.last || p.later || p.upcoming || p.left
+	relative := p.ongoing || p.next || p.last || p.first || p.later || p.upcoming || p.left
 	if len(p.days) == 0 && !timed {
 		return p.relative(f)
 	}
@@ -200,6 +201,9 @@ func (p *found) window(f *Filter) string {
 	case p.last:
 		f.Last, f.From, f.To = true, from, to
 		return "the last slot of " + when
+	case p.first:
+		f.Next, f.From, f.To = true, from, to
+		return "the first slot of " + when
 	case p.left:
 		f.Ongoing, f.From, f.To = true, p.notBeforeNow(from, to), to
 		if f.From.After(from) {
@@ -230,7 +234,7 @@ func (p *found) notBeforeNow(from, to time.Time) time.Time {
 // "what's next", "later", "upcoming".
 func (p *found) relative(f *Filter) string {
 	today := func() { p.relDay(p.today, "today") }
-	if p.over() && (p.ongoing || p.next || p.last || p.later || p.upcoming || p.left) {
+	if p.over() && (p.ongoing || p.next || p.last || p.first || p.later || p.upcoming || p.left) {
 		today() // "what's next" once it is all over: today is after it
 	}
 	switch {
@@ -245,6 +249,10 @@ func (p *found) relative(f *Filter) string {
 		today()
 		f.Last, f.From, f.To = true, p.c.at(p.today, 0), p.c.at(p.today, 1440)
 		return "the last slot of today (" + short(p.today) + ")"
+	case p.first:
+		today()
+		f.Next, f.From, f.To = true, p.c.at(p.today, 0), p.c.at(p.today, 1440)
+		return "the first slot of today (" + short(p.today) + ")"
 	case p.upcoming:
 		f.From = p.now
 		return "from now on"

@@ -61,6 +61,11 @@ func roomKeys(rooms []string) []roomKey {
 		if len(heads[i]) > 1 && firstWordUnique(heads, i) && !slices.ContainsFunc(heads[i][1:], designator) {
 			add(heads[i][:1], r)
 		}
+		for j := 1; j < len(heads[i]); j++ { // "Studio A" of "Workshop Studio A"
+			if tail := heads[i][j:]; (len(tail) > 1 || !designator(tail[0])) && onlyIn(heads, i, tail) {
+				add(tail, r)
+			}
+		}
 	}
 	slices.SortStableFunc(keys, func(a, b roomKey) int { return len(b.words) - len(a.words) })
 	return keys
@@ -76,6 +81,25 @@ func headOf(name string) string {
 		name = name[:i]
 	}
 	return name
+}
+
+// onlyIn reports whether no room head but heads[i] holds the words seq.
+func onlyIn(heads [][]string, i int, seq []string) bool {
+	for j, h := range heads {
+		if j != i && containsSeq(h, seq) {
+			return false
+		}
+	}
+	return true
+}
+
+func containsSeq(h, seq []string) bool {
+	for k := 0; k+len(seq) <= len(h); k++ {
+		if slices.Equal(h[k:k+len(seq)], seq) {
+			return true
+		}
+	}
+	return false
 }
 
 func firstWordUnique(heads [][]string, i int) bool {

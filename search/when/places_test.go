@@ -38,6 +38,18 @@ func TestParseRoomsNeedACueForPlainWords(t *testing.T) {
 	})
 }
 
+// A room is named by the end of its name when no other room's name has
+// those words: "studio a" of "Workshop Studio A".
+func TestParseRoomsByTheEndOfTheirName(t *testing.T) {
+	cal := when.Calendar{Location: singapore, Rooms: []string{"Workshop Studio A", "Workshop Studio B", "Harbour Ballroom", "Main Hall", "Exhibit Hall"}}
+	runParse(t, cal, []parseCase{
+		{msg: "what's on in studio a", rooms: []string{"Workshop Studio A"}, rest: "what's on"},
+		{msg: "anything in the ballroom", rooms: []string{"Harbour Ballroom"}, rest: "anything"},
+		{msg: "ballroom dancing", rest: "ballroom dancing"},
+		{msg: "what's on in the hall", rest: "what's on in the hall"},
+	})
+}
+
 func TestParseTracks(t *testing.T) {
 	runParse(t, sgCal, []parseCase{
 		{msg: "the devops track", tracks: []string{"DevOps"}, rest: "", label: "in the DevOps track"},

@@ -13,7 +13,7 @@ import (
 var (
 	reWithin    = regexp.MustCompile(`(?:\b(?:in|within|during|over|for)\s+)?(?:\bthe\s+)?\b(?:next|coming)\s+(?:(?P<n>\d{1,3}|an?|one|two|three|four|five|six|couple(?:\s+of)?|half(?:\s+an?)?)\s+)?(?P<unit>hours?|hrs?|minutes?|mins?|days?)\b`)
 	reRestOfDay = regexp.MustCompile(`(?:\bfor\s+)?(?:\bthe\s+)?\brest\s+of\s+(?:the\s+day|today)\b`)
-	reUpcoming  = regexp.MustCompile(`\b(?:upcoming|still\s+to\s+come|yet\s+to\s+come|from\s+now\s+on)\b`)
+	reUpcoming  = regexp.MustCompile(`\b(?:upcoming|still\s+to\s+come|yet\s+to\s+come|from\s+now\s+on|(?:for\s+)?the\s+rest\s+of\s+the\s+(?:week|conference|event|summit|programme|program))\b`)
 	reLater     = regexp.MustCompile(`\blater(?:\s+on)?\b`)
 	reLeft      = regexp.MustCompile(`\b(?:(?:still\s+)?(?:left|remaining)|still(?:\s+(?:going\s+on|going|on|running|happening|open))?)\b`)
 	reNow       = regexp.MustCompile(`\b(?:happening\s+(?:right\s+)?now|right\s+now|now|currently|at\s+the\s+moment|at\s+present|at\s+this\s+moment|in\s+progress|under\s*way)\b`)
@@ -111,6 +111,16 @@ func (p *found) nowStep(match) bool {
 var nextWords = []string{"", "talk", "talks", "session", "sessions", "slot", "one", "ones", "up", "in", "on", "at", "here",
 	"keynote", "keynotes", "workshop", "workshops", "panel", "panels", "thing", "item", "event", "presentation"}
 
+// reFirst is "first thing tomorrow", "first thing in the morning": the
+// earliest slot of its day.
+var reFirst = regexp.MustCompile(`\bfirst\s+thing\b(?:\s+in\s+the\s+morning\b)?`)
+
+// firstStep records the earliest slot.
+func (p *found) firstStep(match) bool {
+	p.first = true
+	return true
+}
+
 // reLast is "the last talk", "the final session of the day", "the last
 // workshop": the latest slot ("last day", "last year" are not).
 var reLast = regexp.MustCompile(`(?:\bthe\s+)?(?:\bvery\s+)?\b(?:last|final)\s+(?:(?:talk|session|thing|event|one|item|slot|presentation)s?\b|(?P<f>workshop|tutorial|panel|keynote)s?\b)(?:\s+of\s+the\s+day\b)?`)
@@ -127,6 +137,9 @@ func (p *found) lastStep(m match) bool {
 // nextStep records "what's next", "next", "coming up", "up next",
 // "starting soon" ("next week" and "next to" are not).
 func (p *found) nextStep(m match) bool {
+	if p.upcoming { // "still coming up for the rest of the week": all of it
+		return true
+	}
 	if string(m.s.text[m.idx[0]:m.idx[1]]) == "next" && !slices.Contains(nextWords, nextWord(m)) {
 		return false
 	}
@@ -134,17 +147,17 @@ func (p *found) nextStep(m match) bool {
 	return true
 }
 
-var reFormat = regexp.MustCompile(`\b(?:hands[\s-]*on\s+)?(?P<f>workshops?|tutorials?|hands[\s-]*on|panels?(?:\s+discus{1,2}ions?)?|keynotes?)\b(?:\s+(?:talks?|sessions?|presentations?|speech(?:es)?|discussions?|events?)\b)?`)
+var reFormat = regexp.MustCompile(`\b(?:hands[\s-]*on\s+)?(?P<f>workshops?|tutorials?|hands[\s-]*on|(?:panels?|round[\s-]?tables?)(?:\s+discus{1,2}ions?)?|keynotes?)\b(?:\s+(?:talks?|sessions?|presentations?|speech(?:es)?|discussions?|events?)\b)?`)
 
 // format records "workshops", "hands-on", "tutorials" (workshop), "panel
 // discussion" (panel) and "keynotes" (keynote), with a generic word after
 // them ("keynote talk"). "Talk" and "session" alone are no format.
 func (p *found) format(m match) bool {
 	f := conference.FormatWorkshop
-	switch m.group("f")[0] {
-	case 'p':
+	switch w := m.group("f"); {
+	case w[0] == 'p', strings.HasPrefix(w, "round"):
 		f = conference.FormatPanel
-	case 'k':
+	case w[0] == 'k':
 		f = conference.FormatKeynote
 	}
 	p.formats = addOnce(p.formats, f)
@@ -190,6 +203,7 @@ var steps = []step{
 	{reLater, (*found).laterStep},
 	{reNow, (*found).nowStep},
 	{reLast, (*found).lastStep},
+	{reFirst, (*found).firstStep},
 	{reNext, (*found).nextStep},
 	{reFormat, (*found).format},
 }
