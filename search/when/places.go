@@ -62,7 +62,7 @@ func roomKeys(rooms []string) []roomKey {
 			add(heads[i][:1], r)
 		}
 		for j := 1; j < len(heads[i]); j++ { // "Studio A" of "Workshop Studio A"
-			if tail := heads[i][j:]; (len(tail) > 1 || !designator(tail[0])) && onlyIn(heads, i, tail) {
+			if tail := heads[i][j:]; roomTail(tail) && onlyIn(heads, i, tail) {
 				add(tail, r)
 			}
 		}
@@ -81,6 +81,17 @@ func headOf(name string) string {
 		name = name[:i]
 	}
 	return name
+}
+
+// roomTail reports whether the end of a room's name can name it: a word
+// and the designator that ends it ("studio a"), or one room word that is
+// not ordinary English, which then needs a cue ("in the ballroom"); not
+// ordinary words ("a day" of "Scientist for a Day").
+func roomTail(tail []string) bool {
+	if len(tail) == 1 {
+		return slices.Contains(plainWords, tail[0])
+	}
+	return len(tail) == 2 && designator(tail[1]) && !designator(tail[0])
 }
 
 // onlyIn reports whether no room head but heads[i] holds the words seq.

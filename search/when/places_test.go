@@ -48,6 +48,10 @@ func TestParseRoomsByTheEndOfTheirName(t *testing.T) {
 		{msg: "ballroom dancing", rest: "ballroom dancing"},
 		{msg: "what's on in the hall", rest: "what's on in the hall"},
 	})
+	fossasia := when.Calendar{Location: singapore, Rooms: []string{"Scientist for a Day (Ground Floor, Hall A)", "Dalton Hall (Floor 3)"}}
+	runParse(t, fossasia, []parseCase{
+		{msg: "anything for a day trip", rest: "anything for a day trip"},
+	})
 }
 
 func TestParseTracks(t *testing.T) {
