@@ -142,8 +142,10 @@ func TestEverySetKeepsItsFigures(t *testing.T) {
 		"heldout11":    {0.64, 0.72, 1},
 		"heldout12":    {0.69, 0.85, 1},
 		"heldout13":    {0.65, 0.92, 1},
-		"realconf":     {0.64, 0.80, 1}, // 0.825 since a need said outright and the kind asked about a named entity are searched (0.865 before: more citations the labels do not list)
-		"followup":     {0.75, 0.62, 0}, // every case is answerable; 0.643: "we're decarbonising…" is read as a need (f07 pivots to a speaker and an exhibitor the labels do not list), and speakers come with their talks
+		"heldout14":    {0.51, 0.87, 0.85}, // 0.535, 0.900, 6/7 at the eighth session's end (eval gave the same at its start)
+		"heldout15":    {0.53, 0.79, 0.71}, // 0.558, 0.811, 5/7 here, read with Apertium alone (0.581 and 0.886 in eval, where FreeDict reads its German question too, at the session's start and end alike)
+		"realconf":     {0.64, 0.80, 1},    // 0.825 since a need said outright and the kind asked about a named entity are searched (0.865 before: more citations the labels do not list)
+		"followup":     {0.75, 0.62, 0},    // every case is answerable; 0.643: "we're decarbonising…" is read as a need (f07 pivots to a speaker and an exhibitor the labels do not list), and speakers come with their talks
 	}
 	tr := translator(t)
 	for _, s := range eval.Sets {
