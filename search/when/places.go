@@ -84,9 +84,9 @@ func headOf(name string) string {
 }
 
 // roomTail reports whether the end of a room's name can name it: a word
-// and the designator that ends it ("studio a"), or one room word that is
-// not ordinary English, which then needs a cue ("in the ballroom"); not
-// ordinary words ("a day" of "Scientist for a Day").
+// and the designator that ends it ("studio a"), or one of the words rooms
+// are called by (plainWords), which then needs a cue ("in the ballroom");
+// never other words ("a day" or "day" of "Scientist for a Day").
 func roomTail(tail []string) bool {
 	if len(tail) == 1 {
 		return slices.Contains(plainWords, tail[0])
