@@ -96,24 +96,26 @@ func compose(in *agent.RespondInput, picks map[search.Table][]pick, alt alternat
 func widened(in *agent.RespondInput) alternatives {
 	wide := *in
 	wide.Filter = nil
-	all := choose(&wide)
-	if in.AskedAt.IsZero() || len(all) == 0 {
-		return alternatives{picks: all}
+	if in.AskedAt.IsZero() {
+		return alternatives{picks: choose(&wide)}
 	}
 	over := func(r search.Result) bool {
 		return r.Session != nil && !r.Session.Ends.IsZero() && !r.Session.Ends.After(in.AskedAt)
 	}
-	wide.Talks = map[string][]search.Result{}
+	toCome := wide
+	toCome.Talks = map[string][]search.Result{}
 	for k, ts := range in.Talks {
-		wide.Talks[k] = slices.DeleteFunc(slices.Clone(ts), over)
+		toCome.Talks[k] = slices.DeleteFunc(slices.Clone(ts), over)
 	}
-	wide.Results = maps.Clone(in.Results)
-	wide.Results[search.Sessions] = slices.DeleteFunc(slices.Clone(in.Results[search.Sessions]), over)
-	wide.Results[search.Speakers] = slices.DeleteFunc(slices.Clone(in.Results[search.Speakers]), func(r search.Result) bool {
-		return len(in.Talks[r.Key()]) > 0 && len(wide.Talks[r.Key()]) == 0
+	toCome.Results = maps.Clone(in.Results)
+	toCome.Results[search.Sessions] = slices.DeleteFunc(slices.Clone(in.Results[search.Sessions]), over)
+	toCome.Results[search.Speakers] = slices.DeleteFunc(slices.Clone(in.Results[search.Speakers]), func(r search.Result) bool {
+		return len(in.Talks[r.Key()]) > 0 && len(toCome.Talks[r.Key()]) == 0
 	})
-	picks := choose(&wide)
-	return alternatives{picks: picks, past: len(picks) == 0}
+	if picks := choose(&toCome); len(picks) > 0 {
+		return alternatives{picks: picks}
+	}
+	return alternatives{past: len(choose(&wide)) > 0}
 }
 
 // alternatives are the items that answer a question outside its time and

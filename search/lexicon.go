@@ -96,7 +96,7 @@ func (l *Lexicon) Coverage(text string) []TermStat {
 	return out
 }
 
-// phrase is a title's words as matched: " w1 w2 ".
+// phrase is a text's words as names are matched: " w1 w2 ".
 func phrase(title string) string { return " " + strings.Join(terms.Words(title), " ") + " " }
 
 // subtitle separates a session's main title from its subtitle ("FHIR in
@@ -133,7 +133,7 @@ type Mention struct {
 // name or session title, or a distinctive first word of an exhibitor or
 // speaker name (one no other entity uses, at least five letters long).
 func (l *Lexicon) Mentions(text string) []Mention {
-	words := " " + strings.Join(terms.Words(text), " ") + " "
+	words := phrase(text)
 	var out []Mention
 	for _, n := range l.names {
 		if strings.TrimSpace(n.words) == "" {

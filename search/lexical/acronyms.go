@@ -70,7 +70,7 @@ func (a *acronyms) addText(text string, seen map[string]bool) {
 // capitalised parts.
 func (a *acronyms) addWords(sentence string) {
 	for _, w := range strings.Fields(sentence) {
-		w = strings.Trim(w, `.,;:!?"'()[]{}`)
+		w = unpunctuated(w)
 		if isCapitals(w) {
 			a.upper[strings.ToLower(w)] = true
 		}
@@ -123,6 +123,9 @@ func sameLetters(a, b string) bool {
 	slices.Sort(y)
 	return string(x) == string(y)
 }
+
+// unpunctuated is a written word without the punctuation around it.
+func unpunctuated(w string) string { return strings.Trim(w, `.,;:!?"'()[]{}`) }
 
 // isCapitals reports whether w is written like an acronym: two to ten
 // letters or digits, the letters all capitals ("SBOM", "K8S", "B2B").

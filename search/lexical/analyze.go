@@ -140,7 +140,7 @@ func (c *Corpus) corrected(words []string, caps map[string]bool) []string {
 func capitals(text string) map[string]bool {
 	out := map[string]bool{}
 	for _, w := range strings.Fields(text) {
-		w = strings.Trim(w, `.,;:!?"'()[]{}`)
+		w = unpunctuated(w)
 		if isCapitals(w) || (strings.HasSuffix(w, "s") && isCapitals(w[:len(w)-1])) {
 			out[strings.ToLower(w)] = true
 		}

@@ -13,15 +13,15 @@ func tm(p string) string {
 	return `(?:\b(?P<` + p + `h>\d{1,2})(?:(?P<` + p + `s>[:.h])(?P<` + p + `m>\d{2}))?` +
 		`(?:\s*(?P<` + p + `ap>am|pm|o'clock|o’clock)\b|\s*(?P<` + p + `dot>a\.m\.|p\.m\.)|\b)` +
 		`|\b(?P<` + p + `n>noon|midday|midnight)\b` +
-		`|\b(?:a\s+)?(?P<` + p + `q>half|quarter)\s+(?P<` + p + `d>past|to)\s+(?P<` + p + `w>` + hourWords + `|\d{1,2})\b)`
+		`|\b(?:a\s+)?(?P<` + p + `q>half|quarter)\s+(?P<` + p + `d>past|to)\s+(?P<` + p + `w>` + strings.Join(hourWords, "|") + `|\d{1,2})\b)`
 }
 
 // hourWords are the hours written as words, for "half past two".
-const hourWords = `one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve`
+var hourWords = []string{"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"}
 
 // hourNumber reads an hour written as a word or in digits.
 func hourNumber(s string) int {
-	if i := slices.Index(strings.Split(hourWords, "|"), s); i >= 0 {
+	if i := slices.Index(hourWords, s); i >= 0 {
 		return i + 1
 	}
 	return atoi(s)
