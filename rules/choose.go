@@ -72,7 +72,7 @@ func judge(in *agent.RespondInput, ev evidence) func(search.Result) bool {
 	return func(r search.Result) bool {
 		ok, seen := judged[r.Key()]
 		if !seen {
-			ok = ev.answers(r) && inFilter(in.Filter, r, in.Talks[r.Key()])
+			ok = ev.answers(r) && inFilter(in.Filter, r, in.Talks[r.Key()], ev.answers)
 			judged[r.Key()] = ok
 		}
 		return ok
@@ -166,10 +166,11 @@ func (ev evidence) lacksARealThing() bool {
 func hedgeLevel(c search.Calibration) float32 { return (c.Threshold + c.Confident) / 2 }
 
 // inFilter reports whether a session meets the question's own time, place
-// and format constraints, and a speaker through one of their talks (when
-// talks are known): a reflection may have widened them to find something,
-// but what is recommended is what was asked for.
-func inFilter(f *when.Filter, r search.Result, talks []search.Result) bool {
+// and format constraints, and a speaker through one of their talks that is
+// on the topic too (when talks are known; any other talk of theirs then is
+// not what was asked for): a reflection may have widened them to find
+// something, but what is recommended is what was asked for.
+func inFilter(f *when.Filter, r search.Result, talks []search.Result, onTopic func(search.Result) bool) bool {
 	switch {
 	case f == nil:
 		return true
@@ -177,7 +178,7 @@ func inFilter(f *when.Filter, r search.Result, talks []search.Result) bool {
 		s := r.Session
 		return f.Match(s.Starts, s.Ends, s.Room, s.Track, s.Format)
 	case r.Table == search.Speakers && len(talks) > 0:
-		return slices.ContainsFunc(talks, func(t search.Result) bool { return inFilter(f, t, nil) })
+		return slices.ContainsFunc(talks, func(t search.Result) bool { return inFilter(f, t, nil, nil) && onTopic(t) })
 	}
 	return true
 }

@@ -42,7 +42,7 @@ func evaluate(in *agent.EvalInput) verdict {
 			if cited[r.Key()] {
 				covered += sup
 			}
-			if ev.answers(r) && inFilter(in.Filter, r, nil) && !cited[r.Key()] && r.Score > 0 {
+			if ev.answers(r) && inFilter(in.Filter, r, nil, nil) && !cited[r.Key()] && r.Score > 0 {
 				best = append(best, r)
 			}
 		}

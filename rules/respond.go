@@ -125,20 +125,30 @@ type alternatives struct {
 	past  bool
 }
 
-// elsewhere lists the items found outside the question's time and place,
-// each as sure as it is a match for the topic.
+// elsewhere names the items found outside the question's time and place,
+// with their own time and place, as a next step: they do not answer what
+// was asked, so they are not recommended (cited).
 func elsewhere(in *agent.RespondInput, picks map[search.Table][]pick) string {
 	if len(picks) == 0 {
 		return ""
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\nOutside %s, I found:\n", in.Filter.Label)
+	fmt.Fprintf(&b, "\nOn the same topic outside %s:\n", in.Filter.Label)
 	for _, tb := range orderTables(picks) {
 		for _, p := range picks[tb] {
-			b.WriteString(bullet(p))
+			b.WriteString(named(p.r))
 		}
 	}
 	return b.String()
+}
+
+// named is an item's line without a citation: its title, and its time and
+// place when it has them.
+func named(r search.Result) string {
+	if r.Details == "" {
+		return "- " + r.Title + "\n"
+	}
+	return "- " + r.Title + " (" + r.Details + ")\n"
 }
 
 func filterLabel(f *when.Filter) string {
