@@ -24,8 +24,14 @@ var (
 	reOrdinal  = regexp.MustCompile(pre + `(?:\bthe\s+)?\b(?P<d>\d{1,2})(?:st|nd|rd|th)\b`)
 	reWeekday  = regexp.MustCompile(`(?:\b(?:on|for|of|during|this|next|coming|this\s+coming|on\s+the)\s+)?\b(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?:s|'s|’s)?\b(?:\s+(?P<night>night))?`)
 	reWeekAbbr = regexp.MustCompile(`\b(?:on|for|this|next|coming)\s+(?P<wd>mon|tues?|weds?|thu(?:rs?)?|fri|sat|sun)\b\.?`)
+	reSameDay  = regexp.MustCompile(pre + `\b(?:that|the\s+same)\s+day\b`)
 	reRelDay   = regexp.MustCompile(pre + `\b(?P<rel>today|tomorrow|tmrw|tmr|tomorow|yesterday|tonight|tonite)(?:'s|’s)?\b(?:\s+(?P<night>night))?`)
 )
+
+// sameDay reads "that day" and "the same day" as the day already named
+// ("I can only come on the 18th: anything on blockchain that day?"); with
+// none named, the words stay.
+func (p *found) sameDay(match) bool { return len(p.days) > 0 }
 
 // dayAfterTomorrow records "the day after tomorrow".
 func (p *found) dayAfterTomorrow(match) bool {

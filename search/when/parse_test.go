@@ -36,6 +36,8 @@ func TestParseDays(t *testing.T) {
 		{msg: "on Oct 21st, 2026", from: sg(21, 0, 0), to: sg(22, 0, 0), rest: ""},
 		{msg: "the 21st of october", from: sg(21, 0, 0), to: sg(22, 0, 0), rest: ""},
 		{msg: "on the 22nd", from: sg(22, 0, 0), to: sg(23, 0, 0), rest: ""},
+		{msg: "I can only come on the 22nd: any security talks that day?", from: sg(22, 0, 0), to: sg(23, 0, 0), rest: "I can only come: any security talks?"},
+		{msg: "what happened that day", rest: "what happened that day"},
 		{msg: "21st", from: sg(21, 0, 0), to: sg(22, 0, 0), rest: ""},
 		{msg: "21/10", from: sg(21, 0, 0), to: sg(22, 0, 0), rest: ""},
 		{msg: "10/21", from: sg(21, 0, 0), to: sg(22, 0, 0), rest: ""},

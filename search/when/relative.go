@@ -188,6 +188,7 @@ var steps = []step{
 	{reWeekday, (*found).weekday},
 	{reWeekAbbr, (*found).weekday},
 	{reRelDay, (*found).relDayStep},
+	{reSameDay, (*found).sameDay},
 	{reParts, (*found).part},
 	{reNight, (*found).night},
 	{reByLunch, (*found).byLunch},
