@@ -39,9 +39,16 @@ func (p *found) dayAfterTomorrow(match) bool {
 	return true
 }
 
+// notThisWeekend is what before "weekend" makes it no date: "a weekend
+// coding club", "every weekend".
+var notThisWeekend = regexp.MustCompile(`\b(?:a|an|every|each|per|one|some)\s+$`)
+
 // weekend records this weekend: the one under way on a Saturday or Sunday,
 // else the coming one.
-func (p *found) weekend(match) bool {
+func (p *found) weekend(m match) bool {
+	if notThisWeekend.Match(m.s.text[:m.idx[0]]) {
+		return false
+	}
 	back := (int(p.today.Weekday()) + 1) % 7 // days since Saturday
 	sat := p.today.AddDate(0, 0, -back)
 	if back > 1 {

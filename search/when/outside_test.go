@@ -29,6 +29,7 @@ func TestParseOutsideTheConference(t *testing.T) {
 		{msg: "today", now: mar(10).Add(8 * time.Hour), from: mar(10), to: mar(11), rest: "",
 			outside: runs + "today (Tue 10 Mar) is before it."},
 		{msg: "this weekend", now: mar(10), from: mar(14), to: mar(16), rest: ""},
+		{msg: "weekend workshops", now: mar(10), from: mar(14), to: mar(16), formats: []string{"workshop"}, rest: ""},
 		// A conference day already past is still the one meant.
 		{msg: "what was on friday", now: mar(15).Add(9 * time.Hour), from: mar(13), to: mar(14), rest: "what was"},
 	})

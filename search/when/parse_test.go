@@ -38,6 +38,8 @@ func TestParseDays(t *testing.T) {
 		{msg: "on the 22nd", from: sg(22, 0, 0), to: sg(23, 0, 0), rest: ""},
 		{msg: "I can only come on the 22nd: any security talks that day?", from: sg(22, 0, 0), to: sg(23, 0, 0), rest: "I can only come: any security talks?"},
 		{msg: "what happened that day", rest: "what happened that day"},
+		{msg: "how to start a weekend coding club", rest: "how to start a weekend coding club"},
+		{msg: "I hack every weekend", rest: "I hack every weekend"},
 		{msg: "21st", from: sg(21, 0, 0), to: sg(22, 0, 0), rest: ""},
 		{msg: "21/10", from: sg(21, 0, 0), to: sg(22, 0, 0), rest: ""},
 		{msg: "10/21", from: sg(21, 0, 0), to: sg(22, 0, 0), rest: ""},
