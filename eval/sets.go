@@ -103,6 +103,10 @@ var (
 	heldout15Bundle []byte
 	//go:embed heldout15/cases.jsonl
 	heldout15Cases []byte
+	//go:embed heldout17/bundle.json
+	heldout17Bundle []byte
+	//go:embed heldout17/cases.jsonl
+	heldout17Cases []byte
 	//go:embed realconf/cases.jsonl
 	realconfCases []byte
 	//go:embed realconf/dev_cases.jsonl
@@ -135,6 +139,7 @@ var Sets = []Set{
 	{Name: "heldout13", Role: HeldOut, About: "a mining and minerals-processing conference written apart from the code, frozen first", cases: heldout13Cases, bundle: heldout13Bundle},
 	{Name: "heldout14", Role: HeldOut, About: "a space-industry and satellite-operations conference written apart from the code, frozen first", cases: heldout14Cases, bundle: heldout14Bundle},
 	{Name: "heldout15", Role: HeldOut, About: "a sports-science and coaching conference written apart from the code, frozen first", cases: heldout15Cases, bundle: heldout15Bundle},
+	{Name: "heldout17", Role: HeldOut, About: "a video-game development conference written apart from the code, frozen first", cases: heldout17Cases, bundle: heldout17Bundle},
 	{Name: "realconf", Role: HeldOut, About: "FOSSASIA Summit 2017, frozen cases", DataFile: realconfData, cases: realconfCases},
 }
 
