@@ -103,6 +103,10 @@ var (
 	heldout15Bundle []byte
 	//go:embed heldout15/cases.jsonl
 	heldout15Cases []byte
+	//go:embed heldout16/bundle.json
+	heldout16Bundle []byte
+	//go:embed heldout16/cases.jsonl
+	heldout16Cases []byte
 	//go:embed heldout17/bundle.json
 	heldout17Bundle []byte
 	//go:embed heldout17/cases.jsonl
@@ -139,6 +143,7 @@ var Sets = []Set{
 	{Name: "heldout13", Role: HeldOut, About: "a mining and minerals-processing conference written apart from the code, frozen first", cases: heldout13Cases, bundle: heldout13Bundle},
 	{Name: "heldout14", Role: HeldOut, About: "a space-industry and satellite-operations conference written apart from the code, frozen first", cases: heldout14Cases, bundle: heldout14Bundle},
 	{Name: "heldout15", Role: HeldOut, About: "a sports-science and coaching conference written apart from the code, frozen first", cases: heldout15Cases, bundle: heldout15Bundle},
+	{Name: "heldout16", Role: HeldOut, About: "a dentistry and oral-health conference written apart from the code, frozen first", cases: heldout16Cases, bundle: heldout16Bundle},
 	{Name: "heldout17", Role: HeldOut, About: "a video-game development conference written apart from the code, frozen first", cases: heldout17Cases, bundle: heldout17Bundle},
 	{Name: "realconf", Role: HeldOut, About: "FOSSASIA Summit 2017, frozen cases", DataFile: realconfData, cases: realconfCases},
 }
