@@ -164,6 +164,7 @@ func TestParseFormats(t *testing.T) {
 		{msg: "panel discussion about ethics", formats: []string{"panel"}, rest: "about ethics"},
 		{msg: "any roundtable on ethics", formats: []string{"panel"}, rest: "any on ethics"},
 		{msg: "any panel discusions on ethics?", formats: []string{"panel"}, rest: "any on ethics?"},
+		{msg: "is there a debate on open data?", formats: []string{"panel"}, rest: "is there a on open data?"},
 		{msg: "keynote talks", formats: []string{"keynote"}, rest: ""},
 		{msg: "workshops or panels", formats: []string{"workshop", "panel"}, rest: "", label: "workshops or panels"},
 		{msg: "security talks", rest: "security talks"},

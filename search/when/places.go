@@ -61,6 +61,9 @@ func roomKeys(rooms []string) []roomKey {
 		if len(heads[i]) > 1 && firstWordUnique(heads, i) && !slices.ContainsFunc(heads[i][1:], designator) {
 			add(heads[i][:1], r)
 		}
+		for _, alias := range roomAliases(heads, i) {
+			add(alias, r)
+		}
 		for j := 1; j < len(heads[i]); j++ { // "Studio A" of "Workshop Studio A"
 			if tail := heads[i][j:]; roomTail(tail) && onlyIn(heads, i, tail) {
 				add(tail, r)
@@ -69,6 +72,31 @@ func roomKeys(rooms []string) []roomKey {
 	}
 	slices.SortStableFunc(keys, func(a, b roomKey) int { return len(b.words) - len(a.words) })
 	return keys
+}
+
+// roomNouns are the words rooms of any kind are called by.
+var roomNouns = []string{"hall", "stage", "room", "theatre", "theater", "auditorium"}
+
+// roomAliases are the other names of a room called by its word and a room
+// noun ("main stage" or "main room" for "Main Hall"), when no other room
+// called by a room noun has that word ("Main Foyer" may).
+func roomAliases(heads [][]string, i int) [][]string {
+	h := heads[i]
+	if len(h) != 2 || !slices.Contains(roomNouns, h[1]) || designator(h[0]) {
+		return nil
+	}
+	for j, o := range heads {
+		if j != i && slices.Contains(o, h[0]) && slices.ContainsFunc(o, func(w string) bool { return slices.Contains(roomNouns, w) }) {
+			return nil
+		}
+	}
+	var out [][]string
+	for _, n := range roomNouns {
+		if n != h[1] && onlyIn(heads, i, []string{n}) {
+			out = append(out, []string{h[0], n})
+		}
+	}
+	return out
 }
 
 // headOf cuts a room name before its qualifier: "Einstein (Floor 2)" →

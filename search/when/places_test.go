@@ -41,12 +41,19 @@ func TestParseRoomsNeedACueForPlainWords(t *testing.T) {
 // A room is named by the end of its name when no other room's name has
 // those words: "studio a" of "Workshop Studio A".
 func TestParseRoomsByTheEndOfTheirName(t *testing.T) {
-	cal := when.Calendar{Location: singapore, Rooms: []string{"Workshop Studio A", "Workshop Studio B", "Harbour Ballroom", "Main Hall", "Exhibit Hall"}}
+	cal := when.Calendar{Location: singapore, Rooms: []string{"Workshop Studio A", "Workshop Studio B", "Harbour Ballroom", "Main Hall", "Main Foyer", "Exhibit Hall"}}
 	runParse(t, cal, []parseCase{
 		{msg: "what's on in studio a", rooms: []string{"Workshop Studio A"}, rest: "what's on"},
 		{msg: "anything in the ballroom", rooms: []string{"Harbour Ballroom"}, rest: "anything"},
 		{msg: "ballroom dancing", rest: "ballroom dancing"},
 		{msg: "what's on in the hall", rest: "what's on in the hall"},
+		// A room called by its own word and another room noun.
+		{msg: "any roundtable on the main stage?", rooms: []string{"Main Hall"}, formats: []string{"panel"}, rest: "any on?"},
+		{msg: "the exhibit room", rooms: []string{"Exhibit Hall"}, rest: ""},
+	})
+	staged := when.Calendar{Location: singapore, Rooms: []string{"Main Hall", "Main Stage", "Main Room 2"}}
+	runParse(t, staged, []parseCase{
+		{msg: "on the main stage", rooms: []string{"Main Stage"}, rest: "on"},
 	})
 	fossasia := when.Calendar{Location: singapore, Rooms: []string{"Scientist for a Day (Ground Floor, Hall A)", "Dalton Hall (Floor 3)"}}
 	runParse(t, fossasia, []parseCase{

@@ -147,15 +147,15 @@ func (p *found) nextStep(m match) bool {
 	return true
 }
 
-var reFormat = regexp.MustCompile(`\b(?:hands[\s-]*on\s+)?(?P<f>workshops?|tutorials?|hands[\s-]*on|(?:panels?|round[\s-]?tables?)(?:\s+discus{1,2}ions?)?|keynotes?)\b(?:\s+(?:talks?|sessions?|presentations?|speech(?:es)?|discussions?|events?)\b)?`)
+var reFormat = regexp.MustCompile(`\b(?:hands[\s-]*on\s+)?(?P<f>workshops?|tutorials?|hands[\s-]*on|(?:panels?|round[\s-]?tables?|debates?)(?:\s+discus{1,2}ions?)?|keynotes?)\b(?:\s+(?:talks?|sessions?|presentations?|speech(?:es)?|discussions?|events?)\b)?`)
 
 // format records "workshops", "hands-on", "tutorials" (workshop), "panel
-// discussion" (panel) and "keynotes" (keynote), with a generic word after
+// discussion", "roundtable", "debate" (panel) and "keynotes" (keynote), with a generic word after
 // them ("keynote talk"). "Talk" and "session" alone are no format.
 func (p *found) format(m match) bool {
 	f := conference.FormatWorkshop
 	switch w := m.group("f"); {
-	case w[0] == 'p', strings.HasPrefix(w, "round"):
+	case w[0] == 'p', w[0] == 'd', strings.HasPrefix(w, "round"):
 		f = conference.FormatPanel
 	case w[0] == 'k':
 		f = conference.FormatKeynote
