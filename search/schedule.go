@@ -39,6 +39,9 @@ func scheduleOf(c conference.Conference, docs []Document, talks map[string][]con
 		s.sessions = append(s.sessions, slot{id: d.ID, start: x.Starts, end: x.Ends, room: x.Room, track: x.Track, format: x.Format})
 		addOnce(&s.cal.Rooms, x.Room)
 		addOnce(&s.cal.Tracks, x.Track)
+		if x.Format == conference.FormatKeynote && !x.Starts.IsZero() && !x.Ends.IsZero() {
+			s.cal.Keynotes = append(s.cal.Keynotes, when.Span{Start: x.Starts, End: x.Ends})
+		}
 		if !x.Starts.IsZero() {
 			day := x.Starts.In(s.cal.Location)
 			days[day.Format(time.DateOnly)] = time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, s.cal.Location)

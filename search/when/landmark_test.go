@@ -1,0 +1,25 @@
+package when_test
+
+import (
+	"testing"
+
+	"github.com/erleah/erleah-agent/search/when"
+)
+
+// "After the keynote" is after the end of the day's keynote: today's next
+// (or running) one, else its last; another day's first.
+func TestParseRelativeToTheKeynote(t *testing.T) {
+	cal := sgCal
+	cal.Keynotes = []when.Span{
+		{Start: sg(20, 9, 0), End: sg(20, 9, 45)}, {Start: sg(20, 15, 0), End: sg(20, 15, 40)},
+		{Start: sg(21, 9, 30), End: sg(21, 10, 15)},
+	}
+	runParse(t, cal, []parseCase{
+		{msg: "any more blockchain stuff after the keynote?", now: sg(20, 14, 50), from: sg(20, 15, 40), to: sg(21, 0, 0),
+			rest: "any more blockchain stuff?", label: "today after the keynote (15:40) (Tue 20 Oct)"},
+		{msg: "what's on after the keynote", now: sg(20, 16, 0), from: sg(20, 15, 40), to: sg(21, 0, 0), rest: "what's on"},
+		{msg: "anything before the opening keynote on day 2?", from: sg(21, 0, 0), to: sg(21, 9, 30), rest: "anything?"},
+		// No keynote that day: the words stay, and "keynote" is a format.
+		{msg: "talks after the keynote on Thursday", from: sg(22, 0, 0), to: sg(23, 0, 0), formats: []string{"keynote"}, rest: "talks after the"},
+	})
+}
