@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -122,10 +123,30 @@ func (t *turn) readQuestion(ctx context.Context) {
 	case !p.Filter.IsZero():
 		f := p.Filter
 		st.Filter = &f
+		st.Topic = t.untold(st.Topic)
 	case st.Topic == "":
 		st.Topic = text
 	}
 	st.Outside = p.Outside
+}
+
+// untold drops from a question's topic the sentences that ask nothing and
+// hold no word the conference uses: "Just landed in Toronto. Is there a
+// keynote first thing tomorrow?" asks only for its time. Only a question
+// with a time or place is read so; it still asks for something without
+// them.
+func (t *turn) untold(topic string) string {
+	asking, told := lexical.Told(topic)
+	if len(asking) == 0 || len(told) == 0 {
+		return topic
+	}
+	lex := t.lexicon()
+	for _, s := range told {
+		if slices.ContainsFunc(lex.Analyze(s).Concepts, func(c lexical.Concept) bool { return c.Known() || len(c.Alts) > 0 }) {
+			return topic
+		}
+	}
+	return strings.Join(asking, " ")
 }
 
 // onlyFormats reports whether f constrains formats and nothing else.

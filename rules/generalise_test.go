@@ -319,3 +319,15 @@ func TestASpeakerMeetsTheTimeThroughATalkOnTheTopic(t *testing.T) {
 	st = ask(t, eng, conf, "who talks about quay safety this afternoon?", early)
 	assert.Contains(t, cited(st), "safety", "answer: %s", st.ResponseText)
 }
+
+// A sentence that asks nothing and holds no word of the conference's is
+// the attendee's story: with a time asked for, the question is that time.
+// One with the conference's words still names the topic.
+func TestAStorySentenceIsNoTopic(t *testing.T) {
+	eng, conf := harbour(t)
+	sat := time.Date(2026, 10, 24, 16, 0, 0, 0, time.UTC) // Saturday 18:00 in Amsterdam
+	st := ask(t, eng, conf, "Just landed in Lisbon. Any workshops tomorrow morning?", sat)
+	assert.Equal(t, []string{"sun-am"}, cited(st), "answer: %s", st.ResponseText)
+	st = ask(t, eng, conf, "Reefer insurance. Anything on Sunday?", sat)
+	assert.Equal(t, []string{"sun-pm"}, cited(st), "answer: %s", st.ResponseText)
+}

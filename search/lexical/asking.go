@@ -56,6 +56,19 @@ func Asking(text string) (string, bool) {
 	return strings.Join(ask, " "), true
 }
 
+// Told splits text into the sentences that ask for something and those
+// that only tell ("Just landed in Toronto."), whatever their length.
+func Told(text string) (asking, told []string) {
+	for _, s := range sentences(text) {
+		if asks.MatchString(s) {
+			asking = append(asking, s)
+		} else {
+			told = append(told, s)
+		}
+	}
+	return asking, told
+}
+
 // contextSentences splits text into sentences and says which are context
 // (see Asking): none when no sentence asks.
 func contextSentences(text string) ([]string, []bool) {
