@@ -150,9 +150,14 @@ func (p *found) nextStep(m match) bool {
 var reFormat = regexp.MustCompile(`\b(?:hands[\s-]*on\s+)?(?P<f>workshops?|tutorials?|hands[\s-]*on|(?:panels?|round[\s-]?tables?|debates?)(?:\s+discus{1,2}ions?)?|keynotes?)\b(?:\s+(?:talks?|sessions?|presentations?|speech(?:es)?|discussions?|events?)\b)?`)
 
 // format records "workshops", "hands-on", "tutorials" (workshop), "panel
-// discussion", "roundtable", "debate" (panel) and "keynotes" (keynote), with a generic word after
-// them ("keynote talk"). "Talk" and "session" alone are no format.
+// discussion", "roundtable", "debate" (panel) and "keynotes" (keynote),
+// with a generic word after them ("keynote talk"). "Talk" and "session"
+// alone are no format, and one offered beside them ("talks or workshops")
+// asks for any.
 func (p *found) format(m match) bool {
+	if orGeneric.Match(m.s.text[:m.idx[0]]) || genericOr.Match(m.s.text[m.idx[1]:]) {
+		return true
+	}
 	f := conference.FormatWorkshop
 	switch w := m.group("f"); {
 	case w[0] == 'p', w[0] == 'd', strings.HasPrefix(w, "round"):
@@ -163,6 +168,13 @@ func (p *found) format(m match) bool {
 	p.formats = addOnce(p.formats, f)
 	return true
 }
+
+// orGeneric and genericOr find a generic word for sessions offered beside
+// a format: "talks or workshops", "workshops and other sessions".
+var (
+	orGeneric = regexp.MustCompile(`\b(?:talks?|sessions?|presentations?|lectures?|events?)\s*(?:,|\bor\b|\band\b|\band/or\b|&|/)\s*$`)
+	genericOr = regexp.MustCompile(`^\s*(?:,|\bor\b|\band\b|\band/or\b|&|/)\s*(?:other\s+|regular\s+)?(?:talks?|sessions?|presentations?|lectures?|events?)\b`)
+)
 
 // step is one pattern and what a match of it records; a step returning
 // false leaves the match in the message.
