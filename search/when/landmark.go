@@ -9,12 +9,13 @@ import (
 // it ("after the keynote").
 type Span struct{ Start, End time.Time }
 
-var reKeynoteRel = regexp.MustCompile(`\b(?P<rel>after|following|before)\s+(?:the\s+|this\s+|today'?s\s+)?(?:(?:opening|closing|morning|afternoon|main)\s+)?keynote(?:\s+(?:talk|session|speech))?\b`)
+var reKeynoteRel = regexp.MustCompile(`(?:\b(?P<soon>right|just|straight|immediately|shortly)\s+)?\b(?P<rel>after|following|before)\s+(?:the\s+|this\s+|today'?s\s+)?(?:(?:opening|closing|morning|afternoon|main)\s+)?keynote(?:\s+(?:talk|session|speech))?\b`)
 
 // keynoteRel records "after the keynote" and "before the keynote" as a time
 // of the day of a keynote: the one named ("after the keynote on day 2": its
 // first keynote) or today's, that still to come or under way, else its
-// last. A day with no keynote leaves the words as they are.
+// last; "straight after" it is the first slot then. A day with no keynote
+// leaves the words as they are.
 func (p *found) keynoteRel(m match) bool {
 	day, phrase := p.today, "today"
 	if len(p.days) > 0 {
@@ -31,6 +32,7 @@ func (p *found) keynoteRel(m match) bool {
 	if m.group("rel") == "before" {
 		return p.addClock(0, start, "before the keynote ("+hhmm(start)+")")
 	}
+	p.first = p.first || m.group("soon") != ""
 	return p.addClock(end, 1440, "after the keynote ("+hhmm(end)+")")
 }
 

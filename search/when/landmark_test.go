@@ -19,6 +19,8 @@ func TestParseRelativeToTheKeynote(t *testing.T) {
 			rest: "any more blockchain stuff?", label: "today after the keynote (15:40) (Tue 20 Oct)"},
 		{msg: "what's on after the keynote", now: sg(20, 16, 0), from: sg(20, 15, 40), to: sg(21, 0, 0), rest: "what's on"},
 		{msg: "anything before the opening keynote on day 2?", from: sg(21, 0, 0), to: sg(21, 9, 30), rest: "anything?"},
+		{msg: "straight after the keynote, anything on heat pumps?", now: sg(20, 8, 0), from: sg(20, 9, 45), to: sg(21, 0, 0), next: true,
+			rest: "anything on heat pumps?", label: "the first slot of today after the keynote (09:45) (Tue 20 Oct)"},
 		// No keynote that day: the words stay, and "keynote" is a format.
 		{msg: "talks after the keynote on Thursday", from: sg(22, 0, 0), to: sg(23, 0, 0), formats: []string{"keynote"}, rest: "talks after the"},
 	})

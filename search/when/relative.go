@@ -16,6 +16,7 @@ var (
 	reUpcoming  = regexp.MustCompile(`\b(?:upcoming|still\s+to\s+come|yet\s+to\s+come|from\s+now\s+on|(?:for\s+)?the\s+rest\s+of\s+the\s+(?:week|conference|event|summit|programme|program))\b`)
 	reLater     = regexp.MustCompile(`\blater(?:\s+on)?\b`)
 	reLeft      = regexp.MustCompile(`\b(?:(?:still\s+)?(?:left|remaining)|still(?:\s+(?:going\s+on|going|on|running|happening|open))?)\b`)
+	reCatch     = regexp.MustCompile(`\b(?:i|we)\s+(?:can|could|might)\s+still\s+(?:catch|make|attend|get\s+to|see|join|go\s+to)\b`)
 	reNow       = regexp.MustCompile(`\b(?:happening\s+(?:right\s+)?now|right\s+now|now|currently|at\s+the\s+moment|at\s+present|at\s+this\s+moment|in\s+progress|under\s*way)\b`)
 	reNext      = regexp.MustCompile(`\b(?:what(?:'|’)?s|what\s+is|what\s+comes)\s+(?:up\s+)?next\b|\b(?:up\s+next|next\s+up|coming\s+up(?:\s+next)?|(?:starting|starts|coming)\s+soon|soon|next)\b`)
 )
@@ -95,6 +96,12 @@ func (p *found) leftStep(m match) bool {
 	if !slices.Contains(leftWords, nextWord(m)) {
 		return false
 	}
+	p.left = true
+	return true
+}
+
+// catchStep records "… I can still catch": what has not ended yet.
+func (p *found) catchStep(match) bool {
 	p.left = true
 	return true
 }
@@ -209,10 +216,12 @@ var steps = []step{
 	{reRange, (*found).between},
 	{reAfter, (*found).after},
 	{reBefore, (*found).before},
+	{reLeave, (*found).before}, // "I have to leave for my train at 3:15": before then
 	{reAround, (*found).around},
 	{reAt, (*found).at},
 	{reBare, (*found).bareTime},
 	{reUpcoming, (*found).upcomingStep},
+	{reCatch, (*found).catchStep},
 	{reLeft, (*found).leftStep},
 	{reLater, (*found).laterStep},
 	{reNow, (*found).nowStep},
