@@ -2,6 +2,7 @@ package rules
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/search"
@@ -228,9 +229,10 @@ func newEvidence(lex *search.Lexicon, planned []search.Query, language string) e
 }
 
 // explanations lists what an unknown word of text stands for in the
-// conference: the phrases its text abbreviates that way, or the general
+// conference: the phrases its text abbreviates that way, the general
 // glossary's expansions, whose words it uses, of a term around the word
-// ("prem" in "on-prem").
+// ("prem" in "on-prem"), or the acronym the conference writes for a phrase
+// around it.
 func explanations(lex *search.Lexicon, w, text string) []string {
 	out := lex.Corpus().Expansions(w)
 	words := terms.Words(text)
@@ -243,8 +245,25 @@ func explanations(lex *search.Lexicon, w, text string) []string {
 				out = append(out, slices.DeleteFunc(slices.Clone(exp), func(e string) bool { return !allKnown(lex, terms.Words(e)) })...)
 			}
 		}
+		if acr := acronymAround(lex, words, pos); acr != "" {
+			out = append(out, acr)
+		}
 	}
 	return out
+}
+
+// acronymAround is the acronym the conference writes, without spelling it
+// out, for a phrase of two to five words around words[pos]
+// ("computational fluid dynamics" in a programme that says only CFD).
+func acronymAround(lex *search.Lexicon, words []string, pos int) string {
+	for n := min(5, len(words)); n >= 2; n-- {
+		for i := max(0, pos-n+1); i <= pos && i+n <= len(words); i++ {
+			if acr := lex.Corpus().Abbreviation(strings.Join(words[i:i+n], " ")); acr != "" {
+				return acr
+			}
+		}
+	}
+	return ""
 }
 
 // answers reports whether an item answers the question: for one of its
