@@ -11,8 +11,9 @@ import (
 )
 
 // connectors may sit inside a phrase without giving it a letter
-// ("software bill of materials" is SBOM, "research and development" R&D).
-var connectors = map[string]bool{"of": true, "and": true, "for": true, "the": true, "to": true, "in": true, "on": true, "as": true, "a": true}
+// ("software bill of materials" is SBOM, "research and development" R&D,
+// "mechanical ventilation with heat recovery" MVHR).
+var connectors = map[string]bool{"of": true, "and": true, "for": true, "the": true, "to": true, "in": true, "on": true, "as": true, "a": true, "with": true}
 
 // definition matches "long form (ACR)", the way texts introduce acronyms.
 var definition = regexp.MustCompile(`\(([A-Za-z][A-Za-z0-9&/-]{1,9})\)`)

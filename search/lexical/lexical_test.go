@@ -81,6 +81,15 @@ func TestAcronymsAreMinedFromTheConferenceText(t *testing.T) {
 	assert.Equal(t, "", c.Abbreviation("vector databases"), "vector databases abbreviated although the text never writes VD")
 }
 
+// "With" inside a phrase gives its acronym no letter, as "of" does not.
+func TestAcronymsSkipWith(t *testing.T) {
+	c := Build([]Doc{
+		{Key: "sessions/s1", Group: "sessions", Fields: []Field{{"Mechanical ventilation with heat recovery in airtight homes", 2}, {"The faults we find in mechanical ventilation with heat recovery.", 1}}},
+		{Key: "sessions/s2", Group: "sessions", Fields: []Field{{"Lift modernisation", 2}, {"Replacing controllers in ageing lifts.", 1}}},
+	})
+	assert.Equal(t, []string{"mechanical ventilation with heat recovery"}, c.Expansions("MVHR"))
+}
+
 // A question's phrase is read as an acronym the conference writes only
 // when it is a run of content words: "I can use" is not ICU.
 func TestAbbreviationsAreOfContentWords(t *testing.T) {
