@@ -100,7 +100,7 @@ func (t *turn) readQuestion(ctx context.Context) {
 	st.Language = lexical.Language(st.Message, lex.Corpus().Knows)
 	t.translate(ctx)
 	st.FollowUp = resolveFollowUp(t.asked(), st.History, t.items)
-	text := t.asked()
+	text := lexical.Respelled(t.asked()) // "any worksops tomorow?" asks for workshops
 	if st.FollowUp != nil && st.FollowUp.Question != "" {
 		text = st.FollowUp.Question
 	}

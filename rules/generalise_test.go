@@ -331,3 +331,16 @@ func TestAStorySentenceIsNoTopic(t *testing.T) {
 	st = ask(t, eng, conf, "Reefer insurance. Anything on Sunday?", sat)
 	assert.Equal(t, []string{"sun-pm"}, cited(st), "answer: %s", st.ResponseText)
 }
+
+// A format or kind of item asked for with a typo is still asked for:
+// "worksops" filters to workshops, "vendrs" asks for exhibitors.
+func TestAMisspeltAskingWordStillAsks(t *testing.T) {
+	eng, conf := harbour(t)
+	sat := time.Date(2026, 10, 24, 16, 0, 0, 0, time.UTC) // Saturday 18:00 in Amsterdam
+	st := ask(t, eng, conf, "any worksops tomorrow?", sat)
+	require.NotNil(t, st.Filter, "no filter: %s", st.ResponseText)
+	assert.Equal(t, []string{"workshop"}, st.Filter.Formats)
+	assert.ElementsMatch(t, []string{"sun-am", "sun-late"}, cited(st), "answer: %s", st.ResponseText)
+	st = ask(t, eng, conf, "which vendrs sell container temperature sensors?", sat)
+	assert.Contains(t, cited(st), "e1", "answer: %s", st.ResponseText)
+}

@@ -8,17 +8,26 @@ import (
 	"github.com/erleah/erleah-agent/search/terms"
 )
 
-// askingWords are the words of request phrasing long enough that one typo
-// in them ("aything", "somthing", "intrested") still reads as them.
+// askingWords are the words of request phrasing, and the words that ask
+// for a kind of item, long enough that one typo in them ("aything",
+// "intrested", "vendrs") still reads as them.
 var askingWords = strings.Fields(`anything something anyone someone anybody somebody everything everyone
-	about there where which please interested looking recommend recommendation`)
+	about there where which please interested looking recommend recommendation
+	speaker speakers presenter presenters exhibitor exhibitors exhibiting vendor vendors supplier suppliers
+	company companies product products session sessions workshop workshops keynote keynotes lecture lectures
+	tutorial tutorials presentation presentations`)
 
 var wordRun = regexp.MustCompile(`\p{L}+`)
 
+// Respelled is text with its misspelt asking words written as themselves
+// (see respelled), as everything that reads a question's request should
+// see it.
+func Respelled(text string) string { return respelled(text) }
+
 // respelled writes a misspelt asking word as itself, so that "aything on
-// distributed training?" is read as asking about distributed training: a
-// word of five letters or more, not English, one typo from exactly one
-// asking word.
+// distributed training?" is read as asking about distributed training and
+// "which vendrs sell…" as asking for vendors: a word of five letters or
+// more, not English, one typo from exactly one asking word.
 func respelled(text string) string {
 	return wordRun.ReplaceAllStringFunc(text, func(w string) string {
 		lw := strings.ToLower(w)

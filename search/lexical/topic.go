@@ -190,7 +190,7 @@ func AskedNeeds(text string) []Need {
 // question, where "I'm the only security person" asks for no person. A
 // question of only self-description is returned whole.
 func Request(text string) string {
-	text, _ = Asking(apostrophe.Replace(text))
+	text, _ = Asking(respelled(apostrophe.Replace(text)))
 	var kept []string
 	for _, clause := range clauses(text) {
 		for _, part := range need(clause) {

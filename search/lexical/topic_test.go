@@ -14,6 +14,7 @@ func TestRequestKeepsWhatIsAskedAndHowButNotWhoAsks(t *testing.T) {
 		"we're a team of 3 trying to find vendors":                                                    "trying to find vendors",
 		"Who is speaking about fraud?":                                                                "Who is speaking about fraud",
 		"I'm a speaker here":                                                                          "I'm a speaker here",
+		"which vendrs sell ambient scribe tools?":                                                     "which vendors sell ambient scribe tools",
 	} {
 		assert.Equal(t, want, strings.TrimSpace(Request(in)), "%q", in)
 	}
