@@ -12,8 +12,9 @@ import (
 
 // connectors may sit inside a phrase without giving it a letter
 // ("software bill of materials" is SBOM, "research and development" R&D,
-// "mechanical ventilation with heat recovery" MVHR).
-var connectors = map[string]bool{"of": true, "and": true, "for": true, "the": true, "to": true, "in": true, "on": true, "as": true, "a": true, "with": true}
+// "mechanical ventilation with heat recovery" MVHR, "reinforcement learning
+// from human feedback" RLHF).
+var connectors = map[string]bool{"of": true, "and": true, "for": true, "the": true, "to": true, "in": true, "on": true, "as": true, "a": true, "with": true, "from": true}
 
 // definition matches "long form (ACR)", the way texts introduce acronyms.
 var definition = regexp.MustCompile(`\(([A-Za-z][A-Za-z0-9&/-]{1,9})\)`)
@@ -115,6 +116,30 @@ func (a *acronyms) transposed(w string) (string, bool) {
 		}
 	}
 	return found, found != ""
+}
+
+// swapped returns the long forms of the acronym w spells with two
+// neighbouring letters swapped ("rhlf" for RLHF, spelt out as
+// "reinforcement learning from human feedback"), when exactly one such
+// acronym has any.
+func (a *acronyms) swapped(w string) []string {
+	if n := len(w); n < 3 || n > 6 {
+		return nil
+	}
+	var found []string
+	for i := 0; i+1 < len(w); i++ {
+		b := []byte(w)
+		b[i], b[i+1] = b[i+1], b[i]
+		if s := string(b); s != w {
+			if exp := a.expansions(s); len(exp) > 0 {
+				if found != nil {
+					return nil
+				}
+				found = exp
+			}
+		}
+	}
+	return found
 }
 
 // sameLetters reports whether a and b are written with the same letters.

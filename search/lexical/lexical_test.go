@@ -90,6 +90,20 @@ func TestAcronymsSkipWith(t *testing.T) {
 	assert.Equal(t, []string{"mechanical ventilation with heat recovery"}, c.Expansions("MVHR"))
 }
 
+// "From" gives an acronym no letter either, and an acronym typed with two
+// neighbouring letters swapped still reads as the one the programme spells
+// out.
+func TestAcronymsSkipFromAndSurviveASwap(t *testing.T) {
+	c := Build([]Doc{
+		{Key: "sessions/s1", Group: "sessions", Fields: []Field{{"Reinforcement learning from human feedback in practice", 2}, {"Reward models for reinforcement learning from human feedback.", 1}}},
+		{Key: "sessions/s2", Group: "sessions", Fields: []Field{{"Lift modernisation", 2}, {"Replacing controllers in ageing lifts.", 1}}},
+	})
+	want := []string{"reinforcement learning from human feedback"}
+	assert.Equal(t, want, c.Expansions("RLHF"))
+	assert.Equal(t, want, c.Expansions("RHLF"))
+	assert.Empty(t, c.Expansions("HRLF"), "two swaps away")
+}
+
 // A question's phrase is read as an acronym the conference writes only
 // when it is a run of content words: "I can use" is not ICU.
 func TestAbbreviationsAreOfContentWords(t *testing.T) {
