@@ -131,12 +131,14 @@ type Mention struct {
 
 // Mentions returns the entities named in text: a whole exhibitor or speaker
 // name or session title, or a distinctive first word of an exhibitor or
-// speaker name (one no other entity uses, at least five letters long).
+// speaker name (one no other entity uses, at least five letters long). A
+// name of one English word ("Breakfast", "Networking") is that word in a
+// question before it is a name.
 func (l *Lexicon) Mentions(text string) []Mention {
 	words := phrase(text)
 	var out []Mention
 	for _, n := range l.names {
-		if strings.TrimSpace(n.words) == "" {
+		if w := strings.Fields(n.words); len(w) == 0 || len(w) == 1 && terms.IsEnglish(w[0]) {
 			continue
 		}
 		if strings.Contains(words, n.words) || n.short != "" && strings.Contains(words, n.short) || l.distinctive(n, words) {

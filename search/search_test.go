@@ -151,7 +151,8 @@ func TestLexicon(t *testing.T) {
 }
 
 // A session is named by its main title, the part before its subtitle,
-// unless that is only a format or another session's main title too.
+// unless that is only a format or another session's main title too; a
+// title of one English word is that word.
 func TestMentionsByMainTitle(t *testing.T) {
 	b := &conference.Bundle{Sessions: []conference.Session{
 		{ID: "s1", ConferenceID: "c1", Title: "FHIR in Production: Lessons from 40 Million API Calls"},
@@ -159,6 +160,8 @@ func TestMentionsByMainTitle(t *testing.T) {
 		{ID: "s3", ConferenceID: "c1", Title: "Lightning Talks – Data Quality"},
 		{ID: "s4", ConferenceID: "c1", Title: "Lightning Talks – Privacy"},
 		{ID: "s5", ConferenceID: "c1", Title: "Android Auto for your app - workshop 1hr"},
+		{ID: "s6", ConferenceID: "c1", Title: "Breakfast"},
+		{ID: "s7", ConferenceID: "c1", Title: "Kubernetes"},
 	}}
 	lex := search.NewLexicon(b)
 	mentioned := func(q string) []string {
@@ -173,6 +176,8 @@ func TestMentionsByMainTitle(t *testing.T) {
 	assert.Empty(t, mentioned("any workshop on patient portals?"), "a format is no main title")
 	assert.Empty(t, mentioned("when are the lightning talks?"), "two sessions share the main title")
 	assert.Empty(t, mentioned("FHIR in practice"), "part of a main title")
+	assert.Empty(t, mentioned("I've been stuck on our booth since breakfast"), "a one-word English title")
+	assert.Equal(t, []string{"sessions/s7"}, mentioned("where is kubernetes?"), "a one-word title no English word")
 }
 
 func newEngine(t *testing.T) *search.Engine {
