@@ -255,7 +255,7 @@ func (p *found) relative(f *Filter) string {
 		return "the first slot of today (" + short(p.today) + ")"
 	case p.upcoming:
 		f.From = p.now
-		return "from now on"
+		return "the rest of the conference"
 	case p.left:
 		today()
 		f.Ongoing, f.From, f.To = true, p.now, p.c.at(p.today, 1440)

@@ -143,7 +143,7 @@ func TestParseRelative(t *testing.T) {
 		{msg: "talks in the next 2 hours", from: sgNow, to: sgNow.Add(2 * time.Hour), rest: "talks"},
 		{msg: "within the next 30 minutes", from: sgNow, to: sgNow.Add(30 * time.Minute), rest: ""},
 		{msg: "ransomware over the next two days", from: sgNow, to: sgNow.Add(48 * time.Hour), rest: "ransomware", label: "in the next 2 days"},
-		{msg: "upcoming workshops", from: sgNow, formats: []string{"workshop"}, rest: ""},
+		{msg: "upcoming workshops", from: sgNow, formats: []string{"workshop"}, rest: "", label: "the rest of the conference, workshops"},
 		{msg: "next friday", from: sg(23, 0, 0), to: sg(24, 0, 0), rest: "",
 			outside: "FOSSASIA Summit runs from Tue 20 to Thu 22 October; Friday 23 October is after it."},
 		{msg: "the room next to hall 1", rooms: []string{"Hall 1"}, rest: "the room next to"},
