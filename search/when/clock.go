@@ -51,7 +51,7 @@ const (
 )
 
 // part records "morning", "this afternoon", "in the evening"; "good
-// morning" is a greeting, not a time.
+// morning" is a greeting, not a time, and "in the mornings" any day's.
 func (p *found) part(m match) bool {
 	if prevWord(m) == "good" {
 		return false
@@ -61,11 +61,12 @@ func (p *found) part(m match) bool {
 			p.parts = append(p.parts, halfOf(span{x.lo, x.hi}, m.group("half")))
 		}
 	}
-	switch m.group("the") {
-	case "this":
+	plural := strings.HasSuffix(strings.TrimSpace(string(m.s.text[m.idx[0]:m.idx[1]])), "s")
+	switch {
+	case m.group("the") == "this":
 		p.relDay(p.today, "today")
-	case "":
-		p.bareParts = true // "morning yoga": a kind of time, not this morning
+	case m.group("the") == "", plural:
+		p.bareParts = true // "morning yoga", "in the mornings": a kind of time, not this morning
 	}
 	return true
 }

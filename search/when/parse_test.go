@@ -61,6 +61,7 @@ func TestParsePartsOfDay(t *testing.T) {
 		// A part of the day as a kind of session: any day's evening.
 		{msg: "evening talks", rest: "talks"},
 		{msg: "is there morning yoga?", rest: "is there yoga?"},
+		{msg: "any yoga in the mornings?", rest: "any yoga?"},
 		{msg: "over lunch", from: sg(20, 11, 30), to: sg(20, 14, 0), rest: "", label: "today lunchtime (Tue 20 Oct)"},
 		{msg: "thursday lunchtime", from: sg(22, 11, 30), to: sg(22, 14, 0), rest: "", label: "Thu 22 Oct lunchtime"},
 		{msg: "lunchtime sessions", from: sg(20, 11, 30), to: sg(20, 14, 0), rest: "sessions"},
