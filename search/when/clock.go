@@ -36,7 +36,8 @@ var (
 	reAfter   = regexp.MustCompile(`(?:\b(?:right|just|straight|immediately|shortly)\s+)?\b(?P<cue>after|from|since|starting\s+at|starting\s+from|starting|later\s+than|past)\s+` + roughly + tm("a"))
 	reBefore  = regexp.MustCompile(`(?:\b(?:right|just|straight|immediately|shortly)\s+)?\b(?:before|until|till|til|up\s+until|earlier\s+than|no\s+later\s+than)\s+` + roughly + tm("a"))
 	reAround  = regexp.MustCompile(`(?:\b(?P<at>at)\s+)?\b(?P<cue>around|about|approximately|approx\.?|roughly|circa)\s*` + tm("a"))
-	reLeave   = regexp.MustCompile(`\b(?:leave|leaving|head\s+off|heading\s+off)\b(?:\s+(?:for|to)\s+(?:my|the|a|our)\s+\w+)?\s+(?:at|by|around|about)\s+` + tm("a"))
+	reLeave   = regexp.MustCompile(`\b(?:leave|leaving|head\s+off|heading\s+off)\b(?:\s+(?:for|to)\s+(?:my|the|a|our)\s+\w+)?\s+(?:at|by|around|about)\s+` + tm("a") +
+		`|\b(?:before|until|till)\s+(?:my|our|the)\s+(?:\w+\s+)?(?:flight|train|bus|plane|ferry|meeting|call|appointment)s?\s+(?:(?:is|leaves|departs|starts)\s+)?(?:at|around|about)\s+` + tm("a"))
 	reAt      = regexp.MustCompile(`(?:\bat\s+|@\s*)` + tm("a"))
 	reBare    = regexp.MustCompile(tm("a"))
 )

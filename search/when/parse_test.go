@@ -39,6 +39,8 @@ func TestParseDays(t *testing.T) {
 		{msg: "I can only come on the 22nd: any security talks that day?", from: sg(22, 0, 0), to: sg(23, 0, 0), rest: "I can only come: any security talks?"},
 		{msg: "what happened that day", rest: "what happened that day"},
 		{msg: "how to start a weekend coding club", rest: "how to start a weekend coding club"},
+		{msg: "Before my flight at 4 I can only stay until about 1pm, anything on telehealth I can still catch today?", now: sg(20, 9, 30),
+			from: sg(20, 9, 30), to: sg(20, 13, 0), ongoing: true, rest: "I can only stay, anything on telehealth?"},
 		{msg: "I have to leave for my train at quarter past three. Anything on retrofit I can still catch?", now: sg(20, 14, 5),
 			from: sg(20, 14, 5), to: sg(20, 15, 15), ongoing: true, rest: "I have to. Anything on retrofit?"},
 		{msg: "I hack every weekend", rest: "I hack every weekend"},
