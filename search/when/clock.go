@@ -38,8 +38,8 @@ var (
 	reAround  = regexp.MustCompile(`(?:\b(?P<at>at)\s+)?\b(?P<cue>around|about|approximately|approx\.?|roughly|circa)\s*` + tm("a"))
 	reLeave   = regexp.MustCompile(`\b(?:leave|leaving|head\s+off|heading\s+off)\b(?:\s+(?:for|to)\s+(?:my|the|a|our)\s+\w+)?\s+(?:at|by|around|about)\s+` + tm("a") +
 		`|\b(?:before|until|till)\s+(?:my|our|the)\s+(?:\w+\s+)?(?:flight|train|bus|plane|ferry|meeting|call|appointment)s?\s+(?:(?:is|leaves|departs|starts)\s+)?(?:at|around|about)\s+` + tm("a"))
-	reAt      = regexp.MustCompile(`(?:\bat\s+|@\s*)` + tm("a"))
-	reBare    = regexp.MustCompile(tm("a"))
+	reAt   = regexp.MustCompile(`(?:\bat\s+|@\s*)` + tm("a"))
+	reBare = regexp.MustCompile(tm("a"))
 )
 
 // roughly is a hedge between a bound and its time ("until about 1pm").
