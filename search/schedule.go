@@ -39,8 +39,8 @@ func scheduleOf(c conference.Conference, docs []Document, talks map[string][]con
 		s.sessions = append(s.sessions, slot{id: d.ID, start: x.Starts, end: x.Ends, room: x.Room, track: x.Track, format: x.Format})
 		addOnce(&s.cal.Rooms, x.Room)
 		addOnce(&s.cal.Tracks, x.Track)
-		if x.Format == conference.FormatKeynote && !x.Starts.IsZero() && !x.Ends.IsZero() {
-			s.cal.Keynotes = append(s.cal.Keynotes, when.Span{Start: x.Starts, End: x.Ends})
+		if landmark(x.Format) && !x.Starts.IsZero() && !x.Ends.IsZero() {
+			s.cal.Landmarks = append(s.cal.Landmarks, when.Landmark{Title: landmarkTitle(d.Title, x.Format), Start: x.Starts, End: x.Ends})
 		}
 		if !x.Starts.IsZero() {
 			day := x.Starts.In(s.cal.Location)
@@ -56,6 +56,21 @@ func scheduleOf(c conference.Conference, docs []Document, talks map[string][]con
 	}
 	s.cal.Days = conferenceDays(c, s.cal.Location, days)
 	return s
+}
+
+// landmark reports whether sessions of a format can be landmarks: keynotes,
+// and breaks, meals and receptions (other or no format), not talks.
+func landmark(format string) bool {
+	return format == conference.FormatKeynote || format == conference.FormatOther || format == ""
+}
+
+// landmarkTitle is how a session is named as a landmark: a keynote by the
+// word too, whatever its title says.
+func landmarkTitle(title, format string) string {
+	if format == conference.FormatKeynote {
+		return "keynote " + title
+	}
+	return title
 }
 
 // conferenceDays are the days from starts_on to ends_on, or the days its

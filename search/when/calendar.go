@@ -32,17 +32,19 @@ type Calendar struct {
 	Rooms []string
 	// Tracks are track names, such as "DevOps" or "Security and Privacy".
 	Tracks []string
-	// Keynotes are the keynote sessions' times, for "after the keynote".
-	Keynotes []Span
+	// Landmarks are the sessions attendees place themselves by: keynotes
+	// (their titles with the word "keynote") and breaks, for "after the
+	// keynote" or "during the coffee break".
+	Landmarks []Landmark
 }
 
 // conf is a Calendar made ready for use: a location that is never nil and
 // the conference days as sorted, distinct UTC-midnight dates.
 type conf struct {
-	name     string
-	loc      *time.Location
-	days     []time.Time
-	keynotes []Span // by start
+	name      string
+	loc       *time.Location
+	days      []time.Time
+	landmarks []Landmark // by start
 }
 
 func (cal Calendar) conf() conf {
@@ -58,7 +60,7 @@ func (cal Calendar) conf() conf {
 	}
 	slices.SortFunc(c.days, func(a, b time.Time) int { return a.Compare(b) })
 	c.days = slices.Compact(c.days)
-	c.keynotes = slices.SortedFunc(slices.Values(cal.Keynotes), func(a, b Span) int { return a.Start.Compare(b.Start) })
+	c.landmarks = slices.SortedFunc(slices.Values(cal.Landmarks), func(a, b Landmark) int { return a.Start.Compare(b.Start) })
 	return c
 }
 

@@ -2,26 +2,34 @@ package when
 
 import (
 	"regexp"
+	"slices"
+	"strings"
 	"time"
 )
 
-// Span is a session's time: where a question can place itself relative to
-// it ("after the keynote").
-type Span struct{ Start, End time.Time }
+// Landmark is a session attendees place themselves by ("after the
+// keynote", "during the coffee break"): its title and time.
+type Landmark struct {
+	Title      string
+	Start, End time.Time
+}
 
-var reKeynoteRel = regexp.MustCompile(`(?:\b(?P<soon>right|just|straight|immediately|shortly)\s+)?\b(?P<rel>after|following|before)\s+(?:the\s+|this\s+|today'?s\s+)?(?:(?:opening|closing|morning|afternoon|main)\s+)?keynote(?:\s+(?:talk|session|speech))?\b`)
+// reLandmark finds a time said relative to a keynote or a break in the
+// programme; what names the kind of session.
+var reLandmark = regexp.MustCompile(`(?:\b(?P<soon>right|just|straight|immediately|shortly)\s+)?\b(?P<rel>after|following|before|during)\s+(?:the\s+|this\s+|today'?s\s+)?(?:(?:opening|closing|morning|afternoon|main|first|next)\s+)?(?P<what>keynote|coffee\s+break|tea\s+break|break|reception|drinks\s+reception|networking\s+reception)(?:\s+(?:talk|session|speech))?\b`)
 
-// keynoteRel records "after the keynote" and "before the keynote" as a time
-// of the day of a keynote: the one named ("after the keynote on day 2": its
-// first keynote) or today's, that still to come or under way, else its
-// last; "straight after" it is the first slot then. A day with no keynote
-// leaves the words as they are.
-func (p *found) keynoteRel(m match) bool {
+// landmarkRel records a time relative to the programme's session of that
+// kind on the day named ("after the keynote on day 2": its first) or
+// today (the first not over yet, else the last): after it, before it or
+// during it; "straight after" is the first slot then. A day without such a
+// session leaves the words as they are.
+func (p *found) landmarkRel(m match) bool {
 	day, phrase := p.today, "today"
 	if len(p.days) > 0 {
 		day, phrase = p.days[0].first, ""
 	}
-	k, ok := p.keynoteOn(day, phrase == "today")
+	what := strings.Join(strings.Fields(m.group("what")), " ")
+	k, ok := p.landmarkOn(what, day, phrase == "today")
 	if !ok {
 		return false
 	}
@@ -29,33 +37,37 @@ func (p *found) keynoteRel(m match) bool {
 		p.relDay(day, phrase)
 	}
 	start, end := p.minutesOf(k.Start), p.minutesOf(k.End)
-	if m.group("rel") == "before" {
-		return p.addClock(0, start, "before the keynote ("+hhmm(start)+")")
+	switch m.group("rel") {
+	case "before":
+		return p.addClock(0, start, "before the "+what+" ("+hhmm(start)+")")
+	case "during":
+		return p.addClock(start, end, "during the "+what+" ("+hhmm(start)+"–"+hhmm(end)+")")
 	}
 	p.first = p.first || m.group("soon") != ""
-	return p.addClock(end, 1440, "after the keynote ("+hhmm(end)+")")
+	return p.addClock(end, 1440, "after the "+what+" ("+hhmm(end)+")")
 }
 
-// keynoteOn returns the keynote of a day: when the day is today, the first
-// not yet over at the moment of the question, else the last; on another
-// day, the first.
-func (p *found) keynoteOn(day time.Time, today bool) (Span, bool) {
-	var on []Span
-	for _, k := range p.c.keynotes {
-		if p.c.today(k.Start).Equal(day) {
+// landmarkOn returns the session of a kind on a day: when the day is
+// today, the first not yet over at the moment of the question, else the
+// last; on another day, the first. A session is of the kind when its
+// title has the kind's words ("Coffee Break & Exhibit Hall Opening" is a
+// coffee break, "Afternoon Break" a break).
+func (p *found) landmarkOn(what string, day time.Time, today bool) (Landmark, bool) {
+	words := wordsOf(what)
+	var on []Landmark
+	for _, k := range p.c.landmarks {
+		if p.c.today(k.Start).Equal(day) && containsSeq(wordsOf(k.Title), words) {
 			on = append(on, k)
 		}
 	}
 	if len(on) == 0 {
-		return Span{}, false
+		return Landmark{}, false
 	}
 	if !today {
 		return on[0], true
 	}
-	for _, k := range on {
-		if k.End.After(p.now) {
-			return k, true
-		}
+	if i := slices.IndexFunc(on, func(k Landmark) bool { return k.End.After(p.now) }); i >= 0 {
+		return on[i], true
 	}
 	return on[len(on)-1], true
 }

@@ -7,12 +7,15 @@ import (
 )
 
 // "After the keynote" is after the end of the day's keynote: today's next
-// (or running) one, else its last; another day's first.
+// (or running) one, else its last; another day's first. "During the
+// coffee break" is the time of the break the programme lists.
 func TestParseRelativeToTheKeynote(t *testing.T) {
 	cal := sgCal
-	cal.Keynotes = []when.Span{
-		{Start: sg(20, 9, 0), End: sg(20, 9, 45)}, {Start: sg(20, 15, 0), End: sg(20, 15, 40)},
-		{Start: sg(21, 9, 30), End: sg(21, 10, 15)},
+	cal.Landmarks = []when.Landmark{
+		{Title: "keynote Opening", Start: sg(20, 9, 0), End: sg(20, 9, 45)}, {Title: "keynote Blockchain at Daimler", Start: sg(20, 15, 0), End: sg(20, 15, 40)},
+		{Title: "keynote Day two", Start: sg(21, 9, 30), End: sg(21, 10, 15)},
+		{Title: "Coffee Break & Exhibition Opening", Start: sg(20, 10, 0), End: sg(20, 10, 30)},
+		{Title: "Afternoon Break", Start: sg(20, 15, 40), End: sg(20, 16, 0)},
 	}
 	runParse(t, cal, []parseCase{
 		{msg: "any more blockchain stuff after the keynote?", now: sg(20, 14, 50), from: sg(20, 15, 40), to: sg(21, 0, 0),
@@ -21,6 +24,9 @@ func TestParseRelativeToTheKeynote(t *testing.T) {
 		{msg: "anything before the opening keynote on day 2?", from: sg(21, 0, 0), to: sg(21, 9, 30), rest: "anything?"},
 		{msg: "straight after the keynote, anything on heat pumps?", now: sg(20, 8, 0), from: sg(20, 9, 45), to: sg(21, 0, 0), next: true,
 			rest: "anything on heat pumps?", label: "the first slot of today after the keynote (09:45) (Tue 20 Oct)"},
+		{msg: "any security talk during the coffee break?", now: sg(20, 9, 50), from: sg(20, 10, 0), to: sg(20, 10, 30),
+			rest: "any security talk?", label: "today during the coffee break (10:00–10:30) (Tue 20 Oct)"},
+		{msg: "what's on after the break?", now: sg(20, 15, 0), from: sg(20, 16, 0), to: sg(21, 0, 0), rest: "what's on?"},
 		// No keynote that day: the words stay, and "keynote" is a format.
 		{msg: "talks after the keynote on Thursday", from: sg(22, 0, 0), to: sg(23, 0, 0), formats: []string{"keynote"}, rest: "talks after the"},
 	})

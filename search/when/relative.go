@@ -208,7 +208,7 @@ var steps = []step{
 	{reWeekAbbr, (*found).weekday},
 	{reRelDay, (*found).relDayStep},
 	{reSameDay, (*found).sameDay},
-	{reKeynoteRel, (*found).keynoteRel}, // before "after" reads a clock and "keynote" a format
+	{reLandmark, (*found).landmarkRel}, // before "after" reads a clock and "keynote" a format
 	{reParts, (*found).part},
 	{reNight, (*found).night},
 	{reByLunch, (*found).byLunch},
