@@ -101,9 +101,10 @@ func (a *acronyms) addSentence(seq []string) {
 
 // transposed returns the acronym written in capitals that w spells with
 // its letters in another order ("wgac" for WCAG, "rhlf" for RLHF), when
-// exactly one does.
+// exactly one does; three letters in another order are as often another
+// acronym (PAI, a pre-approval inspection, is not API).
 func (a *acronyms) transposed(w string) (string, bool) {
-	if n := len(w); n < 3 || n > 6 || a.upper[w] {
+	if n := len(w); n < 4 || n > 6 || a.upper[w] {
 		return "", false
 	}
 	found := ""

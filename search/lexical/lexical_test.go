@@ -334,8 +334,8 @@ func TestAPhraseFoundOnceExpandsARareAcronym(t *testing.T) {
 }
 
 // An acronym typed with its letters in another order is the conference's
-// acronym with those letters, when only one has them and the typed word is
-// not English.
+// acronym with those letters, when only one has them, the typed word is not
+// English and it has four letters or more.
 func TestJumbledAcronymsAreReadAsTheConferencesAcronym(t *testing.T) {
 	c := Build([]Doc{
 		{Key: "sessions/a", Group: "sessions", Fields: []Field{{"Patient portals that meet WCAG 2.2", 2}}},
@@ -347,6 +347,7 @@ func TestJumbledAcronymsAreReadAsTheConferencesAcronym(t *testing.T) {
 	assert.Equal(t, "wcag", fixed[0].Fix, "WGAC")
 	assert.Empty(t, c.Analyze("UIC").Fixed(), "UIC: both ICU and CUI have its letters")
 	assert.Empty(t, c.Analyze("act").Fixed(), "act is an English word, not TAC")
+	assert.Empty(t, c.Analyze("ATC").Fixed(), "three letters in another order are as often another acronym")
 }
 
 // A word the question writes in capitals is an acronym: it is not

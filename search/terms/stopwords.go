@@ -1,7 +1,8 @@
 package terms
 
 // stopWords are words that say nothing about a topic: function words,
-// question words and filler common in chat messages.
+// question words and filler common in chat messages, and what is left of
+// a contraction once its apostrophe splits it ("we've", "they're", "I'd").
 var stopWords = setOf(`
 a about above after again against all also am an and any are aren as at be because been before being
 below between both but by can cannot could couldn did didn do does doesn doing don down during each
@@ -14,6 +15,7 @@ they this those through thus to too under until up upon us very via was wasn we 
 whatever when where whether which while who whom whose why will with within without would wouldn yet
 you your yours yourself yourselves hi hello hey thanks thank anyone anybody someone somebody something
 anything thing things want wanted wants looking look find finding show tell know help helps
+ve re ll m d s t
 `)
 
 func setOf(words string) map[string]bool {

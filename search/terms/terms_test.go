@@ -36,6 +36,11 @@ func TestContentDropsStopWords(t *testing.T) {
 	}
 	assert.Equal(t, []string{"kubernet", "workshop"}, got, "Content stems")
 	assert.Equal(t, []string{"model"}, terms.Stems("models model Models"), "Stems should deduplicate")
+	got = nil
+	for _, tok := range terms.Content("We've got an audit; they're sure it's due and I'd say we'll pass") {
+		got = append(got, tok.Raw)
+	}
+	assert.Equal(t, []string{"audit", "sure", "due", "say", "pass"}, got, "what contractions leave is no content")
 }
 
 func TestIsEnglish(t *testing.T) {
