@@ -245,19 +245,20 @@ func explanations(lex *search.Lexicon, w, text string) []string {
 				out = append(out, slices.DeleteFunc(slices.Clone(exp), func(e string) bool { return !allKnown(lex, terms.Words(e)) })...)
 			}
 		}
-		if acr := acronymAround(lex, words, pos); acr != "" {
+		if acr := acronymFor(lex, words, pos); acr != "" {
 			out = append(out, acr)
 		}
 	}
 	return out
 }
 
-// acronymAround is the acronym the conference writes, without spelling it
-// out, for a phrase of two to five words around words[pos]
-// ("computational fluid dynamics" in a programme that says only CFD).
-func acronymAround(lex *search.Lexicon, words []string, pos int) string {
+// acronymFor is the acronym the conference writes, without spelling it
+// out, for a phrase of two to five of words, longest first: one holding
+// words[at], or any when at is negative ("computational fluid dynamics" in
+// a programme that says only CFD).
+func acronymFor(lex *search.Lexicon, words []string, at int) string {
 	for n := min(5, len(words)); n >= 2; n-- {
-		for i := max(0, pos-n+1); i <= pos && i+n <= len(words); i++ {
+		for i := max(0, at-n+1); i+n <= len(words) && (at < 0 || i <= at); i++ {
 			if acr := lex.Corpus().Abbreviation(strings.Join(words[i:i+n], " ")); acr != "" {
 				return acr
 			}

@@ -48,7 +48,7 @@ func rewrite(lex *search.Lexicon, tb search.Table, text string, off search.Ablat
 		}
 		out = append(out, r.word(lex, words[i])...)
 	}
-	if acr := abbreviationIn(lex, words); acr != "" {
+	if acr := acronymFor(lex, words, -1); acr != "" {
 		out = append(out, acr)
 		r.expanded = append(r.expanded, [2]string{acr, acr})
 	}
@@ -153,19 +153,6 @@ func allKnown(lex *search.Lexicon, words []string) bool {
 		}
 	}
 	return true
-}
-
-// abbreviationIn finds a phrase of two to five words that the conference
-// writes as an acronym it never spells out.
-func abbreviationIn(lex *search.Lexicon, words []string) string {
-	for n := min(5, len(words)); n >= 2; n-- {
-		for i := 0; i+n <= len(words); i++ {
-			if acr := lex.Corpus().Abbreviation(clean(strings.Join(words[i:i+n], " "))); acr != "" {
-				return acr
-			}
-		}
-	}
-	return ""
 }
 
 // related is pseudo-relevance feedback: two words that co-occur with the

@@ -19,16 +19,11 @@ var askingWords = strings.Fields(`anything something anyone someone anybody some
 
 var wordRun = regexp.MustCompile(`\p{L}+`)
 
-// Respelled is text with its misspelt asking words written as themselves
-// (see respelled), as everything that reads a question's request should
-// see it.
-func Respelled(text string) string { return respelled(text) }
-
-// respelled writes a misspelt asking word as itself, so that "aything on
+// Respelled writes a misspelt asking word as itself, so that "aything on
 // distributed training?" is read as asking about distributed training and
 // "which vendrs sell…" as asking for vendors: a word of five letters or
 // more, not English, one typo from exactly one asking word.
-func respelled(text string) string {
+func Respelled(text string) string {
 	return wordRun.ReplaceAllStringFunc(text, func(w string) string {
 		lw := strings.ToLower(w)
 		if len(lw) < 5 || terms.IsEnglish(lw) || terms.IsStop(lw) {

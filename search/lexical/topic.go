@@ -161,7 +161,7 @@ type Need struct {
 
 // AskedNeeds is Needs, saying which needs request phrasing introduced.
 func AskedNeeds(text string) []Need {
-	text = respelled(apostrophe.Replace(text))
+	text = Respelled(apostrophe.Replace(text))
 	var kept []Need
 	var selves []string
 	for _, clause := range clauses(text) {
@@ -190,7 +190,7 @@ func AskedNeeds(text string) []Need {
 // question, where "I'm the only security person" asks for no person. A
 // question of only self-description is returned whole.
 func Request(text string) string {
-	text, _ = Asking(respelled(apostrophe.Replace(text)))
+	text, _ = Asking(Respelled(apostrophe.Replace(text)))
 	var kept []string
 	for _, clause := range clauses(text) {
 		for _, part := range need(clause) {
