@@ -58,6 +58,9 @@ func (t *turn) plan(ctx context.Context) error {
 	}
 	t.st.PlanSource, t.st.Intent = src, strings.TrimSpace(reply.Intent)
 	queries = t.switchedTable(queries)
+	if !slices.ContainsFunc(queries, func(q search.Query) bool { return q.Table != search.Exhibitors }) {
+		t.st.Filter = nil // "a vendor in the expo": exhibitors have no time or room, so it constrains nothing asked
+	}
 	t.st.PlannedQueries = queries
 	t.st.OriginalPlannedQueries = cloneQueries(queries)
 	t.planFromMemory(ctx)

@@ -344,3 +344,14 @@ func TestAMisspeltAskingWordStillAsks(t *testing.T) {
 	st = ask(t, eng, conf, "which vendrs sell container temperature sensors?", sat)
 	assert.Contains(t, cited(st), "e1", "answer: %s", st.ResponseText)
 }
+
+// A time or place said of exhibitors constrains nothing (they have booths,
+// not slots): "a vendor in hall 1" sets no filter that a pivot to talks
+// would inherit.
+func TestAPlaceSaidOfExhibitorsFiltersNothing(t *testing.T) {
+	eng, conf := harbour(t)
+	sat := time.Date(2026, 10, 24, 8, 0, 0, 0, time.UTC)
+	st := ask(t, eng, conf, "which vendors in hall 1 sell container temperature sensors?", sat)
+	assert.Nil(t, st.Filter, "filter: %+v", st.Filter)
+	assert.Contains(t, cited(st), "e1", "answer: %s", st.ResponseText)
+}
