@@ -355,3 +355,11 @@ func TestAPlaceSaidOfExhibitorsFiltersNothing(t *testing.T) {
 	assert.Nil(t, st.Filter, "filter: %+v", st.Filter)
 	assert.Contains(t, cited(st), "e1", "answer: %s", st.ResponseText)
 }
+
+// A place reads as one: "at Harbour Days in Room B", not "for in Room B".
+func TestAPlaceIsSaidAsOne(t *testing.T) {
+	eng, conf := harbour(t)
+	st := ask(t, eng, conf, "anything on customs declarations in room b?", time.Date(2026, 10, 24, 8, 0, 0, 0, time.UTC))
+	assert.Contains(t, st.ResponseText, "at Harbour Days in Room B:", "answer: %s", st.ResponseText)
+	assert.NotContains(t, st.ResponseText, "for in", "answer: %s", st.ResponseText)
+}

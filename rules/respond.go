@@ -67,7 +67,7 @@ func compose(in *agent.RespondInput, picks map[search.Table][]pick, alt alternat
 	case in.Filter != nil && in.Filter.Next:
 		fmt.Fprintf(&b, "Here is what is on %s at %s:\n", label, name)
 	case label != "":
-		fmt.Fprintf(&b, "Here is what I found at %s for %s:\n", name, label)
+		fmt.Fprintf(&b, "Here is what I found at %s%s:\n", name, forLabel(label))
 	default:
 		fmt.Fprintf(&b, "Here is what I found at %s:\n", name)
 	}
@@ -133,7 +133,7 @@ func elsewhere(in *agent.RespondInput, picks map[search.Table][]pick) string {
 		return ""
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\nOn the same topic outside %s:\n", in.Filter.Label)
+	fmt.Fprintf(&b, "\nOn the same topic outside %s:\n", strings.TrimPrefix(in.Filter.Label, "in "))
 	for _, tb := range orderTables(picks) {
 		for _, p := range picks[tb] {
 			b.WriteString(named(p.r))
@@ -149,6 +149,15 @@ func named(r search.Result) string {
 		return "- " + r.Title + "\n"
 	}
 	return "- " + r.Title + " (" + r.Details + ")\n"
+}
+
+// forLabel joins a filter's label to what it narrows: "for tomorrow", but
+// "in Room B", not "for in Room B".
+func forLabel(label string) string {
+	if strings.HasPrefix(label, "in ") {
+		return " " + label
+	}
+	return " for " + label
 }
 
 func filterLabel(f *when.Filter) string {
@@ -183,7 +192,7 @@ func nothingFits(in *agent.RespondInput, name string, alt alternatives) string {
 	topic := topicText(ask)            // without its time and place words, which the label says
 	at := name
 	if label := filterLabel(in.Filter); label != "" {
-		at += " for " + label
+		at += forLabel(label)
 	}
 	if topic == "" && in.Filter != nil { // a question of time and place only
 		return fmt.Sprintf("I couldn't find anything at %s. Try another time or place.\n", at)
