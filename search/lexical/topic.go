@@ -20,7 +20,7 @@ var (
 // selfDescription opens a clause in which attendees say who they are; such
 // clauses tell nothing about what to search for ("I am a platform engineer
 // at a mid-size bank", "we're a team of three").
-var selfDescription = regexp.MustCompile(`(?i)^(?:i\s+am|i'm|im|we\s+are|we're|i\s+work|we\s+work|my\s+name\s+is|my\s+(?:team|company|job|role)|our\s+(?:team|company|startup|firm|organi[sz]ation)|i\s+(?:lead|manage|head|run|own|teach|study|studied|research|do\s+research)|we\s+(?:run|own|teach|build|make|sell)|as\s+an?|i\s+(?:can|could|will)\s+(?:only\s+|just\s+)?(?:come|attend|be\s+there|make\s+it))\b`)
+var selfDescription = regexp.MustCompile(`(?i)^(?:i\s+am|i'm|im|we\s+are|we're|i\s+work|we\s+work|my\s+name\s+is|my\s+(?:team|company|job|role)|our\s+(?:team|company|startup|firm|organi[sz]ation)|i\s+(?:lead|manage|head|run|own|teach|study|studied|research|do\s+research)|we\s+(?:run|own|teach|build|make|sell)|as\s+an?|i\s+(?:can|could|will)\s+(?:only\s+|just\s+)?(?:come|attend|be\s+there|make\s+it)|(?:i|we)(?:'ve|\s+have)?(?:\s+got)?\s+(?:a|an|my|our)\s+(?:\w+\s+)?(?:call|meeting|flight|train|appointment))\b`)
 
 // afterIAm captures the word (and the one after it) that follows "I am"/
 // "we are" and an adverb: what tells a request or an activity ("I'm
@@ -131,8 +131,9 @@ var requestPhrasing = []*regexp.Regexp{
 var trailing = regexp.MustCompile(`(?i)(?:\s+(?:please|thanks|thank\s+you|here|at\s+(?:the|this)\s+(?:conference|event|summit|venue)|if\s+any|or\s+something|etc|(?:being\s+)?held|taking\s+place|located|happening|exists?|available|on\s+offer|out\s+there|` + canAttend + `))+\s*$`)
 
 // canAttend is a closing clause that says the attendee could go ("… I can
-// still catch", "… we could attend"), not what about.
-const canAttend = `(?:that\s+|which\s+)?(?:i|we)\s+(?:can|could|might|may|should|will|would)\s+(?:still\s+|actually\s+|easily\s+)?(?:catch|attend|make|see|join|visit|hear|watch|go\s+to|get\s+to|drop\s+in\s+on|drop\s+into)`
+// still catch", "… we could attend", "… should I head to"), not what about.
+const canAttend = `(?:that\s+|which\s+)?(?:i|we)\s+(?:can|could|might|may|should|will|would)\s+(?:still\s+|actually\s+|easily\s+)?(?:catch|attend|make|see|join|visit|hear|watch|go\s+to|get\s+to|head\s+to|drop\s+in\s+on|drop\s+into)` +
+	`|(?:should|can|could|shall)\s+(?:i|we)\s+(?:go|head(?:\s+over)?|get|walk|fit)(?:\s+(?:to|in))?`
 
 // Topic returns what a question is about in the attendee's own words:
 // self-description clauses and request phrasing are dropped, the rest is

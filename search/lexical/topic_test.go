@@ -96,6 +96,8 @@ func TestTopicDropsSelfDescriptionAndRequestPhrasing(t *testing.T) {
 		"I'm working in a hospital":                                                                            "",
 		"I'm a platform engineer. Any talks on timber?":                                                        "timber",
 		"My team wants us to adopt FHIR":                                                                       "My team wants us to adopt FHIR",
+		"Which claims talk should I head to?":                                                                  "claims talk",
+		"I've got a call - which pricing talks can I fit in?":                                                  "pricing talks",
 	} {
 		assert.Equal(t, want, Topic(in), "Topic(%q)", in)
 	}

@@ -257,6 +257,24 @@ func (p *found) at(m match) bool {
 	return p.addClock(c-atSlack, c+atSlack, "at "+hhmm(c))
 }
 
+// reBeforeThen is "before it" or "before then", pointing back at a time
+// said earlier in the question ("a call at 1:30 … before it").
+var reBeforeThen = regexp.MustCompile(`\b(?:before|until|till)\s+(?:it|then|that)\b`)
+
+// beforeThen turns the time said with "at" into the end of the window: "I've
+// got a call at 1:30, which talks can I fit in before it?" asks for what ends
+// by 13:30, not for what is on at 13:30. Without such a time the words stay.
+func (p *found) beforeThen(match) bool {
+	i := slices.IndexFunc(p.clockWords, func(w string) bool { return strings.HasPrefix(w, "at ") })
+	if !p.atTime || i < 0 {
+		return false
+	}
+	p.clock = slices.Delete(p.clock, i, i+1)
+	p.clockWords = slices.Delete(p.clockWords, i, i+1)
+	p.atTime = false
+	return p.addClock(0, p.instant, "before "+hhmm(p.instant))
+}
+
 // bareTime records a time said without a cue, when it is unmistakably one:
 // "3pm", "15:00" (not "2.10", not "3").
 func (p *found) bareTime(m match) bool {

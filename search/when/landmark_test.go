@@ -16,6 +16,7 @@ func TestParseRelativeToTheKeynote(t *testing.T) {
 		{Title: "keynote Day two", Start: sg(21, 9, 30), End: sg(21, 10, 15)},
 		{Title: "Coffee Break & Exhibition Opening", Start: sg(20, 10, 0), End: sg(20, 10, 30)},
 		{Title: "Afternoon Break", Start: sg(20, 15, 40), End: sg(20, 16, 0)},
+		{Title: "Welcome Reception", Start: sg(20, 17, 30), End: sg(20, 19, 0)},
 	}
 	runParse(t, cal, []parseCase{
 		{msg: "any more blockchain stuff after the keynote?", now: sg(20, 14, 50), from: sg(20, 15, 40), to: sg(21, 0, 0),
@@ -27,6 +28,11 @@ func TestParseRelativeToTheKeynote(t *testing.T) {
 		{msg: "any security talk during the coffee break?", now: sg(20, 9, 50), from: sg(20, 10, 0), to: sg(20, 10, 30),
 			rest: "any security talk?", label: "today during the coffee break (10:00–10:30) (Tue 20 Oct)"},
 		{msg: "what's on after the break?", now: sg(20, 15, 0), from: sg(20, 16, 0), to: sg(21, 0, 0), rest: "what's on?"},
+		{msg: "anything on reinsurance before the reception tonight?", now: sg(20, 15, 10), from: sg(20, 0, 0), to: sg(20, 17, 30),
+			rest: "anything on reinsurance?"},
+		{msg: "right after the blockchain keynote, anything on payments?", now: sg(20, 8, 0), from: sg(20, 15, 40), to: sg(21, 0, 0), next: true,
+			rest: "anything on payments?"},
+		{msg: "after the quantum keynote", now: sg(20, 8, 0), formats: []string{"keynote"}, rest: "after the quantum"},
 		// No keynote that day: the words stay, and "keynote" is a format.
 		{msg: "talks after the keynote on Thursday", from: sg(22, 0, 0), to: sg(23, 0, 0), formats: []string{"keynote"}, rest: "talks after the"},
 	})

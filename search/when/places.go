@@ -64,6 +64,9 @@ func roomKeys(rooms []string) []roomKey {
 		for _, alias := range roomAliases(heads, i) {
 			add(alias, r)
 		}
+		if q := qualifier(r); len(q) > 1 && !slices.ContainsFunc(q, designator) && !slices.ContainsFunc(rooms, func(o string) bool { return o != r && containsSeq(wordsOf(o), q) }) {
+			add(q, r) // "Main Stage" of "Grand Ballroom (Main Stage)", but not "Floor 2"
+		}
 		for j := 1; j < len(heads[i]); j++ { // "Studio A" of "Workshop Studio A"
 			if tail := heads[i][j:]; roomTail(tail) && onlyIn(heads, i, tail) {
 				add(tail, r)
@@ -97,6 +100,16 @@ func roomAliases(heads [][]string, i int) [][]string {
 		}
 	}
 	return out
+}
+
+// qualifier is what a room's name says of it in parentheses: "Main Stage"
+// of "Grand Ballroom (Main Stage)".
+func qualifier(name string) []string {
+	open, close := strings.IndexByte(name, '('), strings.LastIndexByte(name, ')')
+	if open < 0 || close < open {
+		return nil
+	}
+	return wordsOf(name[open+1 : close])
 }
 
 // headOf cuts a room name before its qualifier: "Einstein (Floor 2)" →

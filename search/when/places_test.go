@@ -51,6 +51,11 @@ func TestParseRoomsByTheEndOfTheirName(t *testing.T) {
 		{msg: "any roundtable on the main stage?", rooms: []string{"Main Hall"}, formats: []string{"panel"}, rest: "any on?"},
 		{msg: "the exhibit room", rooms: []string{"Exhibit Hall"}, rest: ""},
 	})
+	ballroom := when.Calendar{Location: singapore, Rooms: []string{"Grand Ballroom (Main Stage)", "Einstein (Floor 2)", "Fermi (Floor 2)", "Michigan Room"}}
+	runParse(t, ballroom, []parseCase{
+		{msg: "what's on the main stage?", rooms: []string{"Grand Ballroom (Main Stage)"}, rest: "what's on?"},
+		{msg: "anything on floor 2?", rest: "anything on floor 2?"},
+	})
 	staged := when.Calendar{Location: singapore, Rooms: []string{"Main Hall", "Main Stage", "Main Room 2"}}
 	runParse(t, staged, []parseCase{
 		{msg: "on the main stage", rooms: []string{"Main Stage"}, rest: "on"},

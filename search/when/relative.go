@@ -220,6 +220,7 @@ var steps = []step{
 	{reAround, (*found).around},
 	{reAt, (*found).at},
 	{reBare, (*found).bareTime},
+	{reBeforeThen, (*found).beforeThen}, // after the time it points back at
 	{reUpcoming, (*found).upcomingStep},
 	{reCatch, (*found).catchStep},
 	{reLeft, (*found).leftStep},
