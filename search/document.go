@@ -165,7 +165,8 @@ func sessionDocument(s conference.Session, speakers map[string]conference.Speake
 	item.Session.Starts, _ = time.Parse(time.RFC3339, s.StartsAt)
 	item.Session.Ends, _ = time.Parse(time.RFC3339, s.EndsAt)
 	master := joinText(s.Title, s.Track, s.Format, s.Description, strings.Join(names, ", "), facetBody(item.Facets))
-	return Document{Item: item, MasterText: master, Fields: fields(s.Title, []string{s.Track, s.Description, strings.Join(names, ", ")}, item.Facets)}
+	fs := append(fields(s.Title, []string{s.Track, s.Description}, item.Facets), lexical.Field{Text: strings.Join(names, ", "), Weight: bodyWeight, Name: true})
+	return Document{Item: item, MasterText: master, Fields: fs}
 }
 
 func exhibitorDocument(e conference.Exhibitor) Document {
@@ -200,7 +201,9 @@ func speakerDocument(p conference.Speaker, talks []conference.Session) Document 
 	}
 	item.Facets = facetTexts(Speakers, p.Facets, deriveSpeaker(p, titles))
 	master := joinText(p.Name, p.JobTitle, p.Company, p.Bio, strings.Join(titles, ". "), facetBody(item.Facets))
-	return Document{Item: item, MasterText: master, Fields: fields(p.Name, []string{p.JobTitle, p.Company, p.Bio, strings.Join(titles, ". ")}, item.Facets)}
+	fs := fields(p.Name, []string{p.JobTitle, p.Company, p.Bio, strings.Join(titles, ". ")}, item.Facets)
+	fs[0].Name = true // the title is the speaker's name
+	return Document{Item: item, MasterText: master, Fields: fs}
 }
 
 // facetTexts merges given and derived facets in schema order, a given facet

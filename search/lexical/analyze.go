@@ -2,6 +2,7 @@ package lexical
 
 import (
 	"strings"
+	"unicode"
 
 	"github.com/erleah/erleah-agent/search/terms"
 )
@@ -89,6 +90,7 @@ func (c *Corpus) Analyze(text string) Analysis {
 	seen := map[string]bool{}
 	words := terms.Words(a.Topic)
 	fixed := c.corrected(words, capitals(a.Topic))
+	named := capitalised(a.Topic)
 	for i := 0; i < len(words); i++ {
 		if k, ok := c.joined(fixed, i); ok && !c.off.Compounds {
 			if !seen[k.Stem] {
@@ -108,9 +110,31 @@ func (c *Corpus) Analyze(text string) Analysis {
 			continue
 		}
 		seen[t.Stem] = true
-		a.Concepts = append(a.Concepts, c.concept(t, fixed[i]))
+		k := c.concept(t, fixed[i])
+		if k.Known() && !c.vocab.topical[k.Stem] && !named[w] {
+			k = Concept{Word: k.Word, Stem: nameOnly + k.Stem, Weight: c.vocab.idf(0)} // "parking" is not Jason Park
+		}
+		a.Concepts = append(a.Concepts, k)
 	}
 	return a
+}
+
+// nameOnly prefixes the stem of a question's word that the conference has
+// only in people's names: it matches no document.
+const nameOnly = "\x00"
+
+// capitalised are the words text writes with a capital, lower-cased: a word
+// of a name is asked as one ("Is Park speaking?").
+func capitalised(text string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.Fields(text) {
+		if w = unpunctuated(w); w != "" && unicode.IsUpper([]rune(w)[0]) {
+			for _, x := range terms.Words(w) {
+				out[x] = true
+			}
+		}
+	}
+	return out
 }
 
 // corrected spells each word as the conference would: its correction when

@@ -22,6 +22,9 @@ import (
 type Field struct {
 	Text   string
 	Weight float64
+	// Name marks people's names: a word the conference has only in names
+	// ("Park" of Jason Park) is no topic word of a question ("parking").
+	Name bool
 }
 
 // Doc is one entity of a conference: its key ("sessions/s1"), its group

@@ -12,14 +12,14 @@ import (
 // corpus is a small conference written for these tests.
 func corpus() *Corpus {
 	docs := []Doc{
-		{Key: "sessions/s1", Group: "sessions", Fields: []Field{{"Software bill of materials (SBOM) in practice", 2}, {"Why every release should ship an SBOM and how to generate one from your build.", 1}}},
-		{Key: "sessions/s2", Group: "sessions", Fields: []Field{{"Vector databases compared", 2}, {"Benchmarks of vector databases for similarity search and retrieval.", 1}}},
-		{Key: "sessions/s3", Group: "sessions", Fields: []Field{{"Scaling Postgres", 2}, {"Replication, partitioning and connection pooling for Postgres databases.", 1}}},
-		{Key: "sessions/s4", Group: "sessions", Fields: []Field{{"Warehouse management systems", 2}, {"Choosing a warehouse management system for a growing warehouse: slotting, picking and WMS integrations.", 1}}},
-		{Key: "sessions/s7", Group: "sessions", Fields: []Field{{"Wearable air sensors made", 2}, {"One workshop about small monitors.", 1}}},
-		{Key: "sessions/s5", Group: "sessions", Fields: []Field{{"Deploying models", 2}, {"From notebook to production: deploying machine learning models with continuous delivery.", 1}}},
-		{Key: "sessions/s6", Group: "sessions", Fields: []Field{{"Machine learning at the edge", 2}, {"Running machine learning on small devices.", 1}}},
-		{Key: "speakers/p1", Group: "speakers", Fields: []Field{{"Ada Lovelace", 2}, {"Ada builds vector databases and search engines.", 1}}},
+		{Key: "sessions/s1", Group: "sessions", Fields: []Field{{Text: "Software bill of materials (SBOM) in practice", Weight: 2}, {Text: "Why every release should ship an SBOM and how to generate one from your build.", Weight: 1}}},
+		{Key: "sessions/s2", Group: "sessions", Fields: []Field{{Text: "Vector databases compared", Weight: 2}, {Text: "Benchmarks of vector databases for similarity search and retrieval.", Weight: 1}}},
+		{Key: "sessions/s3", Group: "sessions", Fields: []Field{{Text: "Scaling Postgres", Weight: 2}, {Text: "Replication, partitioning and connection pooling for Postgres databases.", Weight: 1}}},
+		{Key: "sessions/s4", Group: "sessions", Fields: []Field{{Text: "Warehouse management systems", Weight: 2}, {Text: "Choosing a warehouse management system for a growing warehouse: slotting, picking and WMS integrations.", Weight: 1}}},
+		{Key: "sessions/s7", Group: "sessions", Fields: []Field{{Text: "Wearable air sensors made", Weight: 2}, {Text: "One workshop about small monitors.", Weight: 1}}},
+		{Key: "sessions/s5", Group: "sessions", Fields: []Field{{Text: "Deploying models", Weight: 2}, {Text: "From notebook to production: deploying machine learning models with continuous delivery.", Weight: 1}}},
+		{Key: "sessions/s6", Group: "sessions", Fields: []Field{{Text: "Machine learning at the edge", Weight: 2}, {Text: "Running machine learning on small devices.", Weight: 1}}},
+		{Key: "speakers/p1", Group: "speakers", Fields: []Field{{Text: "Ada Lovelace", Weight: 2}, {Text: "Ada builds vector databases and search engines.", Weight: 1}}},
 	}
 	return Build(docs)
 }
@@ -84,8 +84,8 @@ func TestAcronymsAreMinedFromTheConferenceText(t *testing.T) {
 // "With" inside a phrase gives its acronym no letter, as "of" does not.
 func TestAcronymsSkipWith(t *testing.T) {
 	c := Build([]Doc{
-		{Key: "sessions/s1", Group: "sessions", Fields: []Field{{"Mechanical ventilation with heat recovery in airtight homes", 2}, {"The faults we find in mechanical ventilation with heat recovery.", 1}}},
-		{Key: "sessions/s2", Group: "sessions", Fields: []Field{{"Lift modernisation", 2}, {"Replacing controllers in ageing lifts.", 1}}},
+		{Key: "sessions/s1", Group: "sessions", Fields: []Field{{Text: "Mechanical ventilation with heat recovery in airtight homes", Weight: 2}, {Text: "The faults we find in mechanical ventilation with heat recovery.", Weight: 1}}},
+		{Key: "sessions/s2", Group: "sessions", Fields: []Field{{Text: "Lift modernisation", Weight: 2}, {Text: "Replacing controllers in ageing lifts.", Weight: 1}}},
 	})
 	assert.Equal(t, []string{"mechanical ventilation with heat recovery"}, c.Expansions("MVHR"))
 }
@@ -95,8 +95,8 @@ func TestAcronymsSkipWith(t *testing.T) {
 // out.
 func TestAcronymsSkipFromAndSurviveASwap(t *testing.T) {
 	c := Build([]Doc{
-		{Key: "sessions/s1", Group: "sessions", Fields: []Field{{"Reinforcement learning from human feedback in practice", 2}, {"Reward models for reinforcement learning from human feedback.", 1}}},
-		{Key: "sessions/s2", Group: "sessions", Fields: []Field{{"Lift modernisation", 2}, {"Replacing controllers in ageing lifts.", 1}}},
+		{Key: "sessions/s1", Group: "sessions", Fields: []Field{{Text: "Reinforcement learning from human feedback in practice", Weight: 2}, {Text: "Reward models for reinforcement learning from human feedback.", Weight: 1}}},
+		{Key: "sessions/s2", Group: "sessions", Fields: []Field{{Text: "Lift modernisation", Weight: 2}, {Text: "Replacing controllers in ageing lifts.", Weight: 1}}},
 	})
 	want := []string{"reinforcement learning from human feedback"}
 	assert.Equal(t, want, c.Expansions("RLHF"))
@@ -108,7 +108,7 @@ func TestAcronymsSkipFromAndSurviveASwap(t *testing.T) {
 // when it is a run of content words: "I can use" is not ICU.
 func TestAbbreviationsAreOfContentWords(t *testing.T) {
 	c := Build([]Doc{
-		{Key: "sessions/s1", Group: "sessions", Fields: []Field{{"Sepsis alerts in the ICU", 2}, {"How our ICU nurses triage alerts.", 1}}},
+		{Key: "sessions/s1", Group: "sessions", Fields: []Field{{Text: "Sepsis alerts in the ICU", Weight: 2}, {Text: "How our ICU nurses triage alerts.", Weight: 1}}},
 	})
 	assert.Equal(t, "icu", c.Abbreviation("intensive care unit"))
 	for _, phrase := range []string{"i can use", "it can update"} {
@@ -174,10 +174,10 @@ func TestLanguageIsRecognised(t *testing.T) {
 
 func TestWordsWrittenTogetherOrApartMatch(t *testing.T) {
 	c := Build([]Doc{
-		{Key: "sessions/a", Group: "sessions", Fields: []Field{{"Centralized logs with Elasticsearch", 2}}},
-		{Key: "sessions/b", Group: "sessions", Fields: []Field{{"MySQL tuning", 2}}},
-		{Key: "sessions/c", Group: "sessions", Fields: []Field{{"Why open source wins", 2}}},
-		{Key: "sessions/d", Group: "sessions", Fields: []Field{{"Search engines at home", 2}}},
+		{Key: "sessions/a", Group: "sessions", Fields: []Field{{Text: "Centralized logs with Elasticsearch", Weight: 2}}},
+		{Key: "sessions/b", Group: "sessions", Fields: []Field{{Text: "MySQL tuning", Weight: 2}}},
+		{Key: "sessions/c", Group: "sessions", Fields: []Field{{Text: "Why open source wins", Weight: 2}}},
+		{Key: "sessions/d", Group: "sessions", Fields: []Field{{Text: "Search engines at home", Weight: 2}}},
 	})
 	for q, want := range map[string]string{"elastic search logs": "sessions/a", "my sql tuning": "sessions/b", "opensource": "sessions/c"} {
 		got := c.Rank("sessions", c.Analyze(q), nil)
@@ -188,9 +188,9 @@ func TestWordsWrittenTogetherOrApartMatch(t *testing.T) {
 	// A programme that writes a word both ways has it both ways: the one
 	// "deeplearning" and every "deep learning".
 	both := Build([]Doc{
-		{Key: "sessions/a", Group: "sessions", Fields: []Field{{"Source code analysis", 2}, {"We use deeplearning on code.", 1}}},
-		{Key: "sessions/b", Group: "sessions", Fields: []Field{{"Deep learning workshop", 2}}},
-		{Key: "sessions/c", Group: "sessions", Fields: []Field{{"Learning to cook", 2}}},
+		{Key: "sessions/a", Group: "sessions", Fields: []Field{{Text: "Source code analysis", Weight: 2}, {Text: "We use deeplearning on code.", Weight: 1}}},
+		{Key: "sessions/b", Group: "sessions", Fields: []Field{{Text: "Deep learning workshop", Weight: 2}}},
+		{Key: "sessions/c", Group: "sessions", Fields: []Field{{Text: "Learning to cook", Weight: 2}}},
 	})
 	var found []string
 	for _, m := range both.Rank("sessions", both.Analyze("deeplearning"), nil) {
@@ -207,8 +207,8 @@ func TestWordsWrittenTogetherOrApartMatch(t *testing.T) {
 
 func TestAcronymsAreNotFragmentsAndCamelCaseCounts(t *testing.T) {
 	c := Build([]Doc{
-		{Key: "sessions/a", Group: "sessions", Fields: []Field{{"Open source machine learning", 2}, {"Open source machine learning for all.", 1}}},
-		{Key: "sessions/b", Group: "sessions", Fields: []Field{{"State of OpenStreetMap data", 2}, {"OpenStreetMap in Asia.", 1}}},
+		{Key: "sessions/a", Group: "sessions", Fields: []Field{{Text: "Open source machine learning", Weight: 2}, {Text: "Open source machine learning for all.", Weight: 1}}},
+		{Key: "sessions/b", Group: "sessions", Fields: []Field{{Text: "State of OpenStreetMap data", Weight: 2}, {Text: "OpenStreetMap in Asia.", Weight: 1}}},
 	})
 	assert.Equal(t, []string{"openstreetmap"}, c.Expansions("osm"), "osm, want openstreetmap (open source machine is always followed by learning)")
 }
@@ -218,9 +218,9 @@ func TestAcronymsAreNotFragmentsAndCamelCaseCounts(t *testing.T) {
 // alone, while a phrase two different sentences use is.
 func TestCopiedSentencesCountOnceForAcronyms(t *testing.T) {
 	c := Build([]Doc{
-		{Key: "sessions/a", Group: "sessions", Fields: []Field{{"JSON support in MySQL", 2}}},
-		{Key: "speakers/p", Group: "speakers", Fields: []Field{{"Evgeny", 2}, {"JSON support in MySQL. Query tuning", 1}}},
-		{Key: "sessions/b", Group: "sessions", Fields: []Field{{"Secure messaging", 2}, {"We show secure messaging for teams.", 1}}},
+		{Key: "sessions/a", Group: "sessions", Fields: []Field{{Text: "JSON support in MySQL", Weight: 2}}},
+		{Key: "speakers/p", Group: "speakers", Fields: []Field{{Text: "Evgeny", Weight: 2}, {Text: "JSON support in MySQL. Query tuning", Weight: 1}}},
+		{Key: "sessions/b", Group: "sessions", Fields: []Field{{Text: "Secure messaging", Weight: 2}, {Text: "We show secure messaging for teams.", Weight: 1}}},
 	})
 	assert.Empty(t, c.Expansions("sim"), "one sentence, copied, is a coincidence")
 	assert.Equal(t, []string{"secure messaging"}, c.Expansions("sm"))
@@ -230,9 +230,9 @@ func TestCopiedSentencesCountOnceForAcronyms(t *testing.T) {
 // chance; with three content letters the connector may give the fourth.
 func TestALentLetterNeedsThreeOthers(t *testing.T) {
 	c := Build([]Doc{
-		{Key: "sessions/a", Group: "sessions", Fields: []Field{{"Security and privacy for apps", 2}, {"Security and privacy, by design.", 1}}},
-		{Key: "sessions/b", Group: "sessions", Fields: []Field{{"Software bill of materials", 2}, {"Why a software bill of materials matters.", 1}}},
-		{Key: "sessions/c", Group: "sessions", Fields: []Field{{"Supply and demand planning", 2}, {"Supply and demand planning at scale.", 1}}},
+		{Key: "sessions/a", Group: "sessions", Fields: []Field{{Text: "Security and privacy for apps", Weight: 2}, {Text: "Security and privacy, by design.", Weight: 1}}},
+		{Key: "sessions/b", Group: "sessions", Fields: []Field{{Text: "Software bill of materials", Weight: 2}, {Text: "Why a software bill of materials matters.", Weight: 1}}},
+		{Key: "sessions/c", Group: "sessions", Fields: []Field{{Text: "Supply and demand planning", Weight: 2}, {Text: "Supply and demand planning at scale.", Weight: 1}}},
 	})
 	assert.Empty(t, c.Expansions("sap"), "sap: security and privacy is a coincidence")
 	assert.Equal(t, []string{"software bill of materials"}, c.Expansions("sbom"), "sbom")
@@ -241,12 +241,12 @@ func TestALentLetterNeedsThreeOthers(t *testing.T) {
 
 func TestBritishAndAmericanSpellingsMatch(t *testing.T) {
 	c := Build([]Doc{
-		{Key: "sessions/s1", Group: "sessions", Fields: []Field{{"Open hardware licenses", 2}, {"Choosing a license for your board designs.", 1}}},
-		{Key: "sessions/s2", Group: "sessions", Fields: []Field{{"Colour in data visualisation", 2}, {"Palettes for the colour blind.", 1}}},
-		{Key: "sessions/s3", Group: "sessions", Fields: []Field{{"Community centre software", 2}, {"Running the organisation of a makerspace.", 1}}},
-		{Key: "sessions/s4", Group: "sessions", Fields: []Field{{"A parts catalogue", 2}, {"Modelling the defence of a network.", 1}}},
-		{Key: "sessions/s5", Group: "sessions", Fields: []Field{{"Paediatric anaesthesia", 2}, {"Fibre optic monitors.", 1}}},
-		{Key: "sessions/s6", Group: "sessions", Fields: []Field{{"Horse behavior", 2}, {"Foal care.", 1}}},
+		{Key: "sessions/s1", Group: "sessions", Fields: []Field{{Text: "Open hardware licenses", Weight: 2}, {Text: "Choosing a license for your board designs.", Weight: 1}}},
+		{Key: "sessions/s2", Group: "sessions", Fields: []Field{{Text: "Colour in data visualisation", Weight: 2}, {Text: "Palettes for the colour blind.", Weight: 1}}},
+		{Key: "sessions/s3", Group: "sessions", Fields: []Field{{Text: "Community centre software", Weight: 2}, {Text: "Running the organisation of a makerspace.", Weight: 1}}},
+		{Key: "sessions/s4", Group: "sessions", Fields: []Field{{Text: "A parts catalogue", Weight: 2}, {Text: "Modelling the defence of a network.", Weight: 1}}},
+		{Key: "sessions/s5", Group: "sessions", Fields: []Field{{Text: "Paediatric anaesthesia", Weight: 2}, {Text: "Fibre optic monitors.", Weight: 1}}},
+		{Key: "sessions/s6", Group: "sessions", Fields: []Field{{Text: "Horse behavior", Weight: 2}, {Text: "Foal care.", Weight: 1}}},
 	})
 	for asked, want := range map[string]string{
 		"licences": "sessions/s1", "color": "sessions/s2", "visualization": "sessions/s2",
@@ -271,9 +271,9 @@ func TestBritishAndAmericanSpellingsMatch(t *testing.T) {
 // conference lacks, or a foreign word with no cognate here, is not.
 func TestCognatesAreReadAsTheConferencesWord(t *testing.T) {
 	c := Build([]Doc{
-		{Key: "sessions/s1", Group: "sessions", Fields: []Field{{"Imaging AI in mammography", 2}, {"A second reader for screening.", 1}}},
-		{Key: "sessions/s2", Group: "sessions", Fields: []Field{{"Clinical documentation", 2}, {"Writing notes faster.", 1}}},
-		{Key: "sessions/s3", Group: "sessions", Fields: []Field{{"Hospital architecture", 2}, {"Designing wards for technology.", 1}}},
+		{Key: "sessions/s1", Group: "sessions", Fields: []Field{{Text: "Imaging AI in mammography", Weight: 2}, {Text: "A second reader for screening.", Weight: 1}}},
+		{Key: "sessions/s2", Group: "sessions", Fields: []Field{{Text: "Clinical documentation", Weight: 2}, {Text: "Writing notes faster.", Weight: 1}}},
+		{Key: "sessions/s3", Group: "sessions", Fields: []Field{{Text: "Hospital architecture", Weight: 2}, {Text: "Designing wards for technology.", Weight: 1}}},
 	})
 	for asked, want := range map[string]string{
 		"mamografia": "sessions/s1", "documentação": "sessions/s2", "documentación": "sessions/s2",
@@ -293,9 +293,9 @@ func TestCognatesAreReadAsTheConferencesWord(t *testing.T) {
 // clips, when one word is clearly the likeliest.
 func TestClippedWordsAreReadAsTheirWord(t *testing.T) {
 	c := Build([]Doc{
-		{Key: "sessions/a", Group: "sessions", Fields: []Field{{"WebAssembly in the browser", 2}, {"Compiling Rust to WebAssembly.", 1}}},
-		{Key: "sessions/b", Group: "sessions", Fields: []Field{{"Configuration management", 2}, {"Management of fleets.", 1}}},
-		{Key: "sessions/c", Group: "sessions", Fields: []Field{{"Performance tuning", 2}, {"Profile your pipelines.", 1}}},
+		{Key: "sessions/a", Group: "sessions", Fields: []Field{{Text: "WebAssembly in the browser", Weight: 2}, {Text: "Compiling Rust to WebAssembly.", Weight: 1}}},
+		{Key: "sessions/b", Group: "sessions", Fields: []Field{{Text: "Configuration management", Weight: 2}, {Text: "Management of fleets.", Weight: 1}}},
+		{Key: "sessions/c", Group: "sessions", Fields: []Field{{Text: "Performance tuning", Weight: 2}, {Text: "Profile your pipelines.", Weight: 1}}},
 	})
 	assert.Equal(t, []string{"webassembly"}, c.Expansions("wasm"), "wasm")
 	assert.Equal(t, []string{"management"}, c.Expansions("mgmt"), "mgmt")
@@ -312,20 +312,20 @@ func TestClippedWordsAreReadAsTheirWord(t *testing.T) {
 // the corpus's words start with those letters so often that one would.
 func TestAPhraseFoundOnceExpandsARareAcronym(t *testing.T) {
 	programme := []Doc{
-		{Key: "sessions/a", Group: "sessions", Fields: []Field{{"Medication safety", 2}, {"How computerized provider order entry, the pharmacy and the pumps work together.", 1}}},
-		{Key: "sessions/b", Group: "sessions", Fields: []Field{{"Nurse staffing", 2}, {"Rosters, overtime and retention on busy wards.", 1}}},
+		{Key: "sessions/a", Group: "sessions", Fields: []Field{{Text: "Medication safety", Weight: 2}, {Text: "How computerized provider order entry, the pharmacy and the pumps work together.", Weight: 1}}},
+		{Key: "sessions/b", Group: "sessions", Fields: []Field{{Text: "Nurse staffing", Weight: 2}, {Text: "Rosters, overtime and retention on busy wards.", Weight: 1}}},
 	}
 	assert.Equal(t, []string{"computerized provider order entry"}, Build(programme).Expansions("CPOE"), "cpoe")
 
-	other := append(slices.Clone(programme), Doc{Key: "sessions/c", Group: "sessions", Fields: []Field{{"Care pathways", 2}, {"Clinical pathways oversee everything.", 1}}})
+	other := append(slices.Clone(programme), Doc{Key: "sessions/c", Group: "sessions", Fields: []Field{{Text: "Care pathways", Weight: 2}, {Text: "Clinical pathways oversee everything.", Weight: 1}}})
 	assert.Empty(t, Build(other).Expansions("CPOE"), "two phrases spell cpoe once each")
 
 	// Words starting with d, a and c everywhere, in another order: a
 	// phrase spelling DAC is expected here by chance.
-	crowded := []Doc{{Key: "sessions/d", Group: "sessions", Fields: []Field{{"Carbon removal", 2}, {"We compare direct air capture with soil carbon.", 1}}}}
+	crowded := []Doc{{Key: "sessions/d", Group: "sessions", Fields: []Field{{Text: "Carbon removal", Weight: 2}, {Text: "We compare direct air capture with soil carbon.", Weight: 1}}}}
 	for i := range 20 {
 		text := fmt.Sprintf("Cats%d dogs%d ants%d.", i, i, i)
-		crowded = append(crowded, Doc{Key: fmt.Sprintf("sessions/x%d", i), Group: "sessions", Fields: []Field{{text, 1}}})
+		crowded = append(crowded, Doc{Key: fmt.Sprintf("sessions/x%d", i), Group: "sessions", Fields: []Field{{Text: text, Weight: 1}}})
 	}
 	c := Build(crowded)
 	assert.Greater(t, c.acronyms.chance("dac"), maxChance, "chance of dac here")
@@ -338,9 +338,9 @@ func TestAPhraseFoundOnceExpandsARareAcronym(t *testing.T) {
 // English and it has four letters or more.
 func TestJumbledAcronymsAreReadAsTheConferencesAcronym(t *testing.T) {
 	c := Build([]Doc{
-		{Key: "sessions/a", Group: "sessions", Fields: []Field{{"Patient portals that meet WCAG 2.2", 2}}},
-		{Key: "sessions/b", Group: "sessions", Fields: []Field{{"ICU staffing and CUI markings", 2}}},
-		{Key: "sessions/c", Group: "sessions", Fields: []Field{{"Running a TAC for audits", 2}}},
+		{Key: "sessions/a", Group: "sessions", Fields: []Field{{Text: "Patient portals that meet WCAG 2.2", Weight: 2}}},
+		{Key: "sessions/b", Group: "sessions", Fields: []Field{{Text: "ICU staffing and CUI markings", Weight: 2}}},
+		{Key: "sessions/c", Group: "sessions", Fields: []Field{{Text: "Running a TAC for audits", Weight: 2}}},
 	})
 	fixed := c.Analyze("WGAC for patient portals").Fixed()
 	require.Len(t, fixed, 1, "WGAC")
@@ -355,11 +355,29 @@ func TestJumbledAcronymsAreReadAsTheConferencesAcronym(t *testing.T) {
 // lower-case misspelling still is.
 func TestWordsInCapitalsAreNotSpellingCorrected(t *testing.T) {
 	c := Build([]Doc{
-		{Key: "sessions/a", Group: "sessions", Fields: []Field{{"Public apis for patients", 2}}},
-		{Key: "sessions/b", Group: "sessions", Fields: []Field{{"Pressure injuries caught early", 2}}},
+		{Key: "sessions/a", Group: "sessions", Fields: []Field{{Text: "Public apis for patients", Weight: 2}}},
+		{Key: "sessions/b", Group: "sessions", Fields: []Field{{Text: "Pressure injuries caught early", Weight: 2}}},
 	})
 	assert.Empty(t, c.Analyze("who catches HAPIs earlier?").Fixed(), "HAPIs")
 	fixed := c.Analyze("public hapis").Fixed()
 	require.Len(t, fixed, 1, "hapis in lower case")
 	assert.Equal(t, "apis", fixed[0].Fix, "hapis in lower case")
+}
+
+// A word the conference has only in people's names is no topic word of a
+// question ("parking" is not Jason Park), unless the question writes it as
+// a name ("Is Park speaking?").
+func TestAWordOnlyInNamesIsNoTopic(t *testing.T) {
+	c := Build([]Doc{
+		{Key: "sessions/s1", Group: "sessions", Fields: []Field{{Text: "Reinsurance renewals", Weight: 2}, {Text: "Jason Park", Weight: 1, Name: true}}},
+		{Key: "speakers/p1", Group: "speakers", Fields: []Field{{Text: "Jason Park", Weight: 2, Name: true}, {Text: "Jason leads treaty reinsurance.", Weight: 1}}},
+	})
+	for _, k := range c.Analyze("where do I get my parking validated?").Concepts {
+		assert.False(t, k.Known(), "%q is known", k.Word)
+	}
+	a := c.Analyze("Is Park speaking about reinsurance?")
+	require.NotEmpty(t, a.Concepts)
+	assert.True(t, a.Concepts[0].Known(), "%+v", a.Concepts)
+	assert.Positive(t, c.Coverage("speakers", "speakers/p1", c.Analyze("Park")))
+	assert.Zero(t, c.Coverage("speakers", "speakers/p1", c.Analyze("parking")))
 }

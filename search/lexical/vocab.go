@@ -20,10 +20,11 @@ type vocabulary struct {
 	cognates map[string]string         // cognate key → written word (see cognateKey)
 	fixes    memo                      // spelling corrections already worked out
 	clips    memo                      // clipped words already worked out
+	topical  map[string]bool           // stems found outside people's names
 }
 
 func newVocabulary() *vocabulary {
-	return &vocabulary{df: map[string]int{}, words: map[string]int{}, forms: map[string]map[string]int{}}
+	return &vocabulary{df: map[string]int{}, words: map[string]int{}, forms: map[string]map[string]int{}, topical: map[string]bool{}}
 }
 
 func (v *vocabulary) addDoc(d Doc, stems map[string]bool) {
@@ -33,6 +34,7 @@ func (v *vocabulary) addDoc(d Doc, stems map[string]bool) {
 	}
 	for _, f := range d.Fields {
 		for _, t := range terms.Content(f.Text) {
+			v.topical[t.Stem] = v.topical[t.Stem] || !f.Name
 			v.words[t.Raw]++
 			if v.forms[t.Stem] == nil {
 				v.forms[t.Stem] = map[string]int{}
