@@ -127,6 +127,8 @@ func TestParseRelative(t *testing.T) {
 		{msg: "anything right now in room b?", from: sgNow, ongoing: true, rooms: []string{"Room B"}, rest: "anything?"},
 		{msg: "what is on at the moment", from: sgNow, ongoing: true, rest: "what is on"},
 		{msg: "currently", from: sgNow, ongoing: true, rest: ""},
+		{msg: "anything on now?", from: sgNow, ongoing: true, rest: "anything on?"},
+		{msg: "I want to hear how others word their treaties now", rest: "I want to hear how others word their treaties now"},
 		{msg: "what's next?", from: sgNow, next: true, rest: "", label: "next"},
 		{msg: "up next in Fermi", from: sgNow, next: true, rooms: []string{"Fermi (Floor 3)"}, rest: ""},
 		{msg: "which keynote is coming up", from: sgNow, next: true, formats: []string{"keynote"}, rest: "which is"},

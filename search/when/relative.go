@@ -106,11 +106,22 @@ func (p *found) catchStep(match) bool {
 	return true
 }
 
-// nowStep records "now", "right now", "currently", "at the moment".
-func (p *found) nowStep(match) bool {
+// nowStep records "now", "right now", "currently", "at the moment". A bare
+// "now" is the time asked about only after what asks for what is on ("on
+// now", "anything now", "happening now") or opening the message: "how
+// others word their treaties now" means nowadays.
+func (p *found) nowStep(m match) bool {
+	if string(m.s.text[m.idx[0]:m.idx[1]]) == "now" && m.idx[0] > 0 && !slices.Contains(nowAfter, prevWord(m)) {
+		return false
+	}
 	p.ongoing = true
 	return true
 }
+
+// nowAfter are the words after which a bare "now" asks what is on now.
+var nowAfter = []string{"on", "happening", "running", "going", "there", "anything", "something", "available", "open",
+	"is", "are", "s", "talks", "talk", "sessions", "session", "workshops", "workshop", "keynotes", "keynote", "panels", "panel",
+	"starting", "live", "here", "what", "whats", "me", "just"}
 
 // nextWords are the words after a bare "next" that make it "what's next"
 // ("next talk", "next in Hall 1", "next?"); before any other word ("next
