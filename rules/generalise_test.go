@@ -363,3 +363,13 @@ func TestAPlaceIsSaidAsOne(t *testing.T) {
 	assert.Contains(t, st.ResponseText, "at Harbour Days in Room B:", "answer: %s", st.ResponseText)
 	assert.NotContains(t, st.ResponseText, "for in", "answer: %s", st.ResponseText)
 }
+
+// A long story can put what it asks for fourth: as many needs are searched
+// as the plan has room for.
+func TestALongStorysLaterNeedIsSearched(t *testing.T) {
+	eng, conf := harbour(t)
+	st := ask(t, eng, conf, "Our warehouse team moved into a brand new building last spring, the forklift fleet keeps breaking down every single week, "+
+		"my manager constantly wants fewer delays and happier drivers, and honestly I need customs declarations for beginners explained.",
+		time.Date(2026, 10, 24, 8, 0, 0, 0, time.UTC))
+	assert.Contains(t, cited(st), "sun-late", "answer: %s", st.ResponseText)
+}

@@ -74,7 +74,7 @@ func plan(in *agent.PlanInput, off search.Ablation) planReply {
 		}
 		searched := []string{rest}
 		if !off.Off("needs") {
-			searched = needs(parts, rest)
+			searched = needs(parts, rest, max(3, in.MaxQueries/len(tables)))
 		}
 		for _, text := range searched {
 			for _, tb := range tables {
@@ -106,13 +106,15 @@ func aboutNamed(named []search.Query, rest string, tables []search.Table) []sear
 }
 
 // needs splits a long question that asks for several things into one
-// query per thing (at most three), so that an entity answering one of them
+// query per thing (at most most: three, or as many as the plan has room
+// for in each table it searches, since a long story can put what it asks
+// for fourth or fifth), so that an entity answering one of them
 // is found and judged against it, not against the whole question;
 // otherwise the topic is one query. A need that request phrasing
 // introduced counts whatever its length ("our biggest fear is
 // ransomware"); a bare clause needs three content words, since shorter
 // ones are more often narrative ("a bit foggy").
-func needs(parts []lexical.Need, topic string) []string {
+func needs(parts []lexical.Need, topic string, most int) []string {
 	var out []string
 	for _, n := range parts {
 		least := 3
@@ -126,7 +128,7 @@ func needs(parts []lexical.Need, topic string) []string {
 	if len(out) < 2 {
 		return []string{topic}
 	}
-	return out[:min(len(out), 3)]
+	return out[:min(len(out), most)]
 }
 
 // routes lists the tables a question asks for by the cue words of its
