@@ -290,18 +290,21 @@ func TestCognatesAreReadAsTheConferencesWord(t *testing.T) {
 }
 
 // A word shortened by dropping letters is read as the conference's word it
-// clips, when one word is clearly the likeliest.
+// clips, when one word is clearly the likeliest; three letters only as the
+// start of a word.
 func TestClippedWordsAreReadAsTheirWord(t *testing.T) {
 	c := Build([]Doc{
 		{Key: "sessions/a", Group: "sessions", Fields: []Field{{Text: "WebAssembly in the browser", Weight: 2}, {Text: "Compiling Rust to WebAssembly.", Weight: 1}}},
 		{Key: "sessions/b", Group: "sessions", Fields: []Field{{Text: "Configuration management", Weight: 2}, {Text: "Management of fleets.", Weight: 1}}},
 		{Key: "sessions/c", Group: "sessions", Fields: []Field{{Text: "Performance tuning", Weight: 2}, {Text: "Profile your pipelines.", Weight: 1}}},
+		{Key: "sessions/d", Group: "sessions", Fields: []Field{{Text: "Lyophilisation cycles", Weight: 2}, {Text: "Scaling lyophilisation up.", Weight: 1}}},
 	})
 	assert.Equal(t, []string{"webassembly"}, c.Expansions("wasm"), "wasm")
+	assert.Equal(t, []string{"lyophilisation"}, c.Expansions("lyo"), "lyo: three letters, from the start of one word")
 	assert.Equal(t, []string{"management"}, c.Expansions("mgmt"), "mgmt")
 	assert.Empty(t, c.Expansions("prf"), "prf: performance and profile fit alike")
 	assert.Empty(t, c.Expansions("sauna"), "an English word is not a clipping")
-	assert.Empty(t, c.Expansions("cfg"), "three letters clip too many words")
+	assert.Empty(t, c.Expansions("cfg"), "three letters clip a word only from its start")
 	assert.Empty(t, c.Expansions("cmpl"), "compiling, used once, is a coincidence")
 	assert.Empty(t, c.Expansions("rust"), "a word the conference uses is not a clipping")
 }

@@ -119,9 +119,10 @@ func spellings(w string) []string {
 }
 
 // clipped returns the conference word that w shortens by dropping letters
-// ("wasm" → "webassembly", "mgmt" → "management"; four letters at least,
-// since three clip too many words: "rec"): a word at least three
-// letters longer, with w's first letter, holding w's letters in order. Only
+// ("wasm" → "webassembly", "mgmt" → "management"; three letters only from
+// a word's start, since anywhere they clip too many words: "cfg", "lyo" →
+// "lyophilisation"): a word at least three letters longer, with w's first
+// letter, holding w's letters in order. Only
 // a word that is neither the conference's nor general English is read so,
 // and only when one word of the conference is clearly the likeliest: used
 // at least twice, and twice as often as any other that fits.
@@ -136,13 +137,13 @@ func (v *vocabulary) clipped(w string) string {
 
 func (v *vocabulary) unclip(w string) string {
 	n := utf8.RuneCountInString(w)
-	if n < 4 || v.df[terms.Stem(w)] > 0 || terms.IsEnglish(w) || terms.IsStop(w) || strings.ContainsAny(w, "0123456789") {
+	if n < 3 || v.df[terms.Stem(w)] > 0 || terms.IsEnglish(w) || terms.IsStop(w) || strings.ContainsAny(w, "0123456789") {
 		return ""
 	}
 	byStem := map[string]int{}
 	best := map[string]string{}
 	for c, f := range v.words {
-		if len(c) >= len(w)+3 && c[0] == w[0] && subsequence(w, c) {
+		if len(c) >= len(w)+3 && c[0] == w[0] && clips(w, c, n) {
 			s := terms.Stem(c)
 			byStem[s] += f
 			if f > v.words[best[s]] {
@@ -163,6 +164,16 @@ func (v *vocabulary) unclip(w string) string {
 		return ""
 	}
 	return best[pick]
+}
+
+// clips reports whether w of n letters may shorten word c: from its start
+// when it has three letters ("lyo" → lyophilisation), else by dropping
+// letters anywhere ("mgmt" → management).
+func clips(w, c string, n int) bool {
+	if n == 3 {
+		return strings.HasPrefix(c, w)
+	}
+	return subsequence(w, c)
 }
 
 // subsequence reports whether short's letters appear in long in order.
