@@ -105,11 +105,11 @@ func roomAliases(heads [][]string, i int) [][]string {
 // qualifier is what a room's name says of it in parentheses: "Main Stage"
 // of "Grand Ballroom (Main Stage)".
 func qualifier(name string) []string {
-	open, close := strings.IndexByte(name, '('), strings.LastIndexByte(name, ')')
-	if open < 0 || close < open {
+	from, to := strings.IndexByte(name, '('), strings.LastIndexByte(name, ')')
+	if from < 0 || to < from {
 		return nil
 	}
-	return wordsOf(name[open+1 : close])
+	return wordsOf(name[from+1 : to])
 }
 
 // headOf cuts a room name before its qualifier: "Einstein (Floor 2)" →
