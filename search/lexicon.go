@@ -25,6 +25,7 @@ type name struct {
 	title string
 	words string // " w1 w2 " for whole-word matching
 	short string // the same for a session's main title, when it has a subtitle
+	plain bool   // the name is no name in a question: empty, or one English word ("Breakfast")
 }
 
 // TermStat says how often one content word of a text occurs in a conference.
@@ -51,7 +52,7 @@ func NewLexicon(b *conference.Bundle) *Lexicon { return lexiconOf(Documents(b), 
 func lexiconOf(docs []Document, off Ablation) *Lexicon {
 	l := &Lexicon{}
 	for _, d := range docs {
-		l.names = append(l.names, name{ref: d.Ref, title: d.Title, words: phrase(d.Title)})
+		l.names = append(l.names, name{ref: d.Ref, title: d.Title, words: phrase(d.Title), plain: plainName(d.Title)})
 	}
 	l.mainTitles()
 	l.corpus = lexical.BuildWithout(lexicalDocs(docs), lexical.Off{Spelling: off.Off("spelling"),
@@ -96,6 +97,13 @@ func (l *Lexicon) Coverage(text string) []TermStat {
 	return out
 }
 
+// plainName reports whether a title names nothing in a question: it has no
+// word, or one word of general English ("Breakfast", "Networking").
+func plainName(title string) bool {
+	w := terms.Words(title)
+	return len(w) == 0 || len(w) == 1 && terms.IsEnglish(w[0])
+}
+
 // phrase is a text's words as names are matched: " w1 w2 ".
 func phrase(title string) string { return " " + strings.Join(terms.Words(title), " ") + " " }
 
@@ -138,7 +146,7 @@ func (l *Lexicon) Mentions(text string) []Mention {
 	words := phrase(text)
 	var out []Mention
 	for _, n := range l.names {
-		if w := strings.Fields(n.words); len(w) == 0 || len(w) == 1 && terms.IsEnglish(w[0]) {
+		if n.plain {
 			continue
 		}
 		if strings.Contains(words, n.words) || n.short != "" && strings.Contains(words, n.short) || l.distinctive(n, words) {

@@ -89,8 +89,8 @@ func (c *Corpus) Analyze(text string) Analysis {
 	}
 	seen := map[string]bool{}
 	words := terms.Words(a.Topic)
-	fixed := c.corrected(words, capitals(a.Topic))
-	named := capitalised(a.Topic)
+	caps, named := written(a.Topic)
+	fixed := c.corrected(words, caps)
 	for i := 0; i < len(words); i++ {
 		if k, ok := c.joined(fixed, i); ok && !c.off.Compounds {
 			if !seen[k.Stem] {
@@ -123,20 +123,6 @@ func (c *Corpus) Analyze(text string) Analysis {
 // only in people's names: it matches no document.
 const nameOnly = "\x00"
 
-// capitalised are the words text writes with a capital, lower-cased: a word
-// of a name is asked as one ("Is Park speaking?").
-func capitalised(text string) map[string]bool {
-	out := map[string]bool{}
-	for _, w := range strings.Fields(text) {
-		if w = unpunctuated(w); w != "" && unicode.IsUpper([]rune(w)[0]) {
-			for _, x := range terms.Words(w) {
-				out[x] = true
-			}
-		}
-	}
-	return out
-}
-
 // corrected spells each word as the conference would: its correction when
 // it is a misspelling of a conference word, else as written. A word the
 // question writes in capitals (caps) is an acronym, not a misspelt word:
@@ -148,9 +134,12 @@ func (c *Corpus) corrected(words []string, caps map[string]bool) []string {
 		if terms.IsStop(w) || c.vocab.df[terms.Stem(w)] > 0 || c.off.Spelling {
 			continue
 		}
-		fix, ok := c.correction(w)
+		var fix string
+		var ok bool
 		if caps[w] && !terms.IsEnglish(w) {
 			fix, ok = c.acronyms.transposed(w)
+		} else {
+			fix, ok = c.correction(w)
 		}
 		if ok {
 			out[i] = fix
@@ -159,17 +148,26 @@ func (c *Corpus) corrected(words []string, caps map[string]bool) []string {
 	return out
 }
 
-// capitals are the words text writes as acronyms ("HAPI", "HAPIs"),
-// lower-cased.
-func capitals(text string) map[string]bool {
-	out := map[string]bool{}
+// written reads how text writes its words: caps are those written as
+// acronyms ("HAPI", "HAPIs"), lower-cased whole; named the words of those
+// written with a capital, as a name is ("Is Park speaking?").
+func written(text string) (caps, named map[string]bool) {
+	caps, named = map[string]bool{}, map[string]bool{}
 	for _, w := range strings.Fields(text) {
 		w = unpunctuated(w)
+		if w == "" {
+			continue
+		}
 		if isCapitals(w) || (strings.HasSuffix(w, "s") && isCapitals(w[:len(w)-1])) {
-			out[strings.ToLower(w)] = true
+			caps[strings.ToLower(w)] = true
+		}
+		if unicode.IsUpper([]rune(w)[0]) {
+			for _, x := range terms.Words(w) {
+				named[x] = true
+			}
 		}
 	}
-	return out
+	return caps, named
 }
 
 // correction is the conference word a misspelt word means (see

@@ -44,7 +44,7 @@ type conf struct {
 	name      string
 	loc       *time.Location
 	days      []time.Time
-	landmarks []Landmark // by start
+	landmarks []Landmark
 }
 
 func (cal Calendar) conf() conf {
@@ -60,7 +60,7 @@ func (cal Calendar) conf() conf {
 	}
 	slices.SortFunc(c.days, func(a, b time.Time) int { return a.Compare(b) })
 	c.days = slices.Compact(c.days)
-	c.landmarks = slices.SortedFunc(slices.Values(cal.Landmarks), func(a, b Landmark) int { return a.Start.Compare(b.Start) })
+	c.landmarks = cal.Landmarks
 	return c
 }
 

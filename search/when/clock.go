@@ -253,7 +253,7 @@ func (p *found) at(m match) bool {
 		return false
 	}
 	c := t.minutes()
-	p.instant, p.atTime = c, true
+	p.instant, p.atTime, p.atClock = c, true, len(p.clock)
 	return p.addClock(c-atSlack, c+atSlack, "at "+hhmm(c))
 }
 
@@ -265,12 +265,11 @@ var reBeforeThen = regexp.MustCompile(`\b(?:before|until|till)\s+(?:it|then|that
 // got a call at 1:30, which talks can I fit in before it?" asks for what ends
 // by 13:30, not for what is on at 13:30. Without such a time the words stay.
 func (p *found) beforeThen(match) bool {
-	i := slices.IndexFunc(p.clockWords, func(w string) bool { return strings.HasPrefix(w, "at ") })
-	if !p.atTime || i < 0 {
+	if !p.atTime {
 		return false
 	}
-	p.clock = slices.Delete(p.clock, i, i+1)
-	p.clockWords = slices.Delete(p.clockWords, i, i+1)
+	p.clock = slices.Delete(p.clock, p.atClock, p.atClock+1)
+	p.clockWords = slices.Delete(p.clockWords, p.atClock, p.atClock+1)
 	p.atTime = false
 	return p.addClock(0, p.instant, "before "+hhmm(p.instant))
 }

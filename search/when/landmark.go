@@ -42,7 +42,8 @@ func (p *found) landmarkRel(m match) bool {
 		p.relDay(day, phrase)
 	}
 	p.notTonight()
-	start, end := p.minutesOf(k.Start), p.minutesOf(k.End)
+	_, start := p.c.clockOf(k.Start, false)
+	_, end := p.c.clockOf(k.End, true)
 	said := strings.TrimSpace(m.group("qual") + " " + what)
 	switch m.group("rel") {
 	case "before":
@@ -91,7 +92,8 @@ func (p *found) landmarkOn(what, qual string, day time.Time, today bool) (Landma
 }
 
 // landmarksOn are a day's sessions whose titles have the words, and the
-// qualifier when one is given.
+// qualifier when one is given, by start: sorted here, when a message names
+// one, not for every message.
 func (p *found) landmarksOn(day time.Time, words []string, qual string) []Landmark {
 	var on []Landmark
 	for _, k := range p.c.landmarks {
@@ -100,11 +102,6 @@ func (p *found) landmarksOn(day time.Time, words []string, qual string) []Landma
 			on = append(on, k)
 		}
 	}
+	slices.SortFunc(on, func(a, b Landmark) int { return a.Start.Compare(b.Start) })
 	return on
-}
-
-// minutesOf is t in minutes after local midnight.
-func (p *found) minutesOf(t time.Time) int {
-	l := t.In(p.c.loc)
-	return l.Hour()*60 + l.Minute()
 }

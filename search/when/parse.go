@@ -103,6 +103,7 @@ type found struct {
 	left       bool // "still on", "anything left": not ended yet
 	instant    int  // the time of "at 3pm", in minutes after midnight
 	atTime     bool // instant was said
+	atClock    int  // where in clock the window around instant is
 
 	rooms, tracks, formats []string
 	outside                string
@@ -174,6 +175,13 @@ func (p *found) filter() Filter {
 	return f
 }
 
+// relativeWord reports whether the message places its window relative to
+// now or to the day's slots ("now", "next", "the last talk", "later",
+// "still on").
+func (p *found) relativeWord() bool {
+	return p.ongoing || p.next || p.last || p.first || p.later || p.upcoming || p.left
+}
+
 // window sets the time constraint of f and returns how it reads.
 func (p *found) window(f *Filter) string {
 	if p.within > 0 {
@@ -181,7 +189,7 @@ func (p *found) window(f *Filter) string {
 		return withinWords(p.within)
 	}
 	tod, timed := p.timeOfDay()
-	relative := p.ongoing || p.next || p.last || p.first || p.later || p.upcoming || p.left
+	relative := p.relativeWord()
 	if len(p.days) == 0 && !timed {
 		return p.relative(f)
 	}
@@ -234,7 +242,7 @@ func (p *found) notBeforeNow(from, to time.Time) time.Time {
 // "what's next", "later", "upcoming".
 func (p *found) relative(f *Filter) string {
 	today := func() { p.relDay(p.today, "today") }
-	if p.over() && (p.ongoing || p.next || p.last || p.first || p.later || p.upcoming || p.left) {
+	if p.over() && p.relativeWord() {
 		today() // "what's next" once it is all over: today is after it
 	}
 	switch {
