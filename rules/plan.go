@@ -24,7 +24,7 @@ var (
 	// vendorVerbs after "who" ask for a company.
 	vendorVerbs = wordSet("makes manufactures supplies offers provides distributes builds")
 	// fillerWords carry no topic in a question to the assistant.
-	fillerWords = wordSet("any there conference event events today tomorrow recommend recommendation suggest interested interesting good great best should go see attend attending visit where when which what whats does do is are can could would will me my i we us our anything something happening going")
+	fillerWords = wordSet("any there conference event events day days today tomorrow recommend recommendation suggest interested interesting good great best should go see attend attending visit where when which what whats does do is are can could would will me my i we us our anything something happening going")
 )
 
 func wordSet(words string) map[string]bool {
@@ -66,7 +66,7 @@ func plan(in *agent.PlanInput, off search.Ablation) planReply {
 			named[w] = true
 		}
 	}
-	rest := withoutWords(topic, named)
+	rest := trimmed(withoutWords(topic, named))
 	qs = append(qs, aboutNamed(qs, rest, tables)...)
 	if rest != "" || len(qs) == 0 {
 		if rest == "" && in.Filter == nil {

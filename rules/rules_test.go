@@ -82,6 +82,22 @@ func TestPlannerRoutesByCues(t *testing.T) {
 	}
 }
 
+// A question naming an entity with only "day" beside it ("the <name> day
+// track") searches the other tables for the name, not for "day".
+func TestPlannerSearchesTheNameNotDay(t *testing.T) {
+	eng := demoEngine(t)
+	msg := "What's on in the Harbourline Inference day track?"
+	in := &agent.PlanInput{Message: msg, Conference: demo, Mentions: eng.Lexicon("aidata26").Mentions(msg), MaxQueries: 5}
+	comp, err := rules.New().Complete(context.Background(), agent.Call{Step: agent.StepPlan, Plan: in})
+	require.NoError(t, err)
+	var p planOut
+	require.NoError(t, json.Unmarshal([]byte(comp.Text), &p))
+	require.Len(t, p.Queries, 2, "plan %+v", p.Queries)
+	for _, q := range p.Queries {
+		assert.Equal(t, "Harbourline Inference", q.Text, "plan %+v", p.Queries)
+	}
+}
+
 // reflectOn runs a real first search for q and asks the reflector about it.
 func reflectOn(t *testing.T, eng *search.Engine, msg string, q search.Query) map[string]any {
 	t.Helper()

@@ -40,7 +40,7 @@ func scheduleOf(c conference.Conference, docs []Document, talks map[string][]con
 		addOnce(&s.cal.Rooms, x.Room)
 		addOnce(&s.cal.Tracks, x.Track)
 		if landmark(x.Format) && !x.Starts.IsZero() && !x.Ends.IsZero() {
-			s.cal.Landmarks = append(s.cal.Landmarks, when.Landmark{Title: landmarkTitle(d.Title, x.Format), Start: x.Starts, End: x.Ends})
+			s.cal.Landmarks = append(s.cal.Landmarks, when.Landmark{Title: landmarkTitle(d.Title, x.Format), Start: x.Starts, End: x.Ends, Format: x.Format})
 		}
 		if !x.Starts.IsZero() {
 			day := x.Starts.In(s.cal.Location)

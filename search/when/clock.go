@@ -31,7 +31,7 @@ var (
 	reParts   = regexp.MustCompile(`(?:\b(?:in|during|on|for|over|of)\s+)?(?:\b(?P<the>the|this)\s+)?(?:\b(?P<half>early|late)[\s-]+)?\b(?P<part>morning|afternoon|evening)s?\b(?:\s+slots?\b)?`)
 	reNight   = regexp.MustCompile(`\b(?:at|in\s+the|during\s+the)\s+night\b`)
 	reLunch   = regexp.MustCompile(`(?:\b(?:over|during|at|around|for|in)\s+)?(?:\bthe\s+)?\blunch\s*(?:time|break)s?\b|\b(?:over|during|at|around)\s+lunch\b`)
-	reByLunch = regexp.MustCompile(`(?:\b(?:right|just|straight|immediately|shortly)\s+)?\b(?P<cue>after|before)\s+(?:the\s+)?lunch(?:\s*(?:time|break))?\b`)
+	reByLunch = regexp.MustCompile(`(?:\b(?P<soon>right|just|straight|immediately|shortly)\s+)?\b(?P<cue>after|before)\s+(?:the\s+)?lunch(?:\s*(?:time|break))?\b`)
 	reRange   = regexp.MustCompile(`(?:\b(?P<cue>between|from)\s+)?` + tm("a") + `\s*(?:and|to|till|until|-|–)\s*` + tm("b"))
 	reAfter   = regexp.MustCompile(`(?:\b(?:right|just|straight|immediately|shortly)\s+)?\b(?P<cue>after|from|since|starting\s+at|starting\s+from|starting|later\s+than|past)\s+` + roughly + tm("a"))
 	reBefore  = regexp.MustCompile(`(?:\b(?:right|just|straight|immediately|shortly)\s+)?\b(?:before|until|till|til|up\s+until|earlier\s+than|no\s+later\s+than)\s+` + roughly + tm("a"))
@@ -91,21 +91,53 @@ func (p *found) night(match) bool {
 	return true
 }
 
-// lunch records "lunchtime", "over lunch".
+// lunch records "lunchtime", "over lunch": the programme's lunch that day
+// when it lists one, else [11:30, 14:00).
 func (p *found) lunch(match) bool {
+	if k, ok := p.programmeLunch(); ok {
+		_, lo := p.c.clockOf(k.Start, false)
+		_, hi := p.c.clockOf(k.End, true)
+		p.not = append(p.not, k)
+		return p.addClock(lo, hi, "during lunch ("+hhmm(lo)+"–"+hhmm(hi)+")")
+	}
 	p.parts = append(p.parts, span{11*60 + 30, 14 * 60})
 	return true
 }
 
 // byLunch records "after lunch" (the afternoon once the lunch break is
-// over) and "before lunch" (the morning).
+// over; "straight after lunch" its first slot) and "before lunch" (the
+// morning), by the programme's lunch that day when it lists one.
 func (p *found) byLunch(m match) bool {
-	if m.group("cue") == "before" {
+	k, listed := p.programmeLunch()
+	_, lo := p.c.clockOf(k.Start, false)
+	_, hi := p.c.clockOf(k.End, true)
+	switch {
+	case m.group("cue") == "before" && listed:
+		return p.addClock(6*60, lo, "before lunch ("+hhmm(lo)+")")
+	case m.group("cue") == "before":
 		p.parts = append(p.parts, span{6 * 60, 12 * 60})
 		return true
 	}
+	if listed && hi < 17*60 {
+		p.first = p.first || m.group("soon") != ""
+		return p.addClock(hi, 17*60, "after lunch ("+hhmm(hi)+")")
+	}
 	p.parts = append(p.parts, span{13 * 60, 17 * 60})
 	return true
+}
+
+// programmeLunch is the session the programme calls lunch on the day named,
+// or today when none is: its first that day.
+func (p *found) programmeLunch() (Landmark, bool) {
+	day := p.today
+	if len(p.days) > 0 {
+		day = p.days[0].first
+	}
+	on := p.landmarksOn(day, []string{"lunch"}, "")
+	if len(on) == 0 || !on[0].Start.Before(on[0].End) {
+		return Landmark{}, false
+	}
+	return on[0], true
 }
 
 // clockTime is a time as the message says it.

@@ -36,6 +36,10 @@ type Filter struct {
 	// Formats are the programme's format values (conference.FormatTalk,
 	// FormatWorkshop, FormatPanel, FormatKeynote, FormatOther).
 	Formats []string `json:"formats,omitempty"`
+	// Not are sessions that never match: the landmark a window is said by
+	// ("during the coffee break" asks what else is on then). A session is
+	// one when its start, end and format are the landmark's.
+	Not []Landmark `json:"not,omitempty"`
 	// Label says the filter in plain words for the attendee, such as
 	// "tomorrow morning (Wed 21 Oct), in Hall 1, workshops".
 	Label string `json:"label,omitempty"`
@@ -53,7 +57,14 @@ func (f Filter) IsZero() bool {
 // not after its start is never ongoing.
 func (f Filter) Match(start, end time.Time, room, track, format string) bool {
 	return f.matchTime(start, end) && anyFold(f.Rooms, room) &&
-		anyFold(f.Tracks, track) && anyFold(f.Formats, format)
+		anyFold(f.Tracks, track) && anyFold(f.Formats, format) && !f.isLandmark(start, end, format)
+}
+
+// isLandmark reports whether a session is one of the landmarks in Not.
+func (f Filter) isLandmark(start, end time.Time, format string) bool {
+	return slices.ContainsFunc(f.Not, func(k Landmark) bool {
+		return k.Start.Equal(start) && k.End.Equal(end) && k.Format == format
+	})
 }
 
 func (f Filter) matchTime(start, end time.Time) bool {

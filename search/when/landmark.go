@@ -8,15 +8,17 @@ import (
 )
 
 // Landmark is a session attendees place themselves by ("after the
-// keynote", "during the coffee break"): its title and time.
+// keynote", "during the coffee break"): its title, time and format.
 type Landmark struct {
-	Title      string
-	Start, End time.Time
+	Title  string    `json:"title"`
+	Start  time.Time `json:"start"`
+	End    time.Time `json:"end"`
+	Format string    `json:"format,omitempty"`
 }
 
 // reLandmark finds a time said relative to a keynote or a break in the
 // programme; what names the kind of session.
-var reLandmark = regexp.MustCompile(`(?:\b(?P<soon>right|just|straight|immediately|shortly)\s+)?\b(?P<rel>after|following|before|during)\s+(?:the\s+|this\s+|today'?s\s+)?(?:(?P<qual>[a-z]+)\s+)?(?P<what>keynote|coffee\s+break|tea\s+break|break|reception)(?:\s+(?:talk|session|speech))?\b`)
+var reLandmark = regexp.MustCompile(`(?:\b(?P<soon>right|just|straight|immediately|shortly)\s+)?\b(?P<rel>after|following|before|during)\s+(?:the\s+|(?P<this>this)\s+|today'?s\s+)?(?:(?P<qual>[a-z]+)\s+)?(?P<what>keynote|coffee\s+break|tea\s+break|break|reception)(?:\s+(?:talk|session|speech))?\b`)
 
 // ordinalQualifiers place a landmark without naming it ("the opening
 // keynote", "the afternoon break"): when no such session's title has the
@@ -49,9 +51,10 @@ func (p *found) landmarkRel(m match) bool {
 	case "before":
 		return p.addClock(0, start, "before the "+said+" ("+hhmm(start)+")")
 	case "during":
+		p.not = append(p.not, k)
 		return p.addClock(start, end, "during the "+said+" ("+hhmm(start)+"–"+hhmm(end)+")")
 	}
-	p.first = p.first || m.group("soon") != ""
+	p.first = p.first || m.group("soon") != "" || m.group("this") != "" // "after this break": the next slot
 	return p.addClock(end, 1440, "after the "+said+" ("+hhmm(end)+")")
 }
 

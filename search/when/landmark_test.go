@@ -3,6 +3,8 @@ package when_test
 import (
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/erleah/erleah-agent/search/when"
 )
 
@@ -36,4 +38,39 @@ func TestParseRelativeToTheKeynote(t *testing.T) {
 		// No keynote that day: the words stay, and "keynote" is a format.
 		{msg: "talks after the keynote on Thursday", from: sg(22, 0, 0), to: sg(23, 0, 0), formats: []string{"keynote"}, rest: "talks after the"},
 	})
+}
+
+// Lunch is the programme's lunch that day when it lists one ("during
+// lunch", "after lunch", "before lunch"), else the usual hours; "after this
+// coffee break" asks for the next slot.
+func TestParseLunchAndThisBreakFromTheProgramme(t *testing.T) {
+	cal := sgCal
+	cal.Landmarks = []when.Landmark{
+		{Title: "Coffee Break", Start: sg(20, 10, 0), End: sg(20, 10, 30), Format: "other"},
+		{Title: "Networking Lunch", Start: sg(20, 12, 15), End: sg(20, 13, 30), Format: "other"},
+	}
+	runParse(t, cal, []parseCase{
+		{msg: "anything on heat pumps I can catch during lunch?", now: sg(20, 11, 50), from: sg(20, 12, 15), to: sg(20, 13, 30),
+			rest: "anything on heat pumps I can catch?", label: "today during lunch (12:15–13:30) (Tue 20 Oct)"},
+		{msg: "what's on after lunch?", now: sg(20, 9, 0), from: sg(20, 13, 30), to: sg(20, 17, 0), rest: "what's on?"},
+		{msg: "straight after lunch, anything on payments?", now: sg(20, 9, 0), from: sg(20, 13, 30), to: sg(20, 17, 0), next: true,
+			rest: "anything on payments?"},
+		{msg: "anything before lunch?", now: sg(20, 9, 0), from: sg(20, 6, 0), to: sg(20, 12, 15), rest: "anything?"},
+		// No lunch listed on the 21st: the usual lunchtime.
+		{msg: "anything at lunchtime tomorrow?", now: sg(20, 9, 0), from: sg(21, 11, 30), to: sg(21, 14, 0), rest: "anything?"},
+		{msg: "which claims talk should I head to after this coffee break?", now: sg(20, 10, 10), from: sg(20, 10, 30), to: sg(21, 0, 0), next: true,
+			rest: "which claims talk should I head to?"},
+	})
+}
+
+// The landmark a window is said by is not an answer to it: "during the
+// coffee break" matches a talk starting with the break, not the break.
+func TestDuringALandmarkIsNotTheLandmark(t *testing.T) {
+	cal := sgCal
+	cal.Landmarks = []when.Landmark{{Title: "Coffee Break", Start: sg(20, 10, 0), End: sg(20, 10, 30), Format: "other"}}
+	f := when.Parse("any security talk during the coffee break?", sg(20, 9, 50), cal).Filter
+	assert.False(t, f.Match(sg(20, 10, 0), sg(20, 10, 30), "Hall 1", "", "other"), "the break itself")
+	assert.True(t, f.Match(sg(20, 10, 0), sg(20, 10, 30), "Room B", "", "talk"), "a talk in the break")
+	f.Not = nil
+	assert.True(t, f.Match(sg(20, 10, 0), sg(20, 10, 30), "Hall 1", "", "other"), "the break, once it is no landmark")
 }

@@ -106,6 +106,7 @@ type found struct {
 	atClock    int  // where in clock the window around instant is
 
 	rooms, tracks, formats []string
+	not                    []Landmark // the landmark a window is said by ("during the break")
 	outside                string
 	bareParts              bool // a part of the day named without "the" or "this"
 }
@@ -170,7 +171,7 @@ func (p *found) timeOfDay() (span, bool) {
 
 // filter turns what was found into a Filter with its Label.
 func (p *found) filter() Filter {
-	f := Filter{Rooms: p.rooms, Tracks: p.tracks, Formats: p.formats}
+	f := Filter{Rooms: p.rooms, Tracks: p.tracks, Formats: p.formats, Not: p.not}
 	f.Label = label(p.window(&f), f)
 	return f
 }

@@ -209,6 +209,10 @@ func (s *scan) roomEnd(ws []word, last, start int) int {
 // trackStop are the words of a track name that do not distinguish it.
 var trackStop = []string{"and", "or", "the", "of", "for", "in", "on", "a", "an", "to", "with"}
 
+// trackGeneric are words of a track name that name no track alone: "day"
+// of "MySQL Day" is not what "the postgres day track" names.
+var trackGeneric = []string{"day", "days"}
+
 // trackCues are the words before a track reference that go with it.
 var trackCues = []string{"in", "on", "from", "of", "for", "at"}
 
@@ -322,6 +326,9 @@ func trackRef(seq []string, names [][]string, tracks []string) (int, []string) {
 			break
 		}
 		best, ref = n, hits
+	}
+	if !slices.ContainsFunc(seq[:best], func(w string) bool { return !slices.Contains(trackGeneric, w) }) {
+		return 0, nil
 	}
 	return best, ref
 }

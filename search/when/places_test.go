@@ -80,4 +80,9 @@ func TestParseTracks(t *testing.T) {
 		{msg: "devops tools", rest: "devops tools"},
 		{msg: "the cloud track", rest: "the cloud track"},
 	})
+	days := when.Calendar{Location: singapore, Tracks: []string{"Database - MySQL Day", "Database - PGDay"}}
+	runParse(t, days, []parseCase{
+		{msg: "the mysql day track", tracks: []string{"Database - MySQL Day"}, rest: ""},
+		{msg: "what's in the postgres day track", rest: "what's in the postgres day track"},
+	})
 }
