@@ -27,12 +27,13 @@ type acronyms struct {
 	seqs    [][]string                // every distinct sentence's words in order, stop words included
 	byFirst map[byte][]position       // where each initial letter starts a word
 	camel   map[string]map[string]int // "osm" → "openstreetmap" → occurrences, from OpenStreetMap
+	spoken  map[byte]int              // how often the words a numeral stands for occur ("to" for 2)
 }
 
 type position struct{ seq, at int }
 
 func mineAcronyms(docs []Doc, v *vocabulary) acronyms {
-	a := acronyms{defined: map[string]string{}, upper: map[string]bool{}, byFirst: map[byte][]position{}, camel: map[string]map[string]int{}}
+	a := acronyms{defined: map[string]string{}, upper: map[string]bool{}, byFirst: map[byte][]position{}, camel: map[string]map[string]int{}, spoken: map[byte]int{}}
 	seen := map[string]bool{} // sentences already read
 	for _, d := range docs {
 		for _, f := range d.Fields {
@@ -52,8 +53,9 @@ func mineAcronyms(docs []Doc, v *vocabulary) acronyms {
 func (a *acronyms) addText(text string, seen map[string]bool) {
 	for _, m := range definition.FindAllStringSubmatchIndex(text, -1) {
 		acr := text[m[2]:m[3]]
-		if long := longFormBefore(terms.Words(text[:m[0]]), letters(acr)); long != "" && isCapitals(acr) {
-			a.defined[strings.ToLower(acr)] = long
+		want, ok := spelling(acr)
+		if long := longFormBefore(terms.Words(text[:m[0]]), want); ok && long != "" && isCapitals(acr) {
+			a.defined[want] = long
 		}
 	}
 	for _, sentence := range sentenceEnd.Split(text, -1) {
@@ -96,6 +98,11 @@ func (a *acronyms) addSentence(seq []string) {
 		if w != "" && !connectors[w] {
 			a.byFirst[w[0]] = append(a.byFirst[w[0]], position{n, i})
 		}
+		for _, c := range []byte{'2', '4'} {
+			if gives(w, c) {
+				a.spoken[c]++
+			}
+		}
 	}
 }
 
@@ -129,6 +136,9 @@ func (a *acronyms) swapped(w string) []string {
 	}
 	var found []string
 	for i := 0; i+1 < len(w); i++ {
+		if !isLetter(w[i]) || !isLetter(w[i+1]) {
+			continue // a numeral is no slip of the finger
+		}
 		b := []byte(w)
 		b[i], b[i+1] = b[i+1], b[i]
 		if s := string(b); s != w {
@@ -192,15 +202,58 @@ func camelInitials(w string) string {
 	return b.String()
 }
 
-// letters keeps the lower-case letters of an acronym ("R&D" → "rd").
-func letters(acr string) string {
+// spelling is what an acronym's words must spell: its lower-case letters,
+// and a 2 or 4 between letters, which stand for "to" and "for" ("E2EE" is
+// end-to-end encryption, "B2B" business to business). Other numerals stand
+// for letters left out ("k8s", "a11y"), so such an acronym spells nothing.
+func spelling(acr string) (string, bool) {
 	var b strings.Builder
-	for _, r := range strings.ToLower(acr) {
-		if r >= 'a' && r <= 'z' {
-			b.WriteRune(r)
+	low := strings.ToLower(acr)
+	for i := range len(low) {
+		c := low[i]
+		switch {
+		case isLetter(c):
+			b.WriteByte(c)
+		case numeral(c) && i > 0 && i+1 < len(low) && isLetter(low[i-1]) && isLetter(low[i+1]):
+			b.WriteByte(c)
+		case c >= '0' && c <= '9':
+			return "", false
 		}
 	}
-	return b.String()
+	return b.String(), true
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' }
+
+// numeral reports whether an acronym's letter is a numeral that stands
+// for a word (see spelling).
+func numeral(c byte) bool { return c == '2' || c == '4' }
+
+// gives reports whether a word gives an acronym's letter c: its initial;
+// "to" and "for" the 2 and 4 of "E2EE" and "B2B"; and, for an X, a word
+// beginning with cross, trans or ex ("XSS" is cross-site scripting, "UX"
+// user experience), as acronyms are written.
+func gives(w string, c byte) bool {
+	switch {
+	case w == "":
+		return false
+	case c == '2':
+		return w == "to"
+	case c == '4':
+		return w == "for"
+	case c == 'x':
+		return w[0] == 'x' || strings.HasPrefix(w, "cross") || strings.HasPrefix(w, "trans") || strings.HasPrefix(w, "ex")
+	}
+	return w[0] == c
+}
+
+// initialsOf are the initials under which the words that give letter c are
+// indexed.
+func initialsOf(c byte) []byte {
+	if c == 'x' {
+		return []byte{'x', 'c', 't', 'e'}
+	}
+	return []byte{c}
 }
 
 // longFormBefore finds, ending at the last word, the words whose initials
@@ -228,7 +281,7 @@ func spells(words []string, want string) bool {
 	if w == "" {
 		return false
 	}
-	if want != "" && w[0] == want[0] && spells(words[1:], want[1:]) {
+	if want != "" && gives(w, want[0]) && spells(words[1:], want[1:]) {
 		return true
 	}
 	return connectors[w] && spells(words[1:], want)
@@ -249,9 +302,9 @@ func initials(words []string) string {
 // frequent first: the long form a text defines, then phrases whose words'
 // initials spell it, found at least twice; the two most frequent are kept.
 func (a *acronyms) expansions(acr string) []string {
-	want := letters(acr)
-	if len(want) < 2 || len(want) > 6 || strings.ContainsAny(acr, "0123456789") {
-		return nil // "k8s", "a11y": numerals stand for letters left out, not for words
+	want, ok := spelling(acr)
+	if !ok || len(want) < 2 || len(want) > 6 || numeral(want[0]) {
+		return nil
 	}
 	counts := map[string]int{}     // by the phrase's stems: "systems" and "system" are one phrase
 	surface := map[string]string{} // stems → the first written form
@@ -263,7 +316,7 @@ func (a *acronyms) expansions(acr string) []string {
 		counts[key] += n
 	}
 	next := map[string]map[string]int{} // phrase → the words that follow it
-	for _, p := range a.byFirst[want[0]] {
+	for _, p := range a.startingWith(want[0]) {
 		if found := a.phraseAt(p, want); found != "" {
 			phrase, follower, _ := strings.Cut(found, "\x00")
 			add(phrase, 1)
@@ -334,7 +387,11 @@ func (a *acronyms) chance(want string) float64 {
 	}
 	expected := float64(n)
 	for i := range len(want) {
-		expected *= float64(len(a.byFirst[want[i]])) / float64(n)
+		if numeral(want[i]) {
+			expected *= float64(a.spoken[want[i]]) / float64(n)
+			continue
+		}
+		expected *= float64(len(a.startingWith(want[i]))) / float64(n)
 	}
 	return 1 - math.Exp(-expected)
 }
@@ -350,6 +407,20 @@ func fragment(followers map[string]int, n int) bool {
 		}
 	}
 	return false
+}
+
+// startingWith lists the word positions where a word giving letter c may
+// start a phrase (see gives): for an X, those of its words too.
+func (a *acronyms) startingWith(c byte) []position {
+	var out []position
+	for _, first := range initialsOf(c) {
+		for _, p := range a.byFirst[first] {
+			if gives(a.seqs[p.seq][p.at], c) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
 }
 
 func stemsOf(phrase string) []string {
@@ -369,7 +440,10 @@ func (a *acronyms) phraseAt(p position, want string) string {
 	for i := p.at; i < len(seq) && k < len(want); i++ {
 		w := seq[i]
 		switch {
-		case w != "" && w[0] == want[k] && !connectors[w]:
+		case numeral(want[k]) && gives(w, want[k]) && len(words) > 0:
+			words = append(words, w) // the "to" of "end to end"
+			k++
+		case gives(w, want[k]) && !connectors[w]:
 			words = append(words, w)
 			k++
 		case connectors[w] && len(words) > 0:
@@ -441,9 +515,11 @@ func (a *acronyms) abbreviation(words []string) string {
 	}
 	var found []string
 	n := len(initials(words))
-	for _, acr := range a.upperBy[words[0][0]] {
-		if len(acr) >= n && spells(words, acr) {
-			found = append(found, acr)
+	for _, first := range []byte{words[0][0], 'x'} {
+		for _, acr := range a.upperBy[first] {
+			if want, ok := spelling(acr); ok && len(acr) >= n && spells(words, want) && !slices.Contains(found, acr) {
+				found = append(found, acr)
+			}
 		}
 	}
 	slices.Sort(found)

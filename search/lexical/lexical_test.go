@@ -90,6 +90,25 @@ func TestAcronymsSkipWith(t *testing.T) {
 	assert.Equal(t, []string{"mechanical ventilation with heat recovery"}, c.Expansions("MVHR"))
 }
 
+// An acronym's 2 and 4 stand for "to" and "for", and its X for a word
+// beginning with cross, trans or ex, as acronyms are written; other
+// numerals stand for letters left out and spell nothing.
+func TestAcronymsReadNumeralsAndX(t *testing.T) {
+	c := Build([]Doc{
+		{Key: "sessions/s1", Group: "sessions", Fields: []Field{{Text: "End-to-end encryption for email", Weight: 2}, {Text: "Tools for end-to-end encryption of messages.", Weight: 1}}},
+		{Key: "sessions/s2", Group: "sessions", Fields: []Field{{Text: "Web security basics", Weight: 2}, {Text: "A demo on injection and cross site scripting. Why cross site scripting survives frameworks.", Weight: 1}}},
+		{Key: "sessions/s3", Group: "sessions", Fields: []Field{{Text: "Designing the user experience", Weight: 2}, {Text: "Research methods for user experience teams. We ship GDPR tools.", Weight: 1}}},
+		{Key: "sessions/s4", Group: "sessions", Fields: []Field{{Text: "Kubernetes in production", Weight: 2}, {Text: "Running Kubernetes clusters at scale.", Weight: 1}}},
+	})
+	assert.Equal(t, []string{"end to end encryption"}, c.Expansions("E2EE"))
+	assert.Equal(t, []string{"cross site scripting"}, c.Expansions("XSS"))
+	assert.Equal(t, []string{"user experience"}, c.Expansions("UX"))
+	assert.Empty(t, c.Expansions("E4EE"), "the 4 is \"for\", not \"to\"")
+	assert.Empty(t, c.Expansions("k8s"), "k8s: the 8 is letters left out")
+	d := Build([]Doc{{Key: "sessions/s1", Group: "sessions", Fields: []Field{{Text: "XSS in single-page apps", Weight: 2}, {Text: "How XSS still gets through.", Weight: 1}}}})
+	assert.Equal(t, "xss", d.Abbreviation("cross site scripting"))
+}
+
 // "From" gives an acronym no letter either, and an acronym typed with two
 // neighbouring letters swapped still reads as the one the programme spells
 // out.
