@@ -111,6 +111,10 @@ var (
 	heldout17Bundle []byte
 	//go:embed heldout17/cases.jsonl
 	heldout17Cases []byte
+	//go:embed heldout18/bundle.json
+	heldout18Bundle []byte
+	//go:embed heldout18/cases.jsonl
+	heldout18Cases []byte
 	//go:embed realconf/cases.jsonl
 	realconfCases []byte
 	//go:embed realconf/dev_cases.jsonl
@@ -145,6 +149,7 @@ var Sets = []Set{
 	{Name: "heldout15", Role: HeldOut, About: "a sports-science and coaching conference written apart from the code, frozen first", cases: heldout15Cases, bundle: heldout15Bundle},
 	{Name: "heldout16", Role: HeldOut, About: "a dentistry and oral-health conference written apart from the code, frozen first", cases: heldout16Cases, bundle: heldout16Bundle},
 	{Name: "heldout17", Role: HeldOut, About: "a video-game development conference written apart from the code, frozen first", cases: heldout17Cases, bundle: heldout17Bundle},
+	{Name: "heldout18", Role: HeldOut, About: "a semiconductor-manufacturing conference written apart from the code, frozen first", cases: heldout18Cases, bundle: heldout18Bundle},
 	{Name: "realconf", Role: HeldOut, About: "FOSSASIA Summit 2017, frozen cases", DataFile: realconfData, cases: realconfCases},
 }
 
