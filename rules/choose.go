@@ -2,7 +2,6 @@ package rules
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/search"
@@ -229,10 +228,10 @@ func newEvidence(lex *search.Lexicon, planned []search.Query, language string) e
 }
 
 // explanations lists what an unknown word of text stands for in the
-// conference: the phrases its text abbreviates that way, the general
+// conference: the phrases its text abbreviates that way, or the general
 // glossary's expansions, whose words it uses, of a term around the word
-// ("prem" in "on-prem"), or the acronym the conference writes for a phrase
-// around it.
+// ("prem" in "on-prem"). The acronym the conference writes for a phrase
+// around it is the analysis's own (lexical.Corpus.Analyze).
 func explanations(lex *search.Lexicon, w, text string) []string {
 	out := lex.Corpus().Expansions(w)
 	words := terms.Words(text)
@@ -245,26 +244,8 @@ func explanations(lex *search.Lexicon, w, text string) []string {
 				out = append(out, slices.DeleteFunc(slices.Clone(exp), func(e string) bool { return !allKnown(lex, terms.Words(e)) })...)
 			}
 		}
-		if acr := acronymFor(lex, words, pos); acr != "" {
-			out = append(out, acr)
-		}
 	}
 	return out
-}
-
-// acronymFor is the acronym the conference writes, without spelling it
-// out, for a phrase of two to five of words, longest first: one holding
-// words[at], or any when at is negative ("computational fluid dynamics" in
-// a programme that says only CFD).
-func acronymFor(lex *search.Lexicon, words []string, at int) string {
-	for n := min(5, len(words)); n >= 2; n-- {
-		for i := max(0, at-n+1); i+n <= len(words) && (at < 0 || i <= at); i++ {
-			if acr := lex.Corpus().Abbreviation(strings.Join(words[i:i+n], " ")); acr != "" {
-				return acr
-			}
-		}
-	}
-	return ""
 }
 
 // answers reports whether an item answers the question: for one of its

@@ -48,7 +48,7 @@ func rewrite(lex *search.Lexicon, tb search.Table, text string, off search.Ablat
 		}
 		out = append(out, r.word(lex, words[i])...)
 	}
-	if acr := acronymFor(lex, words, -1); acr != "" {
+	if acr := acronymFor(lex, words); acr != "" {
 		out = append(out, acr)
 		r.expanded = append(r.expanded, [2]string{acr, acr})
 	}
@@ -204,4 +204,18 @@ func (r rewritten) note() string {
 		return fmt.Sprintf("This programme never mentions %s, so I'm searching for %s instead.", quote(strings.Join(r.dropped, ", ")), quote(shorten(r.text, 8)))
 	}
 	return fmt.Sprintf("Nothing matched closely, so I'm also looking for %s, which this programme uses alongside it.", quote(strings.Join(r.related, " and ")))
+}
+
+// acronymFor is the acronym the conference writes, without spelling it
+// out, for a phrase of two to five words, longest first ("computational
+// fluid dynamics" in a programme that says only CFD).
+func acronymFor(lex *search.Lexicon, words []string) string {
+	for n := min(5, len(words)); n >= 2; n-- {
+		for i := 0; i+n <= len(words); i++ {
+			if acr := lex.Corpus().Abbreviation(strings.Join(words[i:i+n], " ")); acr != "" {
+				return acr
+			}
+		}
+	}
+	return ""
 }

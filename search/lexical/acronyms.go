@@ -24,6 +24,7 @@ type acronyms struct {
 	defined map[string]string         // "sbom" → "software bill of materials", from "… (SBOM)"
 	upper   map[string]bool           // words written in capitals somewhere ("sbom")
 	upperBy map[byte][]string         // the same, by first letter
+	spelt   map[string]string         // each of them as its words must spell it ("b2b"), "" for "k8s"
 	seqs    [][]string                // every distinct sentence's words in order, stop words included
 	byFirst map[byte][]position       // where each initial letter starts a word
 	camel   map[string]map[string]int // "osm" → "openstreetmap" → occurrences, from OpenStreetMap
@@ -40,9 +41,10 @@ func mineAcronyms(docs []Doc, v *vocabulary) acronyms {
 			a.addText(f.Text, seen)
 		}
 	}
-	a.upperBy = map[byte][]string{}
+	a.upperBy, a.spelt = map[byte][]string{}, map[string]string{}
 	for acr := range a.upper {
 		a.upperBy[acr[0]] = append(a.upperBy[acr[0]], acr)
+		a.spelt[acr], _ = spelling(acr)
 	}
 	return a
 }
@@ -287,17 +289,6 @@ func spells(words []string, want string) bool {
 	return connectors[w] && spells(words[1:], want)
 }
 
-// initials are the first letters of a phrase's words, connectors skipped.
-func initials(words []string) string {
-	var b strings.Builder
-	for _, w := range words {
-		if w != "" && !connectors[w] {
-			b.WriteByte(w[0])
-		}
-	}
-	return b.String()
-}
-
 // expansions lists the phrases of the corpus that acr abbreviates, most
 // frequent first: the long form a text defines, then phrases whose words'
 // initials spell it, found at least twice; the two most frequent are kept.
@@ -505,26 +496,39 @@ func (a *acronyms) abbreviation(words []string) string {
 	if len(words) < 2 {
 		return ""
 	}
-	if connectors[words[0]] || connectors[words[len(words)-1]] || len(initials(words)) < 3 {
-		return ""
-	}
+	n := 0 // the phrase's initials
 	for _, w := range words {
-		if !connectors[w] && (terms.IsStop(w) || generic[w]) {
+		if !connectors[w] {
+			n++
+		}
+		if w == "" || !connectors[w] && (terms.IsStop(w) || generic[w]) {
 			return "" // a long form is a run of content words: "i can use" is not ICU
 		}
 	}
+	if connectors[words[0]] || connectors[words[len(words)-1]] || n < 3 {
+		return ""
+	}
 	var found []string
-	n := len(initials(words))
-	for _, first := range []byte{words[0][0], 'x'} {
+	for _, first := range [2]byte{words[0][0], 'x'} {
 		for _, acr := range a.upperBy[first] {
-			if want, ok := spelling(acr); ok && len(acr) >= n && spells(words, want) && !slices.Contains(found, acr) {
+			if want := a.spelt[acr]; want != "" && len(acr) >= n && spells(words, want) && !slices.Contains(found, acr) {
 				found = append(found, acr)
 			}
 		}
 	}
+	found = slices.DeleteFunc(found, func(acr string) bool { return !a.mayStandFor(acr, words) })
 	slices.Sort(found)
 	if len(found) == 0 {
 		return ""
 	}
 	return found[len(found)-1]
+}
+
+// mayStandFor reports whether an acronym may abbreviate a phrase: the
+// conference spells it out nowhere ("CFD" alone), or mostly as that
+// phrase. Where it writes OSS and "open source software" most,
+// "open source spectrometer" (a title seen twice) is not OSS.
+func (a *acronyms) mayStandFor(acr string, words []string) bool {
+	long := a.expansions(acr)
+	return len(long) == 0 || slices.Equal(stemsOf(long[0]), stemsOf(strings.Join(words, " ")))
 }

@@ -1,6 +1,7 @@
 package lexical
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 
@@ -116,7 +117,30 @@ func (c *Corpus) Analyze(text string) Analysis {
 		}
 		a.Concepts = append(a.Concepts, k)
 	}
+	if !c.off.Acronyms {
+		c.abbreviated(a, words)
+	}
 	return a
+}
+
+// abbreviated lets a document that writes the conference's acronym for a
+// phrase of the question have each word of the phrase: one with "BMS" has
+// "building management systems", where "building safety managers" has
+// only two of its words.
+func (c *Corpus) abbreviated(a Analysis, words []string) {
+	for n := min(5, len(words)); n >= 2; n-- {
+		for i := 0; i+n <= len(words); i++ {
+			acr := c.acronyms.abbreviation(words[i : i+n])
+			if acr == "" {
+				continue
+			}
+			for j, k := range a.Concepts {
+				if slices.Contains(words[i:i+n], k.Word) {
+					a.Explain(j, acr)
+				}
+			}
+		}
+	}
 }
 
 // nameOnly prefixes the stem of a question's word that the conference has

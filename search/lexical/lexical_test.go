@@ -90,6 +90,26 @@ func TestAcronymsSkipWith(t *testing.T) {
 	assert.Equal(t, []string{"mechanical ventilation with heat recovery"}, c.Expansions("MVHR"))
 }
 
+// A document that writes the conference's acronym for a phrase of the
+// question has every word of the phrase; a phrase the acronym mostly does
+// not stand for there has none of it.
+func TestAPhraseTheConferenceAbbreviatesIsCoveredByItsAcronym(t *testing.T) {
+	c := Build([]Doc{
+		{Key: "sessions/s1", Group: "sessions", Fields: []Field{{Text: "Fault detection on BMS data", Weight: 2}, {Text: "Trend logs from a real building.", Weight: 1}}},
+		{Key: "sessions/s2", Group: "sessions", Fields: []Field{{Text: "Evacuation lifts", Weight: 2}, {Text: "For building safety officers and designers of systems.", Weight: 1}}},
+		{Key: "sessions/s3", Group: "sessions", Fields: []Field{{Text: "Open BMS protocols", Weight: 2}, {Text: "Why BMS head-ends lock you in.", Weight: 1}}},
+	})
+	a := c.Analyze("building management systems")
+	assert.InDelta(t, 1, c.Coverage("sessions", "sessions/s1", a), 1e-9, "BMS and building")
+	assert.Less(t, c.Coverage("sessions", "sessions/s2", a), 0.9, "no management")
+	d := Build([]Doc{
+		{Key: "sessions/s1", Group: "sessions", Fields: []Field{{Text: "Building OSS communities", Weight: 2}, {Text: "Open source software for schools. More open source software. Even more open source software.", Weight: 1}}},
+		{Key: "sessions/s2", Group: "sessions", Fields: []Field{{Text: "An open source spectrometer", Weight: 2}, {Text: "Build an open source spectrometer with a webcam.", Weight: 1}}},
+	})
+	assert.Equal(t, "", d.Abbreviation("open source spectrometer"), "OSS is open source software here")
+	assert.Equal(t, "oss", d.Abbreviation("open source software"))
+}
+
 // An acronym's 2 and 4 stand for "to" and "for", and its X for a word
 // beginning with cross, trans or ex, as acronyms are written; other
 // numerals stand for letters left out and spell nothing.
