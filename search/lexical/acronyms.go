@@ -27,6 +27,7 @@ type acronyms struct {
 	spelt   map[string]string         // each of them as its words must spell it ("b2b"), "" for "k8s"
 	seqs    [][]string                // every distinct sentence's words in order, stop words included
 	byFirst map[byte][]position       // where each initial letter starts a word
+	xFirst  []position                // where a word giving an acronym's X starts (see gives)
 	camel   map[string]map[string]int // "osm" → "openstreetmap" → occurrences, from OpenStreetMap
 	spoken  map[byte]int              // how often the words a numeral stands for occur ("to" for 2)
 }
@@ -39,6 +40,13 @@ func mineAcronyms(docs []Doc, v *vocabulary) acronyms {
 	for _, d := range docs {
 		for _, f := range d.Fields {
 			a.addText(f.Text, seen)
+		}
+	}
+	for _, first := range initialsOf('x') {
+		for _, p := range a.byFirst[first] {
+			if gives(a.seqs[p.seq][p.at], 'x') {
+				a.xFirst = append(a.xFirst, p)
+			}
 		}
 	}
 	a.upperBy, a.spelt = map[byte][]string{}, map[string]string{}
@@ -401,17 +409,13 @@ func fragment(followers map[string]int, n int) bool {
 }
 
 // startingWith lists the word positions where a word giving letter c may
-// start a phrase (see gives): for an X, those of its words too.
+// start a phrase (see gives): for an X, those of cross-, trans- and ex-
+// words too, gathered once.
 func (a *acronyms) startingWith(c byte) []position {
-	var out []position
-	for _, first := range initialsOf(c) {
-		for _, p := range a.byFirst[first] {
-			if gives(a.seqs[p.seq][p.at], c) {
-				out = append(out, p)
-			}
-		}
+	if c == 'x' {
+		return a.xFirst
 	}
-	return out
+	return a.byFirst[c]
 }
 
 func stemsOf(phrase string) []string {
@@ -426,8 +430,8 @@ func stemsOf(phrase string) []string {
 // want, allowing connectors between its words but not at its ends.
 func (a *acronyms) phraseAt(p position, want string) string {
 	seq := a.seqs[p.seq]
-	var words []string
-	k, lent := 0, 0 // letters matched, and those a connector lent
+	words := make([]string, 0, 8) // on the stack: most starts match no phrase
+	k, lent := 0, 0               // letters matched, and those a connector lent
 	for i := p.at; i < len(seq) && k < len(want); i++ {
 		w := seq[i]
 		switch {
