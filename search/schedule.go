@@ -2,6 +2,7 @@ package search
 
 import (
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/erleah/erleah-agent/conference"
@@ -55,7 +56,22 @@ func scheduleOf(c conference.Conference, docs []Document, talks map[string][]con
 		}
 	}
 	s.cal.Days = conferenceDays(c, s.cal.Location, days)
+	s.cal.Uses = when.Uses(entryTexts(docs))
 	return s
+}
+
+// entryTexts are the texts of the programme's entries, one per entry.
+func entryTexts(docs []Document) []string {
+	out := make([]string, 0, len(docs))
+	for _, d := range docs {
+		var b strings.Builder
+		for _, f := range d.Fields {
+			b.WriteString(f.Text)
+			b.WriteString(" ")
+		}
+		out = append(out, b.String())
+	}
+	return out
 }
 
 // landmark reports whether sessions of a format can be landmarks: keynotes,

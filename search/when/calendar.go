@@ -36,6 +36,26 @@ type Calendar struct {
 	// (their titles with the word "keynote") and breaks, for "after the
 	// keynote" or "during the coffee break".
 	Landmarks []Landmark
+	// Uses, when set, is in how many of the programme's entries (titles,
+	// descriptions, facets) a word occurs: a room's first word that two or
+	// more entries use for their topic ("quay" of "Quay Lab" at a port
+	// conference) does not name the room on its own.
+	Uses func(word string) int
+}
+
+// Uses counts, for each word, the texts it occurs in (see Calendar.Uses).
+func Uses(texts []string) func(word string) int {
+	n := map[string]int{}
+	for _, t := range texts {
+		seen := map[string]bool{}
+		for _, w := range wordsOf(t) {
+			if !seen[w] {
+				seen[w] = true
+				n[w]++
+			}
+		}
+	}
+	return func(w string) int { return n[w] }
 }
 
 // conf is a Calendar made ready for use: a location that is never nil and

@@ -59,7 +59,7 @@ func Parse(message string, now time.Time, cal Calendar) Parsed {
 	c := cal.conf()
 	p := &found{now: now, c: c, today: c.today(now)}
 	s := newScan(message)
-	p.rooms = matchRooms(s, cal.Rooms)
+	p.rooms = matchRooms(s, cal.Rooms, cal.Uses)
 	p.tracks = matchTracks(s, cal.Tracks)
 	for _, step := range steps {
 		s.each(step.re, func(m match) bool { return step.fn(p, m) })

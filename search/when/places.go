@@ -34,9 +34,11 @@ var plainWords = []string{
 // roomKeys lists, longest first, the word sequences that name the rooms: each
 // full name; its head, before any "(", "-", "," or ":" ("Einstein" of
 // "Einstein (Floor 2)"); and the head's first word, when no other room's head
-// starts with it and the words after it are no designators ("Exhibition" of
-// "Exhibition Hall", but not "Lab" of "Lab 2").
-func roomKeys(rooms []string) []roomKey {
+// starts with it, the words after it are no designators ("Exhibition" of
+// "Exhibition Hall", but not "Lab" of "Lab 2") and the programme's entries
+// do not use it for their topics ("quay" of "Quay Lab" at a port
+// conference).
+func roomKeys(rooms []string, uses func(string) int) []roomKey {
 	heads := make([][]string, len(rooms))
 	for i, r := range rooms {
 		heads[i] = wordsOf(headOf(r))
@@ -58,7 +60,7 @@ func roomKeys(rooms []string) []roomKey {
 	for i, r := range rooms {
 		add(wordsOf(r), r)
 		add(heads[i], r)
-		if len(heads[i]) > 1 && firstWordUnique(heads, i) && !slices.ContainsFunc(heads[i][1:], designator) {
+		if len(heads[i]) > 1 && firstWordUnique(heads, i) && !slices.ContainsFunc(heads[i][1:], designator) && (uses == nil || uses(heads[i][0]) < 2) {
 			add(heads[i][:1], r)
 		}
 		for _, alias := range roomAliases(heads, i) {
@@ -173,9 +175,9 @@ func designator(w string) bool { return len(w) <= 2 || strings.Trim(w, "01234567
 
 // matchRooms consumes the rooms the message names, with their cues ("in
 // Einstein", "room b", "at hall 1"), and returns them.
-func matchRooms(s *scan, rooms []string) []string {
+func matchRooms(s *scan, rooms []string, uses func(string) int) []string {
 	var got []string
-	for _, k := range roomKeys(rooms) {
+	for _, k := range roomKeys(rooms, uses) {
 		ws := s.words()
 		for i := 0; i < len(ws); i++ {
 			if !s.seqAt(ws, i, k.words) {

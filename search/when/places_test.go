@@ -66,6 +66,20 @@ func TestParseRoomsByTheEndOfTheirName(t *testing.T) {
 	})
 }
 
+// A room's first word names it alone only when the programme's entries do
+// not use it for their topics: "quay cranes" at a port conference is no
+// room, "the Quay Lab" still is.
+func TestARoomsFirstWordThatTopicsUseNamesNoRoom(t *testing.T) {
+	port := when.Calendar{Location: singapore, Rooms: []string{"Quay Lab", "Maas Room"},
+		Uses: when.Uses([]string{"Remote control for quay cranes", "Shore power at the quay", "Hands-on in the Quay Lab"})}
+	runParse(t, port, []parseCase{
+		{msg: "predictive maintenance on quay cranes", rest: "predictive maintenance on quay cranes"},
+		{msg: "what's on in the Quay Lab", rooms: []string{"Quay Lab"}, rest: "what's on"},
+	})
+	port.Uses = nil
+	runParse(t, port, []parseCase{{msg: "anything at the quay", rooms: []string{"Quay Lab"}, rest: "anything"}})
+}
+
 func TestParseTracks(t *testing.T) {
 	runParse(t, sgCal, []parseCase{
 		{msg: "the devops track", tracks: []string{"DevOps"}, rest: "", label: "in the DevOps track"},
