@@ -109,8 +109,9 @@ func (t *turn) readQuestion(ctx context.Context) {
 	}
 	cal := t.agent.search.Calendar(st.Conference.ID)
 	p := when.Parse(text, st.AskedAt, cal)
-	if ask, context := lexical.Asking(text); context {
-		// "the repo is now 40 GB": a story's time words filter nothing.
+	if ask, context := lexical.Asking(text); context && !lexical.SaysWhenFree(text) {
+		// "the repo is now 40 GB": a story's time words filter nothing,
+		// unless it says when the attendee is free.
 		a := when.Parse(ask, st.AskedAt, cal)
 		p.Filter, p.Outside = a.Filter, a.Outside
 	}

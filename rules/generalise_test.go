@@ -373,3 +373,17 @@ func TestALongStorysLaterNeedIsSearched(t *testing.T) {
 		time.Date(2026, 10, 24, 8, 0, 0, 0, time.UTC))
 	assert.Contains(t, cited(st), "sun-late", "answer: %s", st.ResponseText)
 }
+
+// A sentence saying when the attendee is free sets the question's time,
+// though it asks nothing itself; another story's time words set none.
+func TestWhenTheAttendeeIsFreeIsTheQuestionsTime(t *testing.T) {
+	eng, conf := harbour(t)
+	ams, err := time.LoadLocation("Europe/Amsterdam")
+	require.NoError(t, err)
+	sunday := time.Date(2026, 10, 25, 9, 0, 0, 0, ams)
+	st := ask(t, eng, conf, "I'm free from 1pm until 3pm. Anything on cold chain?", sunday)
+	require.NotNil(t, st.Filter, "no time filter: %s", st.ResponseText)
+	assert.Equal(t, []string{"sun-pm"}, cited(st), "answer: %s", st.ResponseText)
+	st = ask(t, eng, conf, "Our reefer fleet grew from 1 to 3 ships last year. Anything on cold chain?", sunday)
+	assert.Nil(t, st.Filter, "a story's time words: %+v", st.Filter)
+}

@@ -58,6 +58,15 @@ func Asking(text string) (string, bool) {
 	return strings.Join(ask, " "), true
 }
 
+// free says when the attendee can come ("I'm free from 2pm until the boat
+// tour", "we're only around until 4", "I have a gap after lunch").
+var free = regexp.MustCompile(`(?i)\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:only\s+|just\s+|completely\s+)?(?:free|available|around)\b|\b(?:i|we)\s+(?:have|'ve\s+got|got)\s+(?:some\s+|a\s+bit\s+of\s+)?(?:free\s+)?(?:time|a\s+gap|a\s+slot|a\s+window)\b`)
+
+// SaysWhenFree reports whether a message says when the attendee can come:
+// the time words of such a sentence are the question's, though it asks
+// nothing itself.
+func SaysWhenFree(text string) bool { return free.MatchString(text) }
+
 // Told splits text into the sentences that ask for something and those
 // that only tell ("Just landed in Toronto."), whatever their length.
 func Told(text string) (asking, told []string) {

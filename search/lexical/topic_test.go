@@ -102,3 +102,20 @@ func TestTopicDropsSelfDescriptionAndRequestPhrasing(t *testing.T) {
 		assert.Equal(t, want, Topic(in), "Topic(%q)", in)
 	}
 }
+
+// The answer an attendee fears ("…, or is it just sandwiches?") and the
+// verbs that ask what starts are no topic; a sentence saying when the
+// attendee is free is told apart from other stories.
+func TestTopicDropsRhetoricalEndsAndStartVerbs(t *testing.T) {
+	for in, want := range map[string]string{
+		"Is there anything about ship fuels going on, or is it just sandwiches?": "ship fuels",
+		"any security talk, or is it all vendor pitches?":                        "security talk",
+		"What starts at ten?":                      "at ten",
+		"is it shore power or is it cold ironing?": "is it shore power or is it cold ironing", // no "just": a real alternative
+	} {
+		assert.Equal(t, want, Topic(in), "%q", in)
+	}
+	assert.True(t, SaysWhenFree("I'm free from 2pm until the boat tour."))
+	assert.True(t, SaysWhenFree("We're only around until 4, any talks on cranes?"))
+	assert.False(t, SaysWhenFree("I'm a terminal manager from Antwerp."))
+}

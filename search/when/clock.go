@@ -28,7 +28,7 @@ func hourNumber(s string) int {
 }
 
 var (
-	reParts   = regexp.MustCompile(`(?:\b(?:in|during|on|for|over|of)\s+)?(?:\b(?P<the>the|this)\s+)?(?:\b(?P<half>early|late)[\s-]+)?\b(?P<part>morning|afternoon|evening)s?\b(?:\s+slots?\b)?`)
+	reParts   = regexp.MustCompile(`(?:\b(?:for\s+)?(?P<rest>the\s+rest)\s+of\s+)?(?:\b(?:in|during|on|for|over|of)\s+)?(?:\b(?P<the>the|this)\s+)?(?:\b(?P<half>early|late)[\s-]+)?\b(?P<part>morning|afternoon|evening)s?\b(?:\s+slots?\b)?`)
 	reNight   = regexp.MustCompile(`\b(?:at|in\s+the|during\s+the)\s+night\b`)
 	reLunch   = regexp.MustCompile(`(?:\b(?:over|during|at|around|for|in)\s+)?(?:\bthe\s+)?\blunch\s*(?:time|break)s?\b|\b(?:over|during|at|around)\s+lunch\b`)
 	reByLunch = regexp.MustCompile(`(?:\b(?P<soon>right|just|straight|immediately|shortly)\s+)?\b(?P<cue>after|before)\s+(?:the\s+)?lunch(?:\s*(?:time|break))?\b`)
@@ -57,17 +57,31 @@ func (p *found) part(m match) bool {
 	if prevWord(m) == "good" {
 		return false
 	}
+	if p.placedAt > 0 && p.placedAt <= m.idx[0] && m.group("the") == "this" && blank(m.s.text[p.placedAt:m.idx[0]]) {
+		return true // "until the boat tour this evening": when the landmark is, not a window
+	}
 	for _, x := range parts {
 		if x.name == m.group("part") {
 			p.parts = append(p.parts, halfOf(span{x.lo, x.hi}, m.group("half")))
 		}
 	}
 	plural := strings.HasSuffix(strings.TrimSpace(string(m.s.text[m.idx[0]:m.idx[1]])), "s")
+	p.later = p.later || m.group("rest") != "" // "the rest of this morning": from now
 	switch {
 	case m.group("the") == "this":
 		p.relDay(p.today, "today")
 	case m.group("the") == "", plural:
 		p.bareParts = true // "morning yoga", "in the mornings": a kind of time, not this morning
+	}
+	return true
+}
+
+// blank reports whether text holds only spaces and consumed bytes.
+func blank(text []byte) bool {
+	for _, b := range text {
+		if b != ' ' && b != mask {
+			return false
+		}
 	}
 	return true
 }

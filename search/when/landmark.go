@@ -18,7 +18,17 @@ type Landmark struct {
 
 // reLandmark finds a time said relative to a keynote or a break in the
 // programme; what names the kind of session.
-var reLandmark = regexp.MustCompile(`(?:\b(?P<soon>right|just|straight|immediately|shortly)\s+)?\b(?P<rel>after|following|before|during)\s+(?:the\s+|(?P<this>this)\s+|today'?s\s+)?(?:(?P<qual>[a-z]+)\s+)?(?P<what>keynote|coffee\s+break|tea\s+break|break|reception)(?:\s+(?:talk|session|speech))?\b`)
+var reLandmark = regexp.MustCompile(`(?:\b(?P<soon>right|just|straight|immediately|shortly)\s+)?\b(?P<rel>after|following|before|until|till|during)\s+(?:the\s+|(?P<this>this)\s+|today'?s\s+)?(?:(?P<qual>[a-z]+)\s+)?(?P<what>keynote|coffee\s+break|tea\s+break|break|reception)(?:\s+(?:talk|session|speech))?\b`)
+
+// reLandmarkNamed finds a time said relative to another session of the
+// programme's keynotes, breaks and social events by the words its title
+// ends with ("until the boat tour" for "Harbour Boat Tour", "after the
+// dinner" for "Conference Dinner").
+var reLandmarkNamed = regexp.MustCompile(`(?:\b(?P<soon>right|just|straight|immediately|shortly)\s+)?\b(?P<rel>after|following|before|until|till|during)\s+(?:the\s+|(?P<this>this)\s+|today'?s\s+)(?P<what>[a-z]+(?:\s+[a-z]+)?)\b`)
+
+// reLandmarkEnds finds the end of a keynote or a break said as an event
+// ("once this keynote finishes", "when the break is over"): after it.
+var reLandmarkEnds = regexp.MustCompile(`\b(?:once|when|as\s+soon\s+as)\s+(?:the\s+|(?P<this>this)\s+)?(?:(?P<qual>[a-z]+)\s+)?(?P<what>keynote|coffee\s+break|tea\s+break|break|reception)(?:\s+(?:talk|session|speech))?\s+(?:finishes|ends|is\s+over|is\s+done|wraps\s+up)\b`)
 
 // ordinalQualifiers place a landmark without naming it ("the opening
 // keynote", "the afternoon break"): when no such session's title has the
@@ -31,24 +41,49 @@ var ordinalQualifiers = []string{"opening", "closing", "morning", "afternoon", "
 // during it; "straight after" is the first slot then. A day without such a
 // session leaves the words as they are.
 func (p *found) landmarkRel(m match) bool {
-	day, phrase := p.today, "today"
-	if len(p.days) > 0 {
-		day, phrase = p.days[0].first, ""
-	}
 	what := strings.Join(strings.Fields(m.group("what")), " ")
-	k, ok := p.landmarkOn(what, m.group("qual"), day, phrase == "today")
+	day, today := p.landmarkDay()
+	k, ok := p.landmarkOn(what, m.group("qual"), day, today)
 	if !ok {
 		return false
 	}
-	if phrase != "" {
-		p.relDay(day, phrase)
+	return p.relativeTo(k, m, strings.TrimSpace(m.group("qual")+" "+what), day, today)
+}
+
+// landmarkNamed records a time relative to a keynote, break or social
+// event of the day named by the last words of its title (see
+// reLandmarkNamed); the first of them when those words are not its title.
+func (p *found) landmarkNamed(m match) bool {
+	words := wordsOf(m.group("what"))
+	day, today := p.landmarkDay()
+	for n := len(words); n >= 1; n-- {
+		if k, ok := p.pickLandmark(p.landmarksEnding(day, words[:n]), today); ok {
+			return p.relativeTo(k, m, strings.Join(words[:n], " "), day, today)
+		}
+	}
+	return false
+}
+
+// landmarkDay is the day a landmark is looked for on: the first day named,
+// else today.
+func (p *found) landmarkDay() (time.Time, bool) {
+	if len(p.days) > 0 {
+		return p.days[0].first, false
+	}
+	return p.today, true
+}
+
+// relativeTo records the window after, before or during landmark k.
+func (p *found) relativeTo(k Landmark, m match, said string, day time.Time, today bool) bool {
+	if today {
+		p.relDay(day, "today")
 	}
 	p.notTonight()
+	p.placedAt = m.idx[1]
 	_, start := p.c.clockOf(k.Start, false)
 	_, end := p.c.clockOf(k.End, true)
-	said := strings.TrimSpace(m.group("qual") + " " + what)
-	switch m.group("rel") {
-	case "before":
+	switch m.group("rel") { // none in reLandmarkEnds: after it
+	case "before", "until", "till":
 		return p.addClock(0, start, "before the "+said+" ("+hhmm(start)+")")
 	case "during":
 		p.not = append(p.not, k)
@@ -82,6 +117,12 @@ func (p *found) landmarkOn(what, qual string, day time.Time, today bool) (Landma
 	if len(on) == 0 && slices.Contains(ordinalQualifiers, qual) {
 		on = p.landmarksOn(day, wordsOf(what), "")
 	}
+	return p.pickLandmark(on, today)
+}
+
+// pickLandmark chooses among a day's landmarks of a kind: on another day the
+// first; today the first not yet over, else the last.
+func (p *found) pickLandmark(on []Landmark, today bool) (Landmark, bool) {
 	if len(on) == 0 {
 		return Landmark{}, false
 	}
@@ -92,6 +133,20 @@ func (p *found) landmarkOn(what, qual string, day time.Time, today bool) (Landma
 		return on[i], true
 	}
 	return on[len(on)-1], true
+}
+
+// landmarksEnding are a day's landmarks whose titles end with words, by
+// start.
+func (p *found) landmarksEnding(day time.Time, words []string) []Landmark {
+	var on []Landmark
+	for _, k := range p.c.landmarks {
+		title := wordsOf(headOf(k.Title)) // "Harbour Boat Tour: Rotterdam from the Water"
+		if p.c.today(k.Start).Equal(day) && len(title) >= len(words) && slices.Equal(title[len(title)-len(words):], words) {
+			on = append(on, k)
+		}
+	}
+	slices.SortFunc(on, func(a, b Landmark) int { return a.Start.Compare(b.Start) })
+	return on
 }
 
 // landmarksOn are a day's sessions whose titles have the words, and the

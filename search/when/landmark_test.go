@@ -74,3 +74,37 @@ func TestDuringALandmarkIsNotTheLandmark(t *testing.T) {
 	f.Not = nil
 	assert.True(t, f.Match(sg(20, 10, 0), sg(20, 10, 30), "Hall 1", "", "other"), "the break, once it is no landmark")
 }
+
+// A keynote, break or social event is also named by the words its title
+// ends with ("until the boat tour" for "Harbour Boat Tour: …"), and its
+// end said as an event ("once this keynote finishes"); a part of the day
+// said right after it says when it is, not a window.
+func TestParseLandmarksByTheirTitlesAndEnds(t *testing.T) {
+	cal := sgCal
+	cal.Landmarks = []when.Landmark{
+		{Title: "keynote Opening", Start: sg(20, 9, 0), End: sg(20, 9, 45), Format: "keynote"},
+		{Title: "Harbour Boat Tour: The Port from the Water", Start: sg(20, 17, 45), End: sg(20, 19, 15), Format: "other"},
+		{Title: "Conference Dinner", Start: sg(21, 19, 0), End: sg(21, 22, 0), Format: "other"},
+	}
+	runParse(t, cal, []parseCase{
+		{msg: "from 2pm until the boat tour this evening, anything on cranes?", now: sg(20, 13, 0), from: sg(20, 14, 0), to: sg(20, 17, 45),
+			rest: "anything on cranes?", label: "today 14:00–17:45 (Tue 20 Oct)"},
+		{msg: "once this keynote finishes, what's on about cranes?", now: sg(20, 9, 30), from: sg(20, 9, 45), to: sg(21, 0, 0), next: true,
+			rest: "what's on about cranes?"},
+		{msg: "anything after the dinner on Wednesday?", from: sg(21, 22, 0), to: sg(22, 0, 0), rest: "anything?"},
+		// Words no landmark's title ends with stay as they are.
+		{msg: "anything after the conference?", rest: "anything after the conference?"},
+	})
+}
+
+// "Still … to come" and "the rest of this morning" ask for what has not
+// started yet.
+func TestParseWhatIsStillToCome(t *testing.T) {
+	runParse(t, sgCal, []parseCase{
+		{msg: "is there still a panel discussion to come today?", now: sg(20, 14, 50), from: sg(20, 14, 50), to: sg(21, 0, 0),
+			formats: []string{"panel"}, rest: "is there still a"},
+		{msg: "what's on for the rest of this morning?", now: sg(20, 10, 10), from: sg(20, 10, 10), to: sg(20, 12, 0), rest: "what's on?",
+			label: "later this morning (Tue 20 Oct)"},
+		{msg: "I want to come back tomorrow", from: sg(21, 0, 0), to: sg(22, 0, 0), rest: "I want to come back"},
+	})
+}

@@ -107,6 +107,7 @@ type found struct {
 
 	rooms, tracks, formats []string
 	not                    []Landmark // the landmark a window is said by ("during the break")
+	placedAt               int        // where the words placing a time by a landmark end, 0 for none
 	outside                string
 	bareParts              bool // a part of the day named without "the" or "this"
 }

@@ -15,6 +15,7 @@ var (
 	reRestOfDay = regexp.MustCompile(`(?:\bfor\s+)?(?:\bthe\s+)?\brest\s+of\s+(?:the\s+day|today)\b`)
 	reUpcoming  = regexp.MustCompile(`\b(?:upcoming|still\s+to\s+come|yet\s+to\s+come|from\s+now\s+on|(?:for\s+)?the\s+rest\s+of\s+the\s+(?:week|conference|event|summit|programme|program))\b`)
 	reLater     = regexp.MustCompile(`\blater(?:\s+on)?\b`)
+	reToCome    = regexp.MustCompile(`\bto\s+come\b[\s\x1f]*(?:[?.!,;]|$)`) // "is there still a panel to come today?"
 	reLeft      = regexp.MustCompile(`\b(?:(?:still\s+)?(?:left|remaining)|still(?:\s+(?:going\s+on|going|on|running|happening|open))?)\b`)
 	reCatch     = regexp.MustCompile(`\b(?:i|we)\s+(?:can|could|might)\s+still\s+(?:catch|make|attend|get\s+to|see|join|go\s+to)\b`)
 	reNow       = regexp.MustCompile(`\b(?:happening\s+(?:right\s+)?now|right\s+now|now|currently|at\s+the\s+moment|at\s+present|at\s+this\s+moment|in\s+progress|under\s*way)\b`)
@@ -220,6 +221,8 @@ var steps = []step{
 	{reRelDay, (*found).relDayStep},
 	{reSameDay, (*found).sameDay},
 	{reLandmark, (*found).landmarkRel}, // before "after" reads a clock and "keynote" a format
+	{reLandmarkEnds, (*found).landmarkRel},
+	{reLandmarkNamed, (*found).landmarkNamed},
 	{reParts, (*found).part},
 	{reNight, (*found).night},
 	{reByLunch, (*found).byLunch},
@@ -233,6 +236,7 @@ var steps = []step{
 	{reBare, (*found).bareTime},
 	{reBeforeThen, (*found).beforeThen}, // after the time it points back at
 	{reUpcoming, (*found).upcomingStep},
+	{reToCome, (*found).upcomingStep},
 	{reCatch, (*found).catchStep},
 	{reLeft, (*found).leftStep},
 	{reLater, (*found).laterStep},
