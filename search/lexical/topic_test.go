@@ -111,6 +111,7 @@ func TestTopicDropsRhetoricalEndsAndStartVerbs(t *testing.T) {
 		"Is there anything about ship fuels going on, or is it just sandwiches?": "ship fuels",
 		"any security talk, or is it all vendor pitches?":                        "security talk",
 		"What starts at ten?":                      "at ten",
+		"Which talk covers weather routing?":       "weather routing",
 		"is it shore power or is it cold ironing?": "is it shore power or is it cold ironing", // no "just": a real alternative
 	} {
 		assert.Equal(t, want, Topic(in), "%q", in)
