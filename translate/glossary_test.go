@@ -27,6 +27,8 @@ var entries = []struct{ head, text string }{
 	{"sicherheit", "Sicherheit /zˈɪçɜhˌaɪt/ <fem, n, sg>\n [fin.] security <n>, surety <n>\n         Note: civil law\n"},
 	{"vorträge", "Vorträge /fˈoːɾtɾɛːɡə/ <pl>\nlectures <n>, talks <n>\n see: {Vortrag}\n"},
 	{"zugang", "Zugang /tsˈuːɡaŋ/ <masc, n, sg>\naccess <n>, entrance <n>\n"},
+	{"schiffen", "schiffen /ʃˈɪfən/ <vi>\nto navigate <v>\n"},
+	{"schiff", "Schiff /ʃˈɪf/ <neut, n, sg>\nship <n>, vessel <n>\n"},
 }
 
 // writeDict writes entries as dictd files (index and dictzip text, in
@@ -89,6 +91,25 @@ func b64(n int) string {
 // conference knows the words of a conference on network security.
 func conference(w string) bool {
 	return map[string]bool{"network": true, "security": true, "talks": true, "access": true, "artificial": true}[w]
+}
+
+// port knows the words of a conference on shipping.
+func port(w string) bool {
+	return map[string]bool{"cyber": true, "security": true, "ship": true, "ships": true, "foundation": true}[w]
+}
+
+// A compound's part the conference writes as it is reads as itself
+// ("Cybersicherheit"), a word it writes as it is is not split at all
+// ("Foundation"), and of a word's forms the one whose sense the conference
+// knows is read ("Schiffen" as ships, not the verb).
+func TestGlossaryReadsPartsAndFormsTheConferenceKnows(t *testing.T) {
+	g := translate.NewGlossary(writeDict(t, "deu", 64))
+	got, err := g.Translate(context.Background(), "de", "Cybersicherheit auf Schiffen der Foundation", port)
+	require.NoError(t, err)
+	assert.Equal(t, "cyber security ship Foundation", got)
+	got, err = g.Translate(context.Background(), "de", "Schiffen", nil)
+	require.NoError(t, err)
+	assert.Equal(t, "navigate", got, "without the conference, the word as written first")
 }
 
 func TestGlossaryReadsWordsInTheSenseTheConferenceUses(t *testing.T) {

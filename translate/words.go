@@ -15,6 +15,9 @@ func readWord(d *dict, w string, known func(string) bool) (string, error) {
 	if err != nil || sense != "" {
 		return sense, err
 	}
+	if known != nil && known(lower) {
+		return w, nil // "Foundation" in a German question: the conference's word as written
+	}
 	head, tail, err := compound(d, lower, known)
 	if err != nil || head != "" {
 		return strings.TrimSpace(head + " " + tail), err
@@ -23,8 +26,12 @@ func readWord(d *dict, w string, known func(string) bool) (string, error) {
 }
 
 // lookup returns the best sense of word (as written) or of a form of it
-// without an inflection ending, "" when the dictionary has none.
+// without an inflection ending, "" when the dictionary has none: of the
+// forms found, the one whose sense the conference knows best ("Schiffen"
+// is ships, from "Schiff", at a port conference, not the verb "schiffen"),
+// the word as written on a tie.
 func lookup(d *dict, word string, known func(string) bool) (string, error) {
+	best, bestShare := "", -1.0
 	for i, form := range forms(strings.ToLower(word)) {
 		entries, err := d.entries(form)
 		if err != nil {
@@ -34,10 +41,12 @@ func lookup(d *dict, word string, known func(string) bool) (string, error) {
 			entries = asWritten(entries, word)
 		}
 		if s := bestSense(entries, known); s != "" {
-			return s, nil
+			if share := familiarity(strings.Fields(s), known); share > bestShare {
+				best, bestShare = s, share
+			}
 		}
 	}
-	return "", nil
+	return best, nil
 }
 
 // asWritten keeps the entries whose headword is written as word is, when
@@ -82,13 +91,18 @@ func forms(word string) []string {
 	return out
 }
 
-// compound reads a word the dictionary lacks as two it has, the longest
-// head first, with a linking s allowed ("Netzwerksicherheit" → network
-// security): each part at least four letters.
+// compound reads a word the dictionary lacks as two parts, with a
+// linking s allowed ("Netzwerksicherheit" → network security): each part
+// a word of the dictionary, or one the conference writes as it is
+// ("Cybersicherheit" → cyber security), each at least four letters. Of
+// the splits, the one whose reading the conference knows best wins, the
+// longest head on a tie.
 func compound(d *dict, word string, known func(string) bool) (string, string, error) {
 	r := []rune(word)
+	var best [2]string
+	bestShare := -1.0
 	for i := len(r) - 4; i >= 4; i-- {
-		tail, err := lookup(d, string(r[i:]), known)
+		tail, err := part(d, string(r[i:]), known)
 		if err != nil {
 			return "", "", err
 		}
@@ -99,16 +113,32 @@ func compound(d *dict, word string, known func(string) bool) (string, string, er
 			if len([]rune(head)) < 4 {
 				continue
 			}
-			h, err := lookup(d, head, known)
+			h, err := part(d, head, known)
 			if err != nil {
 				return "", "", err
 			}
-			if h != "" {
-				return h, tail, nil
+			if h == "" {
+				continue
+			}
+			if share := familiarity(strings.Fields(h+" "+tail), known); share > bestShare {
+				best, bestShare = [2]string{h, tail}, share
 			}
 		}
 	}
-	return "", "", nil
+	return best[0], best[1], nil
+}
+
+// part reads one part of a compound: its sense, or the part itself when
+// the conference uses it as written.
+func part(d *dict, w string, known func(string) bool) (string, error) {
+	s, err := lookup(d, w, known)
+	if err != nil || s != "" {
+		return s, err
+	}
+	if known != nil && known(w) {
+		return w, nil
+	}
+	return "", nil
 }
 
 // maxSenseWords bounds a sense: longer ones are explanations.
