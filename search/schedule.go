@@ -60,10 +60,16 @@ func scheduleOf(c conference.Conference, docs []Document, talks map[string][]con
 	return s
 }
 
-// entryTexts are the texts of the programme's entries, one per entry.
+// entryTexts are the texts of the programme's sessions, one per session:
+// a speaker's entry repeats its talks' titles and exhibitors say where
+// their stand is ("at the exhibition"), so only sessions tell what topics
+// a word is used for.
 func entryTexts(docs []Document) []string {
 	out := make([]string, 0, len(docs))
 	for _, d := range docs {
+		if d.Session == nil {
+			continue
+		}
 		var b strings.Builder
 		for _, f := range d.Fields {
 			b.WriteString(f.Text)

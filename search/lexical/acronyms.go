@@ -44,7 +44,7 @@ func mineAcronyms(docs []Doc, v *vocabulary) acronyms {
 	}
 	for _, first := range initialsOf('x') {
 		for _, p := range a.byFirst[first] {
-			if gives(a.seqs[p.seq][p.at], 'x') {
+			if gives(a.seqs[p.seq][p.at], 'x', true) {
 				a.xFirst = append(a.xFirst, p)
 			}
 		}
@@ -109,7 +109,7 @@ func (a *acronyms) addSentence(seq []string) {
 			a.byFirst[w[0]] = append(a.byFirst[w[0]], position{n, i})
 		}
 		for _, c := range []byte{'2', '4'} {
-			if gives(w, c) {
+			if gives(w, c, false) {
 				a.spoken[c]++
 			}
 		}
@@ -241,9 +241,10 @@ func numeral(c byte) bool { return c == '2' || c == '4' }
 
 // gives reports whether a word gives an acronym's letter c: its initial;
 // "to" and "for" the 2 and 4 of "E2EE" and "B2B"; and, for an X, a word
-// beginning with cross, trans or ex ("XSS" is cross-site scripting, "UX"
-// user experience), as acronyms are written.
-func gives(w string, c byte) bool {
+// beginning with cross or trans ("XSS" is cross-site scripting), or, past
+// the acronym's first letter, with ex ("UX" is user experience, where an
+// "Expert Roundtable" is no XR), as acronyms are written.
+func gives(w string, c byte, first bool) bool {
 	switch {
 	case w == "":
 		return false
@@ -252,7 +253,7 @@ func gives(w string, c byte) bool {
 	case c == '4':
 		return w == "for"
 	case c == 'x':
-		return w[0] == 'x' || strings.HasPrefix(w, "cross") || strings.HasPrefix(w, "trans") || strings.HasPrefix(w, "ex")
+		return w[0] == 'x' || strings.HasPrefix(w, "cross") || strings.HasPrefix(w, "trans") || !first && strings.HasPrefix(w, "ex")
 	}
 	return w[0] == c
 }
@@ -283,7 +284,10 @@ func longFormBefore(words []string, want string) string {
 // spells reports whether the initials of words spell want: every word
 // gives its first letter, except connectors, which may give theirs or
 // none ("software bill of materials" spells both SBOM and SBM).
-func spells(words []string, want string) bool {
+func spells(words []string, want string) bool { return spellsFrom(words, want, true) }
+
+// spellsFrom is spells, first saying whether want starts the acronym.
+func spellsFrom(words []string, want string, first bool) bool {
 	if len(words) == 0 {
 		return want == ""
 	}
@@ -291,10 +295,10 @@ func spells(words []string, want string) bool {
 	if w == "" {
 		return false
 	}
-	if want != "" && gives(w, want[0]) && spells(words[1:], want[1:]) {
+	if want != "" && gives(w, want[0], first) && spellsFrom(words[1:], want[1:], false) {
 		return true
 	}
-	return connectors[w] && spells(words[1:], want)
+	return connectors[w] && spellsFrom(words[1:], want, first)
 }
 
 // expansions lists the phrases of the corpus that acr abbreviates, most
@@ -302,7 +306,7 @@ func spells(words []string, want string) bool {
 // initials spell it, found at least twice; the two most frequent are kept.
 func (a *acronyms) expansions(acr string) []string {
 	want, ok := spelling(acr)
-	if !ok || len(want) < 2 || len(want) > 6 || numeral(want[0]) {
+	if !ok || len(want) < 2 || len(want) > 6 {
 		return nil
 	}
 	counts := map[string]int{}     // by the phrase's stems: "systems" and "system" are one phrase
@@ -390,7 +394,11 @@ func (a *acronyms) chance(want string) float64 {
 			expected *= float64(a.spoken[want[i]]) / float64(n)
 			continue
 		}
-		expected *= float64(len(a.startingWith(want[i]))) / float64(n)
+		k := len(a.startingWith(want[i]))
+		if want[i] == 'x' && i > 0 {
+			k += len(a.byFirst['e']) // past the first letter, ex- words too (see gives): counted generously
+		}
+		expected *= float64(k) / float64(n)
 	}
 	return 1 - math.Exp(-expected)
 }
@@ -435,10 +443,10 @@ func (a *acronyms) phraseAt(p position, want string) string {
 	for i := p.at; i < len(seq) && k < len(want); i++ {
 		w := seq[i]
 		switch {
-		case numeral(want[k]) && gives(w, want[k]) && len(words) > 0:
+		case numeral(want[k]) && gives(w, want[k], false) && len(words) > 0:
 			words = append(words, w) // the "to" of "end to end"
 			k++
-		case gives(w, want[k]) && !connectors[w]:
+		case gives(w, want[k], k == 0) && !connectors[w]:
 			words = append(words, w)
 			k++
 		case connectors[w] && len(words) > 0:

@@ -127,6 +127,8 @@ func TestAcronymsReadNumeralsAndX(t *testing.T) {
 	assert.Empty(t, c.Expansions("k8s"), "k8s: the 8 is letters left out")
 	d := Build([]Doc{{Key: "sessions/s1", Group: "sessions", Fields: []Field{{Text: "XSS in single-page apps", Weight: 2}, {Text: "How XSS still gets through.", Weight: 1}}}})
 	assert.Equal(t, "xss", d.Abbreviation("cross site scripting"))
+	e := Build([]Doc{{Key: "sessions/s1", Group: "sessions", Fields: []Field{{Text: "Expert roundtable on XR", Weight: 2}, {Text: "An expert roundtable for operators.", Weight: 1}}}})
+	assert.Empty(t, e.Expansions("XR"), "an acronym's first X is no ex- word")
 }
 
 // "From" gives an acronym no letter either, and an acronym typed with two

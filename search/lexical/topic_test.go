@@ -118,5 +118,7 @@ func TestTopicDropsRhetoricalEndsAndStartVerbs(t *testing.T) {
 	}
 	assert.True(t, SaysWhenFree("I'm free from 2pm until the boat tour."))
 	assert.True(t, SaysWhenFree("We're only around until 4, any talks on cranes?"))
+	assert.True(t, SaysWhenFree("I’m free after 3"))
+	assert.True(t, SaysWhenFree("I've got a gap after lunch"))
 	assert.False(t, SaysWhenFree("I'm a terminal manager from Antwerp."))
 }

@@ -36,9 +36,9 @@ type Calendar struct {
 	// (their titles with the word "keynote") and breaks, for "after the
 	// keynote" or "during the coffee break".
 	Landmarks []Landmark
-	// Uses, when set, is in how many of the programme's entries (titles,
+	// Uses, when set, is in how many of the programme's sessions (titles,
 	// descriptions, facets) a word occurs: a room's first word that two or
-	// more entries use for their topic ("quay" of "Quay Lab" at a port
+	// more sessions use for their topic ("quay" of "Quay Lab" at a port
 	// conference) does not name the room on its own.
 	Uses func(word string) int
 }

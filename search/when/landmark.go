@@ -26,9 +26,14 @@ var reLandmark = regexp.MustCompile(`(?:\b(?P<soon>right|just|straight|immediate
 // dinner" for "Conference Dinner").
 var reLandmarkNamed = regexp.MustCompile(`(?:\b(?P<soon>right|just|straight|immediately|shortly)\s+)?\b(?P<rel>after|following|before|until|till|during)\s+(?:the\s+|(?P<this>this)\s+|today'?s\s+)(?P<what>[a-z]+(?:\s+[a-z]+)?)\b`)
 
+// eventWords end titles of many kinds ("Welcome to the Conference") and
+// phrases that name no session ("during the conference"), and lunch has
+// its own reading (see lunch): none names a landmark by itself.
+var eventWords = []string{"conference", "event", "summit", "congress", "forum", "day", "days", "week", "weekend", "programme", "program", "session", "sessions", "talk", "talks", "lunch", "end", "start"}
+
 // reLandmarkEnds finds the end of a keynote or a break said as an event
 // ("once this keynote finishes", "when the break is over"): after it.
-var reLandmarkEnds = regexp.MustCompile(`\b(?:once|when|as\s+soon\s+as)\s+(?:the\s+|(?P<this>this)\s+)?(?:(?P<qual>[a-z]+)\s+)?(?P<what>keynote|coffee\s+break|tea\s+break|break|reception)(?:\s+(?:talk|session|speech))?\s+(?:finishes|ends|is\s+over|is\s+done|wraps\s+up)\b`)
+var reLandmarkEnds = regexp.MustCompile(`\b(?:once|as\s+soon\s+as)\s+(?:the\s+|(?P<this>this)\s+)?(?:(?P<qual>[a-z]+)\s+)?(?P<what>keynote|coffee\s+break|tea\s+break|break|reception)(?:\s+(?:talk|session|speech))?\s+(?:finishes|ends|is\s+over|is\s+done|wraps\s+up)\b`)
 
 // ordinalQualifiers place a landmark without naming it ("the opening
 // keynote", "the afternoon break"): when no such session's title has the
@@ -57,6 +62,9 @@ func (p *found) landmarkNamed(m match) bool {
 	words := wordsOf(m.group("what"))
 	day, today := p.landmarkDay()
 	for n := len(words); n >= 1; n-- {
+		if slices.Contains(eventWords, words[n-1]) || slices.Contains(words[:n], "lunch") {
+			continue
+		}
 		if k, ok := p.pickLandmark(p.landmarksEnding(day, words[:n]), today); ok {
 			return p.relativeTo(k, m, strings.Join(words[:n], " "), day, today)
 		}

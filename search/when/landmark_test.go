@@ -92,8 +92,10 @@ func TestParseLandmarksByTheirTitlesAndEnds(t *testing.T) {
 		{msg: "once this keynote finishes, what's on about cranes?", now: sg(20, 9, 30), from: sg(20, 9, 45), to: sg(21, 0, 0), next: true,
 			rest: "what's on about cranes?"},
 		{msg: "anything after the dinner on Wednesday?", from: sg(21, 22, 0), to: sg(22, 0, 0), rest: "anything?"},
-		// Words no landmark's title ends with stay as they are.
+		// Words no landmark's title ends with, or that end titles of many
+		// kinds, stay as they are; so does a question about a landmark's end.
 		{msg: "anything after the conference?", rest: "anything after the conference?"},
+		{msg: "do you know when the keynote ends?", now: sg(20, 9, 30), rest: "do you know when the ends?", formats: []string{"keynote"}},
 	})
 }
 
@@ -106,5 +108,6 @@ func TestParseWhatIsStillToCome(t *testing.T) {
 		{msg: "what's on for the rest of this morning?", now: sg(20, 10, 10), from: sg(20, 10, 10), to: sg(20, 12, 0), rest: "what's on?",
 			label: "later this morning (Tue 20 Oct)"},
 		{msg: "I want to come back tomorrow", from: sg(21, 0, 0), to: sg(22, 0, 0), rest: "I want to come back"},
+		{msg: "which day is best for me to come?", rest: "which day is best for me to come?"},
 	})
 }

@@ -78,6 +78,16 @@ func (p *found) upcomingStep(match) bool {
 	return true
 }
 
+// toComeStep records "… to come" of what is on ("is there still a panel to
+// come?"), not of the attendee ("the best day for me to come").
+func (p *found) toComeStep(m match) bool {
+	if slices.Contains([]string{"me", "us", "i", "we", "you", "them", "want", "like", "able", "time"}, prevWord(m)) {
+		return false
+	}
+	p.upcoming = true
+	return true
+}
+
 // laterStep records "later" ("later today", "later this afternoon"):
 // nothing before now.
 func (p *found) laterStep(match) bool {
@@ -236,7 +246,7 @@ var steps = []step{
 	{reBare, (*found).bareTime},
 	{reBeforeThen, (*found).beforeThen}, // after the time it points back at
 	{reUpcoming, (*found).upcomingStep},
-	{reToCome, (*found).upcomingStep},
+	{reToCome, (*found).toComeStep},
 	{reCatch, (*found).catchStep},
 	{reLeft, (*found).leftStep},
 	{reLater, (*found).laterStep},
