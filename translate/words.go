@@ -41,6 +41,9 @@ func lookup(d *dict, word string, known func(string) bool) (string, error) {
 			entries = asWritten(entries, word)
 		}
 		if s := bestSense(entries, known); s != "" {
+			if known == nil {
+				return s, nil // no sense is better known than another: the first found
+			}
 			if share := familiarity(strings.Fields(s), known); share > bestShare {
 				best, bestShare = s, share
 			}

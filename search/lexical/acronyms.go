@@ -521,7 +521,11 @@ func (a *acronyms) abbreviation(words []string) string {
 		return ""
 	}
 	var found []string
-	for _, first := range [2]byte{words[0][0], 'x'} {
+	firsts := []byte{words[0][0]}
+	if words[0][0] != 'x' && gives(words[0], 'x', true) {
+		firsts = append(firsts, 'x') // "cross site scripting" is XSS
+	}
+	for _, first := range firsts {
 		for _, acr := range a.upperBy[first] {
 			if want := a.spelt[acr]; want != "" && len(acr) >= n && spells(words, want) && !slices.Contains(found, acr) {
 				found = append(found, acr)

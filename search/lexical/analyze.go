@@ -128,7 +128,7 @@ func (c *Corpus) Analyze(text string) Analysis {
 // "building management systems", where "building safety managers" has
 // only two of its words.
 func (c *Corpus) abbreviated(a Analysis, words []string) {
-	for n := min(5, len(words)); n >= 2; n-- {
+	for n := min(5, len(words)); n >= 3; n-- { // fewer words spell no acronym (abbreviation)
 		for i := 0; i+n <= len(words); i++ {
 			acr := c.acronyms.abbreviation(words[i : i+n])
 			if acr == "" {

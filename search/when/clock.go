@@ -109,8 +109,7 @@ func (p *found) night(match) bool {
 // when it lists one, else [11:30, 14:00).
 func (p *found) lunch(match) bool {
 	if k, ok := p.programmeLunch(); ok {
-		_, lo := p.c.clockOf(k.Start, false)
-		_, hi := p.c.clockOf(k.End, true)
+		lo, hi := p.minutes(k)
 		p.not = append(p.not, k)
 		return p.addClock(lo, hi, "during lunch ("+hhmm(lo)+"–"+hhmm(hi)+")")
 	}
@@ -123,8 +122,7 @@ func (p *found) lunch(match) bool {
 // morning), by the programme's lunch that day when it lists one.
 func (p *found) byLunch(m match) bool {
 	k, listed := p.programmeLunch()
-	_, lo := p.c.clockOf(k.Start, false)
-	_, hi := p.c.clockOf(k.End, true)
+	lo, hi := p.minutes(k)
 	switch {
 	case m.group("cue") == "before" && listed:
 		return p.addClock(6*60, lo, "before lunch ("+hhmm(lo)+")")
@@ -143,10 +141,7 @@ func (p *found) byLunch(m match) bool {
 // programmeLunch is the session the programme calls lunch on the day named,
 // or today when none is: its first that day.
 func (p *found) programmeLunch() (Landmark, bool) {
-	day := p.today
-	if len(p.days) > 0 {
-		day = p.days[0].first
-	}
+	day, _ := p.landmarkDay()
 	on := p.landmarksOn(day, []string{"lunch"}, "")
 	if len(on) == 0 || !on[0].Start.Before(on[0].End) {
 		return Landmark{}, false

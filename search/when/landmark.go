@@ -81,6 +81,13 @@ func (p *found) landmarkDay() (time.Time, bool) {
 	return p.today, true
 }
 
+// minutes are a landmark's start and end in minutes after local midnight.
+func (p *found) minutes(k Landmark) (start, end int) {
+	_, start = p.c.clockOf(k.Start, false)
+	_, end = p.c.clockOf(k.End, true)
+	return start, end
+}
+
 // relativeTo records the window after, before or during landmark k.
 func (p *found) relativeTo(k Landmark, m match, said string, day time.Time, today bool) bool {
 	if today {
@@ -88,8 +95,7 @@ func (p *found) relativeTo(k Landmark, m match, said string, day time.Time, toda
 	}
 	p.notTonight()
 	p.placedAt = m.idx[1]
-	_, start := p.c.clockOf(k.Start, false)
-	_, end := p.c.clockOf(k.End, true)
+	start, end := p.minutes(k)
 	switch m.group("rel") { // none in reLandmarkEnds: after it
 	case "before", "until", "till":
 		return p.addClock(0, start, "before the "+said+" ("+hhmm(start)+")")
