@@ -121,16 +121,21 @@ func (p *found) lunch(match) bool {
 // over; "straight after lunch" its first slot) and "before lunch" (the
 // morning), by the programme's lunch that day when it lists one.
 func (p *found) byLunch(m match) bool {
+	before := m.group("cue") == "before"
 	k, listed := p.programmeLunch()
-	lo, hi := p.minutes(k)
-	switch {
-	case m.group("cue") == "before" && listed:
-		return p.addClock(6*60, lo, "before lunch ("+hhmm(lo)+")")
-	case m.group("cue") == "before":
-		p.parts = append(p.parts, span{6 * 60, 12 * 60})
+	if !listed {
+		usual := span{13 * 60, 17 * 60} // the afternoon once lunch is over
+		if before {
+			usual = span{6 * 60, 12 * 60} // the morning
+		}
+		p.parts = append(p.parts, usual)
 		return true
 	}
-	if listed && hi < 17*60 {
+	lo, hi := p.minutes(k)
+	switch {
+	case before:
+		return p.addClock(6*60, lo, "before lunch ("+hhmm(lo)+")")
+	case hi < 17*60:
 		p.first = p.first || m.group("soon") != ""
 		return p.addClock(hi, 17*60, "after lunch ("+hhmm(hi)+")")
 	}
