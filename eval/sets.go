@@ -115,6 +115,14 @@ var (
 	heldout18Bundle []byte
 	//go:embed heldout18/cases.jsonl
 	heldout18Cases []byte
+	//go:embed heldout19/bundle.json
+	heldout19Bundle []byte
+	//go:embed heldout19/cases.jsonl
+	heldout19Cases []byte
+	//go:embed heldout20/bundle.json
+	heldout20Bundle []byte
+	//go:embed heldout20/cases.jsonl
+	heldout20Cases []byte
 	//go:embed realconf/cases.jsonl
 	realconfCases []byte
 	//go:embed realconf/dev_cases.jsonl
@@ -150,6 +158,8 @@ var Sets = []Set{
 	{Name: "heldout16", Role: HeldOut, About: "a dentistry and oral-health conference written apart from the code, frozen first", cases: heldout16Cases, bundle: heldout16Bundle},
 	{Name: "heldout17", Role: HeldOut, About: "a video-game development conference written apart from the code, frozen first", cases: heldout17Cases, bundle: heldout17Bundle},
 	{Name: "heldout18", Role: HeldOut, About: "a semiconductor-manufacturing conference written apart from the code, frozen first", cases: heldout18Cases, bundle: heldout18Bundle},
+	{Name: "heldout19", Role: HeldOut, About: "an insurance, actuarial and claims conference written apart from the code, frozen first", cases: heldout19Cases, bundle: heldout19Bundle},
+	{Name: "heldout20", Role: HeldOut, About: "a forestry and timber-industry conference written apart from the code, frozen first", cases: heldout20Cases, bundle: heldout20Bundle},
 	{Name: "realconf", Role: HeldOut, About: "FOSSASIA Summit 2017, frozen cases", DataFile: realconfData, cases: realconfCases},
 }
 
