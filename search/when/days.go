@@ -43,10 +43,19 @@ func (p *found) dayAfterTomorrow(match) bool {
 // coding club", "every weekend".
 var notThisWeekend = regexp.MustCompile(`\b(?:a|an|every|each|per|one|some)\s+$`)
 
+// ownWeekend reports a bare "weekend" after a word naming which one ("the
+// cutover weekend", "a long weekend", "our launch weekend"): not this
+// weekend, unless the word asks what is on ("anything weekend?", "any
+// weekend workshops").
+func ownWeekend(m match) bool {
+	prev := prevWord(m)
+	return string(m.s.text[m.idx[0]:m.idx[1]]) == "weekend" && prev != "" && prev != "any" && !slices.Contains(nowAfter, prev)
+}
+
 // weekend records this weekend: the one under way on a Saturday or Sunday,
 // else the coming one.
 func (p *found) weekend(m match) bool {
-	if notThisWeekend.Match(m.s.text[:m.idx[0]]) {
+	if notThisWeekend.Match(m.s.text[:m.idx[0]]) || ownWeekend(m) {
 		return false
 	}
 	back := (int(p.today.Weekday()) + 1) % 7 // days since Saturday

@@ -95,6 +95,19 @@ func (p *found) laterStep(match) bool {
 	return true
 }
 
+// laterWord records a bare "later" where it asks what is on later: at
+// the end of a clause ("any roundtable on the main stage later?"), before
+// a part of the day (consumed before it), or after what asks for what is
+// on ("anything later", "talks later today"). In a story it is not the
+// time asked about: "and later maybe a hands-on session", "later this
+// year".
+func (p *found) laterWord(m match) bool {
+	if nextWord(m) != "" && !slices.Contains(nowAfter, prevWord(m)) {
+		return false
+	}
+	return p.laterStep(m)
+}
+
 // leftWords may follow "still on", "left" or "remaining" when they mean what
 // has not ended yet ("anything left today?", "what's remaining this
 // afternoon"); before any other word ("left of the stage", "still on the
@@ -249,7 +262,7 @@ var steps = []step{
 	{reToCome, (*found).toComeStep},
 	{reCatch, (*found).catchStep},
 	{reLeft, (*found).leftStep},
-	{reLater, (*found).laterStep},
+	{reLater, (*found).laterWord},
 	{reNow, (*found).nowStep},
 	{reLast, (*found).lastStep},
 	{reFirst, (*found).firstStep},
