@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/erleah/erleah-agent/search/terms"
 )
@@ -227,6 +228,9 @@ func clauses(text string) []string {
 	var out []string
 	last := 0
 	for _, m := range clauseBreak.FindAllStringIndex(text, -1) {
+		if inWord(text, m) {
+			continue
+		}
 		out = append(out, text[last:m[0]])
 		last = m[1]
 		if and := andThen.FindStringIndex(text[m[0]:m[1]]); and != nil {
@@ -234,6 +238,16 @@ func clauses(text string) []string {
 		}
 	}
 	return append(out, text[last:])
+}
+
+// inWord reports a lone '.', ',' or ':' with no space on either side: part
+// of a number or a name ("3,000 boxes", "Ruby 1.8", "Node.js", "12:30"), not
+// the end of a clause.
+func inWord(text string, m []int) bool {
+	if m[1]-m[0] != 1 || !strings.ContainsRune(".,:", rune(text[m[0]])) || m[0] == 0 || m[1] == len(text) {
+		return false
+	}
+	return !unicode.IsSpace(rune(text[m[0]-1])) && !unicode.IsSpace(rune(text[m[1]]))
 }
 
 // need returns the parts of a clause that say what is wanted: all of it,

@@ -122,3 +122,13 @@ func TestTopicDropsRhetoricalEndsAndStartVerbs(t *testing.T) {
 	assert.True(t, SaysWhenFree("I've got a gap after lunch"))
 	assert.False(t, SaysWhenFree("I'm a terminal manager from Antwerp."))
 }
+
+func TestNeedsKeepNumbersAndNamesWhole(t *testing.T) {
+	for in, want := range map[string][]string{
+		"we import about 3,000 boxes a year. Any talks on demurrage?": {"we import about 3,000 boxes a year", "demurrage"},
+		"our backend is Ruby 1.8, so how do we move to Node.js":       {"our backend is Ruby 1.8", "move to Node.js"},
+		"sessions on ports, then on rail":                             {"sessions on ports", "then on rail"},
+	} {
+		assert.Equal(t, want, Needs(in), in)
+	}
+}
