@@ -116,6 +116,9 @@ type PlanInput struct {
 	Mentions   []search.Mention `json:"mentions,omitempty"`
 	MaxQueries int              `json:"max_queries"`
 	MaxLimit   int              `json:"max_limit"`
+	// Support says how well the conference's text answers a part of the
+	// question: the largest share of its words one entity contains, 0–1.
+	Support func(text string) float64 `json:"-"`
 }
 
 // TableSummary is what one table returned in the round being reflected on.

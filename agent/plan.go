@@ -28,7 +28,7 @@ func (t *turn) plan(ctx context.Context) error {
 	in := &PlanInput{
 		Message: t.st.Message, Reading: t.st.Reading, Topic: t.st.Topic, Filter: t.st.Filter, Language: t.st.Language,
 		Conference: t.st.Conference, History: t.st.History,
-		Mentions: t.mentions(), MaxQueries: MaxQueries, MaxLimit: MaxPlanLimit,
+		Mentions: t.mentions(), MaxQueries: MaxQueries, MaxLimit: MaxPlanLimit, Support: t.support,
 	}
 	var reply planReply
 	var queries []search.Query
@@ -321,4 +321,13 @@ func cloneQueries(qs []search.Query) []search.Query {
 		}
 	}
 	return out
+}
+
+// support is how well the conference's text answers text (see
+// search.Lexicon.Support).
+func (t *turn) support(text string) float64 {
+	if lex := t.lexicon(); lex != nil {
+		return lex.Support(text)
+	}
+	return 0
 }

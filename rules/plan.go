@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -74,7 +75,7 @@ func plan(in *agent.PlanInput, off search.Ablation) planReply {
 		}
 		searched := []string{rest}
 		if !off.Off("needs") {
-			searched = needs(parts, rest, max(3, in.MaxQueries/len(tables)))
+			searched = needs(parts, rest, max(3, in.MaxQueries/len(tables)), in.Support)
 		}
 		for _, text := range searched {
 			for _, tb := range tables {
@@ -113,8 +114,11 @@ func aboutNamed(named []search.Query, rest string, tables []search.Table) []sear
 // otherwise the topic is one query. A need that request phrasing
 // introduced counts whatever its length ("our biggest fear is
 // ransomware"); a bare clause needs three content words, since shorter
-// ones are more often narrative ("a bit foggy").
-func needs(parts []lexical.Need, topic string, most int) []string {
+// ones are more often narrative ("a bit foggy"). When there are more
+// needs than room, those the conference's text supports best are kept
+// (support, when not nil), in the order asked: a story told first does
+// not crowd out what is asked last.
+func needs(parts []lexical.Need, topic string, most int, support func(string) float64) []string {
 	var out []string
 	for _, n := range parts {
 		least := 3
@@ -128,7 +132,31 @@ func needs(parts []lexical.Need, topic string, most int) []string {
 	if len(out) < 2 {
 		return []string{topic}
 	}
-	return out[:min(len(out), most)]
+	if len(out) <= most || support == nil {
+		return out[:min(len(out), most)]
+	}
+	return bestSupported(out, most, support)
+}
+
+// bestSupported keeps the most needs the conference's text supports
+// best, in the order asked; the earlier on a tie.
+func bestSupported(needs []string, most int, support func(string) float64) []string {
+	type scored struct {
+		i int
+		s float64
+	}
+	all := make([]scored, len(needs))
+	for i, n := range needs {
+		all[i] = scored{i, support(n)}
+	}
+	slices.SortStableFunc(all, func(a, b scored) int { return cmp.Compare(b.s, a.s) })
+	all = all[:most]
+	slices.SortFunc(all, func(a, b scored) int { return cmp.Compare(a.i, b.i) })
+	out := make([]string, len(all))
+	for i, a := range all {
+		out[i] = needs[a.i]
+	}
+	return out
 }
 
 // routes lists the tables a question asks for by the cue words of its

@@ -98,6 +98,43 @@ func TestPlannerSearchesTheNameNotDay(t *testing.T) {
 	}
 }
 
+// A long question with more needs than the plan has room for keeps those
+// the conference supports best, in the order asked; without a measure of
+// support, the first ones.
+func TestPlannerKeepsTheNeedsTheConferenceSupports(t *testing.T) {
+	msg := "Three months ago our sister terminals had a real scare. The gate system froze for several hours. " +
+		"The board now wants a written plan before Christmas. My team rarely sleeps these days. " +
+		"Our budget review keeps slipping badly. Our old firewall vendor went bust last spring. Someone clicked a phishing link, and we must meet the new cyber rules."
+	supported := func(text string) float64 {
+		switch {
+		case strings.Contains(text, "phishing"):
+			return 0.8
+		case strings.Contains(text, "cyber"):
+			return 0.6
+		}
+		return 0.1
+	}
+	plan := func(support func(string) float64) []string {
+		in := &agent.PlanInput{Message: msg, Conference: demo, MaxQueries: 5, Support: support}
+		comp, err := rules.New().Complete(context.Background(), agent.Call{Step: agent.StepPlan, Plan: in})
+		require.NoError(t, err)
+		var p planOut
+		require.NoError(t, json.Unmarshal([]byte(comp.Text), &p))
+		var texts []string
+		for _, q := range p.Queries {
+			texts = append(texts, q.Text)
+		}
+		return texts
+	}
+	got := plan(supported)
+	require.Len(t, got, 5, "plan %q", got)
+	assert.Contains(t, got[3], "phishing", "the supported needs, last as asked: %q", got)
+	assert.Contains(t, got[4], "cyber", "the supported needs, last as asked: %q", got)
+	assert.Contains(t, got[0], "sister terminals", "then the first: %q", got)
+	first := plan(nil)
+	assert.NotContains(t, strings.Join(first, " "), "phishing", "without support, the first five needs: %q", first)
+}
+
 // reflectOn runs a real first search for q and asks the reflector about it.
 func reflectOn(t *testing.T, eng *search.Engine, msg string, q search.Query) map[string]any {
 	t.Helper()

@@ -76,6 +76,22 @@ func (l *Lexicon) Corpus() *lexical.Corpus { return l.corpus }
 // weight of each content word and the corrections of misspellings.
 func (l *Lexicon) Analyze(text string) lexical.Analysis { return l.corpus.Analyze(text) }
 
+// Support says how well the conference's text answers text: the largest
+// share of its word weight one entity contains, in any table, 0–1. A
+// part of a long question that only tells a story ("three months ago a
+// sister terminal had a scare") has little; one the programme covers
+// ("clicked a phishing link") much.
+func (l *Lexicon) Support(text string) float64 {
+	a := l.corpus.Analyze(text)
+	best := 0.0
+	for _, tb := range Tables {
+		if m := l.corpus.Rank(string(tb), a, nil); len(m) > 0 {
+			best = max(best, m[0].Coverage)
+		}
+	}
+	return best
+}
+
 // Coverage returns, for each distinct content word of text, in how many
 // entities of each table it occurs.
 func (l *Lexicon) Coverage(text string) []TermStat {

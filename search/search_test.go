@@ -150,6 +150,22 @@ func TestLexicon(t *testing.T) {
 	assert.Equal(t, []string{"exhibitors/e1", "speakers/p1"}, got, "Mentions")
 }
 
+// Support is high for a part of a question one entity covers and low for
+// one that only tells a story in words the programme lacks or uses loosely.
+func TestSupportSaysWhatTheProgrammeAnswers(t *testing.T) {
+	b := &conference.Bundle{Sessions: []conference.Session{
+		{ID: "s1", ConferenceID: "c1", Title: "Phishing drills for terminal staff", Description: "Running phishing simulations at container terminals."},
+		{ID: "s2", ConferenceID: "c1", Title: "Quay crane automation", Description: "Remote operation of quay cranes at container terminals."},
+		{ID: "s3", ConferenceID: "c1", Title: "Yard planning", Description: "Planning the container yard of a terminal."},
+	}}
+	lex := search.NewLexicon(b)
+	asked := lex.Support("someone clicked a phishing link")
+	story := lex.Support("three months ago a sister terminal had a scare")
+	assert.Greater(t, lex.Support("phishing drills"), 0.9, "a need one talk holds whole")
+	assert.Greater(t, asked, 3*story, "a need one talk covers (%.3f), a story the programme only touches (%.3f)", asked, story)
+	assert.Zero(t, lex.Support("sauna"), "a word no entity holds")
+}
+
 // A session is named by its main title, the part before its subtitle,
 // unless that is only a format or another session's main title too; a
 // title of one English word is that word.
