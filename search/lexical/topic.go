@@ -18,6 +18,15 @@ var (
 	apostrophe  = strings.NewReplacer("’", "'", "‘", "'")
 )
 
+// declined is a clause saying what the attendee does not want or has
+// already found ("not interested in renting cloud GPUs", "chatbot stuff
+// doesn't interest me", "GPU stuff I can already find elsewhere"): no need,
+// and searching it would recommend what was turned down.
+var declined = regexp.MustCompile(`(?i)^\s*(?:(?:i'?m|i\s+am|we'?re|we\s+are)\s+)?not\s+(?:really\s+|that\s+|too\s+|very\s+|so\s+)?(?:interested|looking|after|keen)\b` +
+	`|\b(?:doesn'?t|does\s+not|don'?t|do\s+not)\s+(?:really\s+)?interest\s+(?:me|us)\b` +
+	`|\b(?:i|we)\s+(?:really\s+)?(?:don'?t|do\s+not)\s+(?:really\s+)?(?:need|want|have\s+to|care\s+(?:about|for))\b` +
+	`|\b(?:i|we)(?:'ve|\s+have)?\s+(?:can\s+)?already\s+(?:seen|know|knew|heard|covered|find|found|got|have|had|attended|done)\b`)
+
 // selfDescription opens a clause in which attendees say who they are; such
 // clauses tell nothing about what to search for ("I am a platform engineer
 // at a mid-size bank", "we're a team of three").
@@ -171,6 +180,9 @@ func AskedNeeds(text string) []Need {
 	var kept []Need
 	var selves []string
 	for _, clause := range clauses(text) {
+		if declined.MatchString(clause) {
+			continue
+		}
 		parts := need(clause)
 		if parts == nil {
 			selves = append(selves, clause)

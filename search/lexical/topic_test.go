@@ -132,3 +132,16 @@ func TestNeedsKeepNumbersAndNamesWhole(t *testing.T) {
 		assert.Equal(t, want, Needs(in), in)
 	}
 }
+
+func TestNeedsLeaveOutWhatIsTurnedDown(t *testing.T) {
+	for in, want := range map[string][]string{
+		"Any talks on quantum annealing? Classical GPU stuff I can already find elsewhere, thanks.":        {"quantum annealing"},
+		"I need a company that serves LLMs on our own servers. Not interested in renting cloud GPUs.":      {"company that serves LLMs on our own servers"},
+		"Looking for an ML intro in R so I don't have to learn Python. Chatbot stuff doesn't interest me.": {"ML intro in R"},
+		"I've already seen plenty on nursing, so what is there on hospital kitchens?":                      {"hospital kitchens"},
+		"we don't want vendor pitches, just hands-on labs":                                                 {"just hands-on labs"},
+		"a scheduler that doesn't need the cloud":                                                          {"scheduler that doesn't need the cloud"},
+	} {
+		assert.Equal(t, want, Needs(in), in)
+	}
+}
