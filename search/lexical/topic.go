@@ -273,8 +273,16 @@ func need(clause string) []string {
 	if loc := needStart.FindStringIndex(c); loc != nil {
 		return []string{c[loc[0]:]}
 	}
+	if loc := grievance.FindStringIndex(c); loc != nil {
+		return []string{c[loc[1]:]}
+	}
 	return nil
 }
+
+// grievance in a clause where attendees say who they are introduces what
+// troubles them, which is what they want help with: "I'm a shipper fed up
+// with D&D charges", "a nurse tired of double charting".
+var grievance = regexp.MustCompile(`(?i)\b(?:fed\s+up|tired|sick|weary)\s+(?:with|of)\s+|\b(?:struggling|wrestling|battling|grappling)\s+with\s+|\b(?:frustrated|annoyed|fed\s+up)\s+(?:by|about)\s+|\b(?:worried|concerned|anxious|nervous)\s+(?:about|by)\s+`)
 
 func peelGreeting(s string) string {
 	return requestPhrasing[0].ReplaceAllString(strings.TrimSpace(s), "")

@@ -145,3 +145,14 @@ func TestNeedsLeaveOutWhatIsTurnedDown(t *testing.T) {
 		assert.Equal(t, want, Needs(in), in)
 	}
 }
+
+func TestNeedsReadWhatTroublesWhoAsks(t *testing.T) {
+	for in, want := range map[string][]string{
+		"I'm a shipper fed up with D&D charges. Any panel on that?": {"D&D charges", "panel on that"},
+		"I'm a ward nurse tired of double charting":                 {"double charting"},
+		"We're a small lab struggling with sample tracking":         {"sample tracking"},
+		"I'm a ward nurse from Leeds":                               nil,
+	} {
+		assert.Equal(t, want, Needs(in), in)
+	}
+}
