@@ -73,8 +73,17 @@ var needStart = regexp.MustCompile(`(?i)\b(?:trying|looking|hoping|wanting|plann
 
 // role is a clause that opens with who the attendee is, without a verb
 // ("integration analyst at a children's hospital here", "nurse manager
-// from Ottawa"): a role, at most three words before it, then where.
-var role = regexp.MustCompile(`(?i)^(?:an?\s+|the\s+)?((?:[\w'-]+\s+){0,3})(?:developer|engineer|analyst|architect|manager|director|nurse|physician|doctor|pharmacist|scientist|researcher|student|teacher|consultant|founder|officer|specialist|administrator|coordinator|designer|technician|cio|cto|ceo|ciso|cno|cmio)s?\s+(?:at|from|with|in|for)\s+\S`)
+// from Ottawa", "director of nutrition services at a hospital"): a role,
+// at most three words before it and what it is of after it, then where.
+var role = regexp.MustCompile(`(?i)^(?:an?\s+|the\s+)?((?:[\w'-]+\s+){0,3})(?:(?:` + roles + `)|(?:head|chief)\s+of\s+(?:[\w'&-]+\s+){0,3}[\w'&-]+)(?:\s+of\s+(?:[\w'&-]+\s+){0,3}[\w'&-]+)?\s+(?:at|from|with|in|for)\s+\S`)
+
+// roles are the nouns people name their job by, in the singular: "operators
+// in small ports" is a topic, not who asks.
+const roles = `developer|engineer|analyst|architect|manager|director|nurse|physician|doctor|pharmacist|scientist|researcher|student|teacher|consultant|founder|officer|specialist|administrator|coordinator|designer|technician|` +
+	`vp|president|partner|owner|buyer|planner|superintendent|supervisor|inspector|auditor|advis[eo]r|operator|trainee|intern|apprentice|professor|lecturer|` +
+	`surgeon|dentist|veterinarian|lawyer|attorney|counsel|paralegal|accountant|actuary|underwriter|broker|economist|dba|editor|journalist|curator|librarian|farmer|forester|` +
+	`therapist|clinician|dietitian|midwife|paramedic|firefighter|captain|mechanic|electrician|programmer|entrepreneur|investor|executive|postdoc|` +
+	`cio|cto|ceo|ciso|cno|cmio|cfo|coo`
 
 // notRole are words that, before the role, make the clause a question
 // about people ("talks by security engineers at Google").

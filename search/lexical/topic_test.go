@@ -156,3 +156,14 @@ func TestNeedsReadWhatTroublesWhoAsks(t *testing.T) {
 		assert.Equal(t, want, Needs(in), in)
 	}
 }
+
+func TestNeedsLeaveOutWhoAsksByRole(t *testing.T) {
+	for in, want := range map[string][]string{
+		"Director of food and nutrition services at a hospital. Any talks on patient meal ordering?": {"patient meal ordering"},
+		"Technical superintendent at a ship manager. What is there on hull cleaning?":                {"hull cleaning"},
+		"Lead in drinking water - any session?":                                                      {"Lead in drinking water"},
+		"Operators in small ports: who is presenting?":                                               {"Operators in small ports"},
+	} {
+		assert.Equal(t, want, Needs(in), in)
+	}
+}
