@@ -1,6 +1,7 @@
 package when
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
@@ -140,7 +141,14 @@ func (p *found) date(y int, mon time.Month, d int) bool {
 		}
 	}
 	if len(cands) == 0 {
-		return false
+		if mon < time.January || mon > time.December || d < 1 || d > 31 || len(p.c.days) == 0 {
+			return false
+		}
+		// "the 31st of February": said, rather than read as another day.
+		if p.outside == "" {
+			p.outside = fmt.Sprintf("%s; %s has no day %d.", p.c.runs(), mon, d)
+		}
+		return true
 	}
 	p.absDay(p.pick(cands))
 	return true

@@ -54,3 +54,14 @@ func TestParseOutsideOneDayConference(t *testing.T) {
 			outside: "The conference runs on Mon 9 March; yesterday (Sun 8 Mar) is before it."},
 	})
 }
+
+// A date no month has is said, not read as another day ("the 31st" of
+// the next month that has one).
+func TestParseOutsideNoSuchDate(t *testing.T) {
+	runParse(t, weekendCal, []parseCase{
+		{msg: "talks on the 31st of February", now: mar(10), rest: "talks",
+			outside: "FOSSASIA Summit runs from Fri 13 to Sun 15 March; February has no day 31."},
+		{msg: "april 31", now: mar(10), rest: "",
+			outside: "FOSSASIA Summit runs from Fri 13 to Sun 15 March; April has no day 31."},
+	})
+}
