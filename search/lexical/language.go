@@ -22,7 +22,9 @@ const English = "en"
 func Language(text string, knows func(string) bool) string {
 	var words []string
 	for _, w := range terms.Words(text) {
-		if utf8.RuneCountInString(w) > 1 { // "l'", "a-t-il", "à": elisions and particles tell no language apart
+		// "l'", "a-t-il", "à": elisions and particles tell no language
+		// apart, nor do numbers ("from 14:00 to 16:00").
+		if utf8.RuneCountInString(w) > 1 && strings.Trim(w, "0123456789") != "" {
 			words = append(words, w)
 		}
 	}
