@@ -2,6 +2,7 @@ package lexical
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/abadojack/whatlanggo"
@@ -20,11 +21,13 @@ const English = "en"
 // one); otherwise otherLanguage says which it is. knows reports whether
 // the conference uses a word.
 func Language(text string, knows func(string) bool) string {
+	acronyms := capitals(text)
 	var words []string
 	for _, w := range terms.Words(text) {
 		// "l'", "a-t-il", "à": elisions and particles tell no language
-		// apart, nor do numbers ("from 14:00 to 16:00").
-		if utf8.RuneCountInString(w) > 1 && strings.Trim(w, "0123456789") != "" {
+		// apart, nor do numbers ("from 14:00 to 16:00") and acronyms
+		// ("TPU vs NPU?").
+		if utf8.RuneCountInString(w) > 1 && strings.Trim(w, "0123456789") != "" && !acronyms[w] {
 			words = append(words, w)
 		}
 	}
@@ -56,6 +59,19 @@ func Language(text string, knows func(string) bool) string {
 		return English
 	}
 	return otherLanguage(text, votes)
+}
+
+// capitals are the short words text writes in capitals, lower-cased:
+// acronyms, which belong to no language ("GPU", "ISO"); a long word in
+// capitals is shouted, not abbreviated.
+func capitals(text string) map[string]bool {
+	out := map[string]bool{}
+	for _, tok := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if n := utf8.RuneCountInString(tok); n > 1 && n <= 5 && strings.ToUpper(tok) == tok && strings.ToLower(tok) != tok {
+			out[strings.ToLower(tok)] = true
+		}
+	}
+	return out
 }
 
 // otherLanguage names the language of a question that is not English: the

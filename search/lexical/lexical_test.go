@@ -204,9 +204,12 @@ func TestLanguageIsRecognised(t *testing.T) {
 		"Is there a talk on Los Angeles and La Jolla?":                    English,
 		"Is there a talk on La Liga analytics?":                           English,
 		"":                                                                English,
-		// Numbers tell no language apart.
-		"from 14:00 to 16:00 tomorrow":            English,
-		"Was gibt es morgen von 14:00 bis 16:00?": "de",
+		// Numbers and acronyms tell no language apart.
+		"TPU vs NPU?":    English,
+		"GPU, TPU, NPU?": English,
+		"GIBT ES VORTRÄGE ÜBER KÜNSTLICHE INTELLIGENZ?": "de", // shouted, not abbreviated
+		"from 14:00 to 16:00 tomorrow":                  English,
+		"Was gibt es morgen von 14:00 bis 16:00?":       "de",
 	} {
 		assert.Equal(t, want, Language(text, c.Knows), "Language(%q)", text)
 	}
