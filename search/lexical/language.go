@@ -58,6 +58,11 @@ func Language(text string, knows func(string) bool) string {
 	if 2*familiar >= len(words) && (foreign < 2 || foreign < english) {
 		return English
 	}
+	if foreign == 0 && len(words) < 3 && whatlanggo.DetectScript(text) == unicode.Latin {
+		// "Bonjour", "Danke", "Datenschutz?": too little for a trigram
+		// detector (Uzbek, Javanese), and nothing to read either way.
+		return English
+	}
 	return otherLanguage(text, votes)
 }
 

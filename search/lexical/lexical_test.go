@@ -204,6 +204,10 @@ func TestLanguageIsRecognised(t *testing.T) {
 		"Is there a talk on Los Angeles and La Jolla?":                    English,
 		"Is there a talk on La Liga analytics?":                           English,
 		"":                                                                English,
+		// A word or two of no known function tells nothing either; another
+		// script does.
+		"Bonjour":     English,
+		"Danke schön": English,
 		// Numbers and acronyms tell no language apart.
 		"TPU vs NPU?":    English,
 		"GPU, TPU, NPU?": English,
@@ -213,6 +217,7 @@ func TestLanguageIsRecognised(t *testing.T) {
 	} {
 		assert.Equal(t, want, Language(text, c.Knows), "Language(%q)", text)
 	}
+	assert.NotEqual(t, English, Language("Здравствуйте", c.Knows), "another script, however short")
 	assert.Equal(t, "German", LanguageName("de"), "LanguageName(de)")
 	assert.True(t, OtherLanguageWord("es"), "es")
 	assert.False(t, OtherLanguageWord("ES"), "ES, in capitals, may be an acronym")
