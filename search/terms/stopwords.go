@@ -13,7 +13,7 @@ of off on once only or other our ours ourselves out over own per please quite ra
 shall she should shouldn so some such than that the their theirs them themselves then there these
 they this those through thus to too under until up upon us very via was wasn we were weren what
 whatever when where whether which while who whom whose why will with within without would wouldn yet
-you your yours yourself yourselves hi hello hey thanks thank anyone anybody someone somebody something
+you your yours yourself yourselves hi hello hey thanks thank bonjour bonsoir salut merci hola gracias hallo danke ciao buongiorno grazie olá obrigado obrigada hej bedankt anyone anybody someone somebody something
 anything thing things want wanted wants looking look find finding show tell know help helps
 ve re ll m d s t
 `)
