@@ -24,7 +24,7 @@ func (t *turn) translate(ctx context.Context) {
 	if tr == nil || st.Language == "" || st.Language == lexical.English || !tr.Reads(st.Language) {
 		return
 	}
-	reading, err := tr.Translate(ctx, st.Language, st.Message, t.lexicon().Corpus().Knows)
+	reading, err := tr.Translate(ctx, st.Language, lexical.Unaddressed(st.Message), t.lexicon().Corpus().Knows)
 	if err != nil {
 		t.agent.log.Warn("question read without translation", "trace_id", st.TraceID, "language", st.Language, "err", err)
 		st.Untranslated = err.Error()
@@ -34,10 +34,10 @@ func (t *turn) translate(ctx context.Context) {
 }
 
 // asked is the question as the agent reads it: its English reading when
-// it was translated, else as written.
+// it was translated, else as written; without web and e-mail addresses.
 func (t *turn) asked() string {
 	if t.st.Reading != "" {
-		return t.st.Reading
+		return lexical.Unaddressed(t.st.Reading)
 	}
-	return t.st.Message
+	return lexical.Unaddressed(t.st.Message)
 }

@@ -179,6 +179,8 @@ func TestQuestionsReadAsAttendeesWriteThem(t *testing.T) {
 			msg: "I work on customs declarations at a freight forwarder.", cited: []string{"sun-late"}},
 		{why: "who the attendee is without a field names nothing to look for",
 			msg: "I'm a nurse.", none: true, says: "What are you looking for?"},
+		{why: "a web or e-mail address is no topic",
+			msg: "see https://harbourdays.example/agenda - anything on customs declarations? mail me at ana@example.com", cited: []string{"sun-late"}},
 		{why: "a greeting in another language asks nothing either, in no language a detector guesses",
 			msg: "Bonjour", none: true, says: "What are you looking for?", saysNot: "I work in English"},
 		{why: "nor do thanks",

@@ -167,3 +167,14 @@ func TestNeedsLeaveOutWhoAsksByRole(t *testing.T) {
 		assert.Equal(t, want, Needs(in), in)
 	}
 }
+
+func TestUnaddressedLeavesOutWebAndMailAddresses(t *testing.T) {
+	for in, want := range map[string]string{
+		"see https://example.com/agenda?day=2 - anything on RAG?": "see   - anything on RAG?",
+		"mail me at ana.b+conf@example.co.uk about MLOps":         "mail me at   about MLOps",
+		"anything on www.langchain.com style RAG?":                "anything on   style RAG?",
+		"talks on Node.js and e-mail security":                    "talks on Node.js and e-mail security",
+	} {
+		assert.Equal(t, want, Unaddressed(in), in)
+	}
+}
