@@ -96,6 +96,9 @@ func compose(in *agent.RespondInput, picks map[search.Table][]pick, alt alternat
 func widened(in *agent.RespondInput) alternatives {
 	wide := *in
 	wide.Filter = nil
+	if in.Filter != nil && len(in.Filter.Except) > 0 {
+		wide.Filter = &when.Filter{Except: in.Filter.Except} // what was turned down stays out
+	}
 	if in.AskedAt.IsZero() {
 		return alternatives{picks: choose(&wide)}
 	}
@@ -133,7 +136,7 @@ func elsewhere(in *agent.RespondInput, picks map[search.Table][]pick) string {
 		return ""
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\nOn the same topic outside %s:\n", strings.TrimPrefix(in.Filter.Label, "in "))
+	fmt.Fprintf(&b, "\nOn the same topic outside %s:\n", strings.TrimPrefix(withoutExcept(in.Filter), "in "))
 	for _, tb := range orderTables(picks) {
 		for _, p := range picks[tb] {
 			b.WriteString(named(p.r))
@@ -158,6 +161,15 @@ func forLabel(label string) string {
 		return " " + label
 	}
 	return " for " + label
+}
+
+// withoutExcept is a filter's label without what it turns down: the time and
+// place the items named outside it are not in.
+func withoutExcept(f *when.Filter) string {
+	if len(f.Except) == 0 {
+		return f.Label
+	}
+	return strings.TrimSuffix(f.Label, ", but not "+f.Except[0].Label)
 }
 
 func filterLabel(f *when.Filter) string {

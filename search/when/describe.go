@@ -179,7 +179,19 @@ func label(when string, f Filter) string {
 	if len(f.Formats) > 0 {
 		parts = append(parts, formatWords(f.Formats))
 	}
-	return strings.Join(parts, ", ")
+	return butNot(strings.Join(parts, ", "), f.Except)
+}
+
+// butNot adds to a filter's label what it turns down: "tomorrow (Wed 21
+// Oct), but not panels", or "anything but panels" alone.
+func butNot(l string, except []Filter) string {
+	switch {
+	case len(except) == 0 || except[0].Label == "":
+		return l
+	case l == "":
+		return "anything but " + except[0].Label
+	}
+	return l + ", but not " + except[0].Label
 }
 
 // formatWords writes formats in the plural: "workshops or panels".

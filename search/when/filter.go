@@ -40,6 +40,11 @@ type Filter struct {
 	// ("during the coffee break" asks what else is on then). A session is
 	// one when its start, end and format are the landmark's.
 	Not []Landmark `json:"not,omitempty"`
+	// Except are the sessions the attendee turned down ("no panels", "not
+	// on Wednesday", "not in Hall 2", "I can't do mornings": one filter a
+	// day): a session one of them matches never matches. The first one's
+	// Label says them all. Widening keeps them.
+	Except []Filter `json:"except,omitempty"`
 	// Label says the filter in plain words for the attendee, such as
 	// "tomorrow morning (Wed 21 Oct), in Hall 1, workshops".
 	Label string `json:"label,omitempty"`
@@ -49,7 +54,7 @@ type Filter struct {
 // matches every session.
 func (f Filter) IsZero() bool {
 	return f.From.IsZero() && f.To.IsZero() && !f.Ongoing && !f.Next && !f.Last &&
-		len(f.Rooms) == 0 && len(f.Tracks) == 0 && len(f.Formats) == 0
+		len(f.Rooms) == 0 && len(f.Tracks) == 0 && len(f.Formats) == 0 && len(f.Except) == 0
 }
 
 // Match reports whether one session satisfies the filter, ignoring Next
@@ -57,7 +62,8 @@ func (f Filter) IsZero() bool {
 // not after its start is never ongoing.
 func (f Filter) Match(start, end time.Time, room, track, format string) bool {
 	return f.matchTime(start, end) && anyFold(f.Rooms, room) &&
-		anyFold(f.Tracks, track) && anyFold(f.Formats, format) && !f.isLandmark(start, end, format)
+		anyFold(f.Tracks, track) && anyFold(f.Formats, format) && !f.isLandmark(start, end, format) &&
+		!slices.ContainsFunc(f.Except, func(e Filter) bool { return e.Match(start, end, room, track, format) })
 }
 
 // isLandmark reports whether a session is one of the landmarks in Not.

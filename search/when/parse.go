@@ -56,6 +56,17 @@ type Parsed struct {
 // Several days make one window from the first to the last; a time of day
 // then runs from its start on the first day to its end on the last.
 func Parse(message string, now time.Time, cal Calendar) Parsed {
+	except, rest, ok := turnedDown(message, now, cal)
+	if !ok {
+		return parse(message, now, cal)
+	}
+	p := parse(rest, now, cal)
+	p.Filter.Except = except
+	p.Filter.Label = butNot(p.Filter.Label, except)
+	return p
+}
+
+func parse(message string, now time.Time, cal Calendar) Parsed {
 	c := cal.conf()
 	p := &found{now: now, c: c, today: c.today(now)}
 	s := newScan(message)

@@ -1,0 +1,82 @@
+package when_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/erleah/erleah-agent/search/when"
+)
+
+func (s session) in(f when.Filter) bool { return f.Match(s.start, s.end, s.room, s.track, s.format) }
+
+// What the attendee turns down is kept out, not asked for.
+func TestParseTurnedDown(t *testing.T) {
+	panelWed := session{sg(21, 11, 0), sg(21, 12, 0), "Hall 1", "", "panel"}
+	talkWedAM := session{sg(21, 9, 0), sg(21, 9, 45), "Room B", "", "talk"}
+	talkWedPM := session{sg(21, 14, 0), sg(21, 14, 45), "Hall 1", "", "talk"}
+	talkThuPM := session{sg(22, 14, 0), sg(22, 14, 45), "Room B", "", "talk"}
+	workshopThuPM := session{sg(22, 15, 0), sg(22, 16, 0), "Room B", "", "workshop"}
+	for _, c := range []struct {
+		msg, rest, label string
+		in, out          []session
+	}{
+		{msg: "no panels please, just talks on rust", rest: "just talks on rust", label: "anything but panels",
+			in: []session{talkWedAM, talkThuPM}, out: []session{panelWed}},
+		{msg: "rust but not on Wednesday", rest: "rust but", label: "anything but Wed 21 Oct",
+			in: []session{talkThuPM}, out: []session{panelWed, talkWedAM, talkWedPM}},
+		{msg: "rust talks, not in Hall 1", rest: "rust talks", label: "anything but in Hall 1",
+			in: []session{talkWedAM, talkThuPM}, out: []session{panelWed, talkWedPM}},
+		{msg: "anything on rust except workshops", rest: "anything on rust", label: "anything but workshops",
+			in: []session{talkThuPM}, out: []session{workshopThuPM}},
+		// A time of day that names no day is turned down on every day.
+		{msg: "I can't do afternoons - rust talks?", rest: "rust talks?", label: "anything but the afternoon",
+			in: []session{talkWedAM, panelWed}, out: []session{talkWedPM, talkThuPM}},
+		{msg: "rust workshops tomorrow, not in the morning", rest: "rust", label: "tomorrow (Wed 21 Oct), workshops, but not the morning"},
+	} {
+		t.Run(c.msg, func(t *testing.T) {
+			p := when.Parse(c.msg, sgNow, sgCal)
+			require.NotEmpty(t, p.Filter.Except, "nothing turned down")
+			assert.Equal(t, c.rest, p.Rest, "Rest")
+			assert.Equal(t, c.label, p.Filter.Label, "Label")
+			for _, s := range c.in {
+				assert.True(t, s.in(p.Filter), "%v %s %s should match", s.start, s.room, s.format)
+			}
+			for _, s := range c.out {
+				assert.False(t, s.in(p.Filter), "%v %s %s should not match", s.start, s.room, s.format)
+			}
+		})
+	}
+}
+
+// A negation that turns down a topic, or adds ("not only"), sets no
+// exception.
+func TestParseNothingTurnedDown(t *testing.T) {
+	for _, msg := range []string{
+		"no problem if it's tomorrow, any rust talks?",
+		"I'm not interested in renting GPUs",
+		"not only workshops",
+		"no-code workshops",
+	} {
+		p := when.Parse(msg, sgNow, sgCal)
+		assert.Empty(t, p.Filter.Except, msg)
+	}
+}
+
+// Widening never gives up what was turned down.
+func TestWidenKeepsWhatWasTurnedDown(t *testing.T) {
+	p := when.Parse("workshops tomorrow morning, not in Hall 1", sgNow, sgCal)
+	require.NotEmpty(t, p.Filter.Except)
+	f := p.Filter
+	for {
+		g, _, ok := f.Widen(sgCal)
+		if !ok {
+			break
+		}
+		f = g
+		assert.Equal(t, p.Filter.Except, f.Except, "widened to %q", f.Label)
+	}
+	assert.False(t, f.IsZero(), "widened to nothing")
+	assert.Contains(t, f.Label, "but not in Hall 1")
+}
