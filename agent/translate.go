@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"strings"
 
 	"github.com/erleah/erleah-agent/search/lexical"
 )
@@ -24,7 +25,7 @@ func (t *turn) translate(ctx context.Context) {
 	if tr == nil || st.Language == "" || st.Language == lexical.English || !tr.Reads(st.Language) {
 		return
 	}
-	reading, err := tr.Translate(ctx, st.Language, lexical.Unaddressed(st.Message), t.lexicon().Corpus().Knows)
+	reading, err := tr.Translate(ctx, st.Language, lexical.Unaddressed(st.Message), t.knows)
 	if err != nil {
 		t.agent.log.Warn("question read without translation", "trace_id", st.TraceID, "language", st.Language, "err", err)
 		st.Untranslated = err.Error()
@@ -40,4 +41,15 @@ func (t *turn) asked() string {
 		return lexical.Unaddressed(t.st.Reading)
 	}
 	return lexical.Unaddressed(t.st.Message)
+}
+
+// knows says whether the conference uses a word, or, asked with a word in
+// capitals, whether it uses or spells out that acronym ("RAG" stands for
+// retrieval-augmented generation here, not for a Dutch cobweb).
+func (t *turn) knows(w string) bool {
+	c := t.lexicon().Corpus()
+	if c.Knows(w) {
+		return true
+	}
+	return strings.ToUpper(w) == w && strings.ToLower(w) != w && len(c.Expansions(w)) > 0
 }

@@ -71,6 +71,10 @@ func (g *Glossary) Translate(ctx context.Context, lang, text string, known func(
 		if err := ctx.Err(); err != nil {
 			return "", fmt.Errorf("translate: %w", err)
 		}
+		if negations[lang][strings.ToLower(w)] {
+			out = append(out, "not")
+			continue
+		}
 		if functionWord(lang, w) {
 			continue
 		}

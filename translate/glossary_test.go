@@ -29,6 +29,7 @@ var entries = []struct{ head, text string }{
 	{"zugang", "Zugang /tsˈuːɡaŋ/ <masc, n, sg>\naccess <n>, entrance <n>\n"},
 	{"schiffen", "schiffen /ʃˈɪfən/ <vi>\nto navigate <v>\n"},
 	{"schiff", "Schiff /ʃˈɪf/ <neut, n, sg>\nship <n>, vessel <n>\n"},
+	{"rag", "rag /rɑx/\ncobweb\n"},
 }
 
 // writeDict writes entries as dictd files (index and dictzip text, in
@@ -127,6 +128,20 @@ func TestGlossaryReadsWordsInTheSenseTheConferenceUses(t *testing.T) {
 	got, err = g.Translate(context.Background(), "de", "ochtend", nil)
 	require.NoError(t, err)
 	assert.Equal(t, "morning", got, "a numbered sense without its number")
+}
+
+// "Nicht" and "kein" say "not", where dropping them would ask for what
+// was turned down; an acronym the conference spells out is kept, not
+// read as the word it spells.
+func TestGlossaryKeepsNegationsAndAcronyms(t *testing.T) {
+	g := translate.NewGlossary(writeDict(t, "deu", 64))
+	knowsRAG := func(w string) bool { return w == "RAG" || conference(w) }
+	got, err := g.Translate(context.Background(), "de", "Vorträge über RAG, aber nicht morgen und keine Netzwerksicherheit", knowsRAG)
+	require.NoError(t, err)
+	assert.Equal(t, "talks RAG not tomorrow not network security", got)
+	got, err = g.Translate(context.Background(), "de", "RAG", conference)
+	require.NoError(t, err)
+	assert.Equal(t, "cobweb", got, "an acronym the conference does not use is looked up")
 }
 
 func TestGlossaryFailsClearlyOnABrokenDictionary(t *testing.T) {

@@ -21,7 +21,8 @@ import (
 
 // Translator reads text written in lang (ISO 639-1) in English; known, when
 // not nil, says whether the conference uses an English word, for
-// translators that choose among senses.
+// translators that choose among senses (and, asked with a word in
+// capitals, whether the conference uses or spells out that acronym).
 type Translator interface {
 	Reads(lang string) bool
 	Translate(ctx context.Context, lang, text string, known func(string) bool) (string, error)

@@ -11,6 +11,9 @@ import (
 // lacks, or the word itself.
 func readWord(d *dict, w string, known func(string) bool) (string, error) {
 	lower := strings.ToLower(w)
+	if n := len([]rune(w)); n > 2 && n <= 5 && strings.ToUpper(w) == w && lower != w && known != nil && known(w) {
+		return w, nil // "RAG" at an AI conference: its acronym, not the Dutch word "rag" (a cobweb)
+	}
 	sense, err := lookup(d, w, known)
 	if err != nil || sense != "" {
 		return sense, err
@@ -223,14 +226,14 @@ var functionWords = map[string]map[string]bool{
 		"ich du er sie wir ihr mich mir uns euch mein meine unser unsere ihr ihre was wer wo wann wie welche welcher welches warum " +
 		"in im an am auf aus bei mit nach von vom zu zum zur über unter für gegen ohne um vor hinter durch " +
 		"kann können könnte möchte möchten will wollen soll sollte habe hat haben bin bist gerne gern etwas irgendwas " +
-		"hier nicht kein keine auch noch schon bitte hallo hi danke"),
+		"hier auch noch schon bitte hallo hi danke"),
 	"nl": set("de het een en of maar er is zijn was ik jij je hij zij wij we mijn ons onze wat wie waar wanneer hoe welke waarom " +
 		"in op aan bij met naar van voor over onder door om te tot uit " +
-		"kan kunnen wil willen zou graag iets hier niet geen ook nog al alsjeblieft hallo dank"),
+		"kan kunnen wil willen zou graag iets hier ook nog al alsjeblieft hallo dank"),
 	"da": set("den det en et og eller men der er var jeg du han hun vi min mit vores hvad hvem hvor hvornår hvordan hvilke hvorfor " +
-		"i på ad ved med til fra for om under gennem af kan vil gerne noget her ikke ingen også hej tak nogen nogle"),
+		"i på ad ved med til fra for om under gennem af kan vil gerne noget her også hej tak nogen nogle"),
 	"sv": set("den det en ett och eller men finns är var jag du han hon vi min mitt vår vad vem var när hur vilka varför " +
-		"i på vid med till från för om under genom av kan vill gärna något här inte ingen också hej tack några"),
+		"i på vid med till från för om under genom av kan vill gärna något här också hej tack några"),
 }
 
 func set(words string) map[string]bool {
@@ -243,3 +246,13 @@ func set(words string) map[string]bool {
 
 // functionWord reports whether w is a function word of lang.
 func functionWord(lang, w string) bool { return functionWords[lang][strings.ToLower(w)] }
+
+// negations are the words that turn down what follows ("aber nicht am
+// Nachmittag", "geen panels"): read as "not", which says it in English,
+// where dropping them would ask for what was turned down.
+var negations = map[string]map[string]bool{
+	"de": set("nicht kein keine keinen keinem keiner keines"),
+	"nl": set("niet geen"),
+	"da": set("ikke ingen intet"),
+	"sv": set("inte ingen inget inga"),
+}
