@@ -33,6 +33,10 @@ func TestParseTurnedDown(t *testing.T) {
 		// A time of day that names no day is turned down on every day.
 		{msg: "I can't do afternoons - rust talks?", rest: "rust talks?", label: "anything but the afternoon",
 			in: []session{talkWedAM, panelWed}, out: []session{talkWedPM, talkThuPM}},
+		{msg: "I won't be there on Thursday, rust talks?", rest: "rust talks?", label: "anything but Thu 22 Oct",
+			in: []session{talkWedPM}, out: []session{talkThuPM, workshopThuPM}},
+		{msg: "I'm busy tomorrow afternoon - anything on rust?", rest: "anything on rust?", label: "anything but tomorrow afternoon (Wed 21 Oct)",
+			in: []session{talkWedAM, talkThuPM}, out: []session{talkWedPM}},
 		{msg: "rust workshops tomorrow, not in the morning", rest: "rust", label: "tomorrow (Wed 21 Oct), workshops, but not the morning"},
 	} {
 		t.Run(c.msg, func(t *testing.T) {
@@ -58,6 +62,7 @@ func TestParseNothingTurnedDown(t *testing.T) {
 		"I'm not interested in renting GPUs",
 		"not only workshops",
 		"no-code workshops",
+		"I'm busy with rust at work",
 	} {
 		p := when.Parse(msg, sgNow, sgCal)
 		assert.Empty(t, p.Filter.Except, msg)
