@@ -413,3 +413,25 @@ func TestEverySearchIsTriedOnceByWhatServesIt(t *testing.T) {
 	require.Positive(t, probes, "no reflection probes ran")
 	assert.Zero(t, s.unmarked, "searches or probes not marked search.TryOnce: what serves them would retry too")
 }
+
+// A query the reflector gives a filter of its own still keeps out what the
+// attendee turned down.
+func TestAWidenedFilterKeepsWhatWasTurnedDown(t *testing.T) {
+	decision := `{"reasoning":"k8s is jargon here","strategy":"rewrite","user_message":"This programme says Kubernetes, so I'm searching for that.","new_queries":[{"table":"sessions","search_mode":"faceted","query_text":"kubernetes","limit":10,"filter":{"formats":["talk","workshop"],"label":"talks or workshops"}}]}`
+	m := &scripted{replies: map[agent.Step][]string{agent.StepPlan: {planSessions}, agent.StepReflect: {decision}, agent.StepRespond: {"ok"}}}
+	s := &fakeSearch{lex: tinyLexicon(t), results: weakEverywhere}
+	st, _ := run(t, m, s, agent.Options{}, "k8s, no panels please")
+	require.NotNil(t, st.Filter, "no filter read")
+	require.NotEmpty(t, st.Filter.Except, "nothing turned down: %+v", st.Filter)
+	var widened *search.Query
+	for _, q := range s.searched() {
+		if q.Text == "kubernetes" {
+			widened = &q
+		}
+	}
+	require.NotNil(t, widened, "the reflector's query was not searched: %+v", s.searched())
+	require.NotNil(t, widened.Filter)
+	assert.Equal(t, []string{"talk", "workshop"}, widened.Filter.Formats, "the reflector's own filter")
+	assert.Equal(t, st.Filter.Except, widened.Filter.Except, "what was turned down")
+	assert.Equal(t, "talks or workshops, but not panels", widened.Filter.Label)
+}

@@ -113,7 +113,7 @@ func (t *turn) readQuestion(ctx context.Context) {
 		// "the repo is now 40 GB": a story's time words filter nothing,
 		// unless it says when the attendee is free.
 		a := when.Parse(ask, st.AskedAt, cal)
-		p.Filter, p.Outside = a.Filter, a.Outside
+		p.Filter, p.Outside = keepTurnedDown(a.Filter, p.Filter), a.Outside
 	}
 	if t.agent.opts.Off.Off("filters") {
 		p = when.Parsed{Rest: text}
@@ -132,6 +132,16 @@ func (t *turn) readQuestion(ctx context.Context) {
 		st.Topic = text
 	}
 	st.Outside = p.Outside
+}
+
+// keepTurnedDown is the asking part's filter f, with what the whole
+// message turns down when the asking part turns nothing down: "Any
+// workshops tomorrow? I'm not free in the morning."
+func keepTurnedDown(f, whole when.Filter) when.Filter {
+	if len(f.Except) > 0 || len(whole.Except) == 0 {
+		return f
+	}
+	return f.ButNot(whole.Except)
 }
 
 // untold drops from a question's topic the sentences that ask nothing and
@@ -166,16 +176,26 @@ func (t *turn) items(refs []search.Ref) []search.Result {
 }
 
 // withFilter gives the question's filter to every sessions and speakers
-// query that has none of its own: a planner need not repeat it.
+// query that has none of its own: a planner need not repeat it. One with a
+// filter of its own (a widened one) still keeps out what the attendee
+// turned down.
 func (t *turn) withFilter(qs []search.Query) []search.Query {
 	if t.st.Filter == nil {
 		return qs
 	}
 	for i := range qs {
-		if qs[i].Filter == nil && qs[i].Table != search.Exhibitors {
-			f := *t.st.Filter
-			qs[i].Filter = &f
+		var f when.Filter
+		switch {
+		case qs[i].Table == search.Exhibitors:
+			continue
+		case qs[i].Filter == nil:
+			f = *t.st.Filter
+		case len(qs[i].Filter.Except) == 0 && len(t.st.Filter.Except) > 0:
+			f = qs[i].Filter.ButNot(t.st.Filter.Except)
+		default:
+			continue
 		}
+		qs[i].Filter = &f
 	}
 	return qs
 }

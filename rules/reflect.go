@@ -135,7 +135,8 @@ func sameFilter(a, b *when.Filter) bool {
 		return a == b
 	}
 	return a.Label == b.Label && a.From.Equal(b.From) && a.To.Equal(b.To) && a.Next == b.Next && a.Last == b.Last && a.Ongoing == b.Ongoing &&
-		slices.Equal(a.Rooms, b.Rooms) && slices.Equal(a.Tracks, b.Tracks) && slices.Equal(a.Formats, b.Formats)
+		slices.Equal(a.Rooms, b.Rooms) && slices.Equal(a.Tracks, b.Tracks) && slices.Equal(a.Formats, b.Formats) &&
+		slices.EqualFunc(a.Except, b.Except, func(x, y when.Filter) bool { return sameFilter(&x, &y) })
 }
 
 // decideFor chooses the action for one failing query from the evidence:

@@ -136,7 +136,7 @@ func elsewhere(in *agent.RespondInput, picks map[search.Table][]pick) string {
 		return ""
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\nOn the same topic outside %s:\n", strings.TrimPrefix(withoutExcept(in.Filter), "in "))
+	fmt.Fprintf(&b, "\nOn the same topic outside %s:\n", strings.TrimPrefix(in.Filter.AskedLabel(), "in "))
 	for _, tb := range orderTables(picks) {
 		for _, p := range picks[tb] {
 			b.WriteString(named(p.r))
@@ -161,15 +161,6 @@ func forLabel(label string) string {
 		return " " + label
 	}
 	return " for " + label
-}
-
-// withoutExcept is a filter's label without what it turns down: the time and
-// place the items named outside it are not in.
-func withoutExcept(f *when.Filter) string {
-	if len(f.Except) == 0 {
-		return f.Label
-	}
-	return strings.TrimSuffix(f.Label, ", but not "+f.Except[0].Label)
 }
 
 func filterLabel(f *when.Filter) string {

@@ -50,8 +50,12 @@ var notThisWeekend = regexp.MustCompile(`\b(?:a|an|every|each|per|one|some)\s+$`
 // weekend workshops").
 func ownWeekend(m match) bool {
 	prev := prevWord(m)
-	return string(m.s.text[m.idx[0]:m.idx[1]]) == "weekend" && prev != "" && prev != "any" && !slices.Contains(nowAfter, prev)
+	return string(m.s.text[m.idx[0]:m.idx[1]]) == "weekend" && prev != "" && !wholeWeekend[prev] && !slices.Contains(nowAfter, prev)
 }
+
+// wholeWeekend are the words before a bare "weekend" that still mean this
+// one ("the whole weekend", "all weekend", "over the weekend").
+var wholeWeekend = map[string]bool{"any": true, "the": true, "all": true, "whole": true, "entire": true, "during": true, "over": true, "at": true}
 
 // weekend records this weekend: the one under way on a Saturday or Sunday,
 // else the coming one.

@@ -2,6 +2,7 @@ package when
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -185,13 +186,49 @@ func label(when string, f Filter) string {
 // butNot adds to a filter's label what it turns down: "tomorrow (Wed 21
 // Oct), but not panels", or "anything but panels" alone.
 func butNot(l string, except []Filter) string {
+	t := turned(except)
 	switch {
-	case len(except) == 0 || except[0].Label == "":
+	case t == "":
 		return l
 	case l == "":
-		return "anything but " + except[0].Label
+		return "anything but " + t
 	}
-	return l + ", but not " + except[0].Label
+	return l + ", but not " + t
+}
+
+// ButNot returns f turning down except as well, its Label saying so.
+func (f Filter) ButNot(except []Filter) Filter {
+	asked := f.AskedLabel()
+	f.Except = append(slices.Clip(f.Except), except...)
+	f.Label = butNot(asked, f.Except)
+	return f
+}
+
+// AskedLabel is f's Label without what it turns down: the time and place
+// asked for, or "" when it only turns down.
+func (f Filter) AskedLabel() string {
+	t := f.TurnedDown()
+	switch {
+	case t == "":
+		return f.Label
+	case f.Label == "anything but "+t:
+		return ""
+	}
+	return strings.TrimSuffix(f.Label, ", but not "+t)
+}
+
+// TurnedDown says in plain words what a filter turns down ("panels or Wed
+// 21 Oct"), or "" when it turns nothing down.
+func (f Filter) TurnedDown() string { return turned(f.Except) }
+
+func turned(except []Filter) string {
+	var labels []string
+	for _, e := range except {
+		if e.Label != "" && !slices.Contains(labels, e.Label) {
+			labels = append(labels, e.Label)
+		}
+	}
+	return strings.Join(labels, " or ")
 }
 
 // formatWords writes formats in the plural: "workshops or panels".

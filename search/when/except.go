@@ -16,39 +16,136 @@ var turnDown = regexp.MustCompile(`(?i)(?:^|[\s,;:(])(?:no|not|except(?:\s+for)?
 	`(?:i|we)\s+(?:won'?t|will\s+not)\s+be\s+(?:there|here|around|free|available))\s+`)
 
 // clauseEnd ends the phrase turned down: punctuation, a dash, or a word
-// that goes on to what is wanted ("no panels, just talks on MLOps").
-var clauseEnd = regexp.MustCompile(`(?i)[,.;!?()]|\s[-–—]\s|\s(?:but|just|only|and|so|because|though|although|instead|rather)\s`)
+// that goes on to what is wanted ("no panels, just talks on MLOps"). "And"
+// and "or" may join what is turned down ("not on Wednesday and Thursday",
+// "not between 9 and 11"), so they are weighed in listed.
+var clauseEnd = regexp.MustCompile(`(?i)[,.;!?()]|\s[-–—]\s|\s(?:but|just|only|so|because|though|although|instead|rather)\s`)
+
+// conjunction joins the parts of a phrase turned down.
+var conjunction = regexp.MustCompile(`(?i)\s(?:and|or|nor)\s`)
 
 // adding are the words after "not" that add rather than turn down.
 var adding = map[string]bool{"only": true, "just": true, "necessarily": true, "sure": true, "too": true, "much": true, "many": true}
 
-// turnedDown finds the first phrase of message that turns down a time,
-// place or format, and returns it read as filters and the message without
-// it. A phrase with a topic in it ("no problem if it's tomorrow", "not
-// interested in renting GPUs") is not one.
+// maxDown bounds how far a phrase turned down is looked for after its
+// opening word, and how many phrases one message turns down, so that a
+// long message costs no more than a short one per phrase.
+const (
+	maxDown       = 120
+	maxDownPhrase = 8
+)
+
+// turnedDown finds the phrases of message that turn down a time, place or
+// format ("no panels, no workshops", "not on Wednesday, not in Hall 1"), and
+// returns them read as filters and the message without them.
 func turnedDown(message string, now time.Time, cal Calendar) ([]Filter, string, bool) {
+	var except []Filter
+	for range maxDownPhrase {
+		f, rest, ok := turnedDownOnce(message, now, cal)
+		if !ok {
+			break
+		}
+		except, message = append(except, f...), rest
+	}
+	return except, message, len(except) > 0
+}
+
+// turnedDownOnce finds the first phrase of message that turns down a time,
+// place or format. A phrase with a topic in it ("no problem if it's
+// tomorrow", "not interested in renting GPUs") is not one.
+func turnedDownOnce(message string, now time.Time, cal Calendar) ([]Filter, string, bool) {
 	for _, m := range turnDown.FindAllStringIndex(message, -1) {
 		rest := message[m[1]:]
 		if first, _, _ := strings.Cut(strings.ToLower(rest), " "); adding[first] {
 			continue
 		}
-		end := len(rest)
-		if e := clauseEnd.FindStringIndex(rest); e != nil {
-			end = e[0]
-		}
-		p := parse(rest[:end], now, cal)
-		if p.Filter.IsZero() || p.Outside != "" || saysMore(p.Rest) {
+		phrase, ok := downPhrase(rest)
+		if !ok {
 			continue
 		}
-		return everyDay(rest[:end], p.Filter, now, cal), cut(message[:m[0]], rest[end:]), true
+		if f, n := listed(phrase, now, cal); n > 0 {
+			return f, cut(message[:m[0]], rest[n:]), true
+		}
 	}
 	return nil, message, false
 }
 
+// downPhrase is the start of rest up to where the phrase turned down ends,
+// or false when it runs on past maxDown bytes.
+func downPhrase(rest string) (string, bool) {
+	window := rest[:min(len(rest), maxDown)]
+	if e := clauseEnd.FindStringIndex(window); e != nil {
+		return window[:e[0]], true
+	}
+	return rest, len(rest) <= maxDown
+}
+
+// listed reads the longest run of a phrase's parts, joined by "and" or "or",
+// that says only a time, place or format, and returns it as filters with
+// its length in bytes (0 when no run does). Parts that each say one on
+// their own are turned down each ("no mornings or evenings", "not on
+// Wednesday and Thursday"); otherwise the run is one ("not between 9 and
+// 11").
+func listed(phrase string, now time.Time, cal Calendar) ([]Filter, int) {
+	joins := conjunction.FindAllStringIndex(phrase, -1)
+	for k := len(joins); k >= 0; k-- {
+		run := phrase
+		if k < len(joins) {
+			run = phrase[:joins[k][0]]
+		}
+		f, ok := pure(run, now, cal)
+		if !ok {
+			continue
+		}
+		if parts, ok := each(run, joins[:k], now, cal); ok {
+			return parts, len(run)
+		}
+		return everyDay(run, f, now, cal), len(run)
+	}
+	return nil, 0
+}
+
+// each reads every part of a run on its own, or reports false when one
+// part is no time, place or format by itself.
+func each(run string, joins [][]int, now time.Time, cal Calendar) ([]Filter, bool) {
+	if len(joins) == 0 {
+		return nil, false
+	}
+	var out []Filter
+	from := 0
+	for i := 0; i <= len(joins); i++ {
+		to := len(run)
+		if i < len(joins) {
+			to = joins[i][0]
+		}
+		f, ok := pure(run[from:to], now, cal)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, everyDay(run[from:to], f, now, cal)...)
+		if i < len(joins) {
+			from = joins[i][1]
+		}
+	}
+	return out, true
+}
+
+// pure reads a phrase as a filter when it says only a time, place or
+// format.
+func pure(phrase string, now time.Time, cal Calendar) (Filter, bool) {
+	p := parse(phrase, now, cal)
+	return p.Filter, !p.Filter.IsZero() && p.Outside == "" && !saysMore(p.Rest)
+}
+
 // cut joins what is left on either side of a phrase taken out, without
 // the punctuation that bordered it: "rust talks, not in Hall 1" leaves
-// "rust talks", "no panels, just talks" leaves "just talks".
+// "rust talks", "no panels, just talks" leaves "just talks", "Any talks?
+// I'm busy tomorrow." leaves "Any talks?".
 func cut(before, after string) string {
+	before = strings.TrimRight(before, " ")
+	if strings.HasSuffix(before, "?") || strings.HasSuffix(before, ".") || strings.HasSuffix(before, "!") {
+		after = strings.TrimLeft(after, " .!?")
+	}
 	return strings.Trim(strings.Join(strings.Fields(before+" "+after), " "), " ,;:-–—")
 }
 
@@ -71,7 +168,7 @@ func everyDay(phrase string, f Filter, now time.Time, cal Calendar) []Filter {
 	var out []Filter
 	for _, day := range c.days {
 		g := f
-		g.From, g.To = c.at(day, lo), c.at(day, hi)
+		g.From, g.To, g.Label = c.at(day, lo), c.at(day, hi), ""
 		out = append(out, g)
 	}
 	out[0].Label = strings.TrimSpace(partWords(lo, hi) + " " + label("", Filter{Rooms: f.Rooms, Tracks: f.Tracks, Formats: f.Formats}))
@@ -91,4 +188,5 @@ func saysMore(rest string) bool {
 
 var downFiller = map[string]bool{"a": true, "an": true, "the": true, "any": true, "please": true, "thanks": true, "thank": true,
 	"you": true, "for": true, "me": true, "us": true, "sessions": true, "session": true, "talks": true, "talk": true, "really": true,
-	"though": true, "on": true, "in": true, "at": true, "during": true, "s": true, "more": true, "of": true, "those": true, "them": true}
+	"though": true, "on": true, "in": true, "at": true, "during": true, "s": true, "more": true, "of": true, "those": true, "them": true,
+	"all": true, "sadly": true, "unfortunately": true, "anyway": true, "either": true, "myself": true, "ourselves": true}

@@ -32,6 +32,8 @@ func TestParseOutsideTheConference(t *testing.T) {
 		{msg: "weekend workshops", now: mar(10), from: mar(14), to: mar(16), formats: []string{"workshop"}, rest: ""},
 		{msg: "any weekend workshops?", now: mar(10), from: mar(14), to: mar(16), formats: []string{"workshop"}, rest: "any?"},
 		{msg: "I dread the cutover weekend", now: mar(10), rest: "I dread the cutover weekend"},
+		{msg: "what is on all weekend?", now: mar(10), from: mar(14), to: mar(16), rest: "what is on all?"},
+		{msg: "rust talks over the weekend", now: mar(10), from: mar(14), to: mar(16), rest: "rust talks"},
 		// A conference day already past is still the one meant.
 		{msg: "what was on friday", now: mar(15).Add(9 * time.Hour), from: mar(13), to: mar(14), rest: "what was"},
 	})

@@ -137,7 +137,9 @@ func widenNext(f Filter, c conf) (Filter, string, bool) {
 func widenFormats(f Filter, _ conf) (Filter, string, bool) {
 	g := f
 	g.Formats = nil
-	if len(f.Formats) == 0 || !g.IsZero() {
+	rest := g
+	rest.Except = nil // what was turned down stays turned down
+	if len(f.Formats) == 0 || !rest.IsZero() {
 		return f, "", false
 	}
 	return g, "any kind of session instead of only " + formatWords(f.Formats), true
