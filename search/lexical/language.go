@@ -18,8 +18,9 @@ const English = "en"
 // English when at least half of its words are English words, English
 // function words or words of the conference (names, products, jargon), and
 // another language's function words are fewer than the English ones (or
-// one); otherwise otherLanguage says which it is. knows reports whether
-// the conference uses a word.
+// one); otherwise otherLanguage says which it is. Numbers and acronyms
+// count for no language; a word or two with no function word is read by
+// short. knows reports whether the conference uses a word.
 func Language(text string, knows func(string) bool) string {
 	acronyms := capitals(text)
 	var words []string
@@ -59,21 +60,62 @@ func Language(text string, knows func(string) bool) string {
 		return English
 	}
 	if foreign == 0 && len(words) < 3 && whatlanggo.DetectScript(text) == unicode.Latin {
-		// "Bonjour", "Danke", "Datenschutz?": too little for a trigram
-		// detector (Uzbek, Javanese), and nothing to read either way.
-		return English
+		return short(text)
 	}
 	return otherLanguage(text, votes)
 }
 
+// short names the language of a word or two in Latin script with no
+// function word: one of the languages read here when the trigram detector,
+// choosing among them alone, is not merely guessing ("Vorträge
+// Datenschutz?", "charlas seguridad"); otherwise English ("Kubernetes
+// autoscaling" at a conference that never says either), since a detector
+// free to choose any language names Uzbek or Javanese for so little.
+func short(text string) string {
+	info := whatlanggo.DetectWithOptions(text, whatlanggo.Options{Whitelist: readable})
+	if info.Confidence < minShortConfidence || info.Lang.Iso6391() == "" {
+		return English
+	}
+	return info.Lang.Iso6391()
+}
+
+// minShortConfidence is the detector's confidence below which a word or
+// two is not told apart from a guess: unknown English names score under
+// it, a plain German or Spanish noun phrase over it.
+const minShortConfidence = 0.2
+
+// readable are the languages functionWords knows.
+var readable = func() map[whatlanggo.Lang]bool {
+	m := map[whatlanggo.Lang]bool{}
+	for _, langs := range functionWords {
+		for _, l := range langs {
+			m[l] = true
+		}
+	}
+	return m
+}()
+
 // capitals are the short words text writes in capitals, lower-cased:
 // acronyms, which belong to no language ("GPU", "ISO"); a long word in
-// capitals is shouted, not abbreviated.
+// capitals is shouted, not abbreviated. In a message all in capitals
+// ("WO IST DER KAFFEE?") another language's function words are shouted
+// too.
 func capitals(text string) map[string]bool {
 	out := map[string]bool{}
+	shouted := true
 	for _, tok := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		if n := utf8.RuneCountInString(tok); n > 1 && n <= 5 && strings.ToUpper(tok) == tok && strings.ToLower(tok) != tok {
+		n := utf8.RuneCountInString(tok)
+		upper := strings.ToUpper(tok) == tok && strings.ToLower(tok) != tok
+		shouted = shouted && (upper || n < 2 || strings.ToLower(tok) == tok && strings.ToUpper(tok) == tok)
+		if n > 1 && n <= 5 && upper {
 			out[strings.ToLower(tok)] = true
+		}
+	}
+	if shouted {
+		for w := range out {
+			if len(functionWords[w]) > 0 {
+				delete(out, w)
+			}
 		}
 	}
 	return out

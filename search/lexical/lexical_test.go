@@ -204,16 +204,22 @@ func TestLanguageIsRecognised(t *testing.T) {
 		"Is there a talk on Los Angeles and La Jolla?":                    English,
 		"Is there a talk on La Liga analytics?":                           English,
 		"":                                                                English,
-		// A word or two of no known function tells nothing either; another
-		// script does.
-		"Bonjour":     English,
-		"Danke schön": English,
+		// A greeting or thanks is filler in any language; a word or two the
+		// detector, choosing among the languages read, is not merely
+		// guessing at is read in that language; another script always is.
+		"Bonjour":                English,
+		"Danke schön":            English,
+		"Vorträge Datenschutz?":  "de",
+		"charlas seguridad":      "es",
+		"Kubernetes autoscaling": English,
 		// Numbers and acronyms tell no language apart.
 		"TPU vs NPU?":    English,
 		"GPU, TPU, NPU?": English,
 		"GIBT ES VORTRÄGE ÜBER KÜNSTLICHE INTELLIGENZ?": "de", // shouted, not abbreviated
-		"from 14:00 to 16:00 tomorrow":                  English,
-		"Was gibt es morgen von 14:00 bis 16:00?":       "de",
+		"WO IST DER KAFFEE?":                      "de", // short shouted function words too
+		"QUÉ HAY DE RAG?":                         "es",
+		"from 14:00 to 16:00 tomorrow":            English,
+		"Was gibt es morgen von 14:00 bis 16:00?": "de",
 	} {
 		assert.Equal(t, want, Language(text, c.Knows), "Language(%q)", text)
 	}

@@ -21,11 +21,32 @@ var (
 // declined is a clause saying what the attendee does not want or has
 // already found ("not interested in renting cloud GPUs", "chatbot stuff
 // doesn't interest me", "GPU stuff I can already find elsewhere"): no need,
-// and searching it would recommend what was turned down.
+// and searching it would recommend what was turned down. "I don't need…"
+// counts only as the clause's opening; "I don't want to miss…" wants.
 var declined = regexp.MustCompile(`(?i)^\s*(?:(?:i'?m|i\s+am|we'?re|we\s+are)\s+)?not\s+(?:really\s+|that\s+|too\s+|very\s+|so\s+)?(?:interested|looking|after|keen)\b` +
 	`|\b(?:doesn'?t|does\s+not|don'?t|do\s+not)\s+(?:really\s+)?interest\s+(?:me|us)\b` +
-	`|\b(?:i|we)\s+(?:really\s+)?(?:don'?t|do\s+not)\s+(?:really\s+)?(?:need|want|have\s+to|care\s+(?:about|for))\b` +
+	`|^\s*(?:(?:and|but|also|honestly|frankly)\s+)?(?:i|we)\s+(?:really\s+)?(?:don'?t|do\s+not)\s+(?:really\s+)?(?:need|want|have\s+to|care\s+(?:about|for))\b` +
 	`|\b(?:i|we)(?:'ve|\s+have)?\s+(?:can\s+)?already\s+(?:seen|know|knew|heard|covered|find|found|got|have|had|attended|done)\b`)
+
+// missOut wants what it names: "I don't want to miss anything on RAG".
+var missOut = regexp.MustCompile(`(?i)\b(?:don'?t|do\s+not)\s+(?:want\s+to\s+)?(?:miss|overlook)\b`)
+
+// wantsAfter goes on, in a clause that turned something down, to what is
+// wanted: "I have already got a GPU cluster and need talks on job
+// scheduling".
+var wantsAfter = regexp.MustCompile(`(?i)\s(?:and|but)\s+((?:(?:i|we)\s+)?(?:(?:really|also|still|now|just)\s+)?(?:need|want|would|'d|am|are|looking|hope|wish|like|could|can)\b)`)
+
+// declinedPart reports whether a clause turns something down, and returns
+// what it goes on to want, if anything.
+func declinedPart(clause string) (bool, string) {
+	if !declined.MatchString(clause) || missOut.MatchString(clause) {
+		return false, ""
+	}
+	if loc := wantsAfter.FindStringSubmatchIndex(clause); loc != nil {
+		return true, clause[loc[2]:]
+	}
+	return true, ""
+}
 
 // selfDescription opens a clause in which attendees say who they are; such
 // clauses tell nothing about what to search for ("I am a platform engineer
@@ -75,14 +96,18 @@ var needStart = regexp.MustCompile(`(?i)\b(?:trying|looking|hoping|wanting|plann
 // ("integration analyst at a children's hospital here", "nurse manager
 // from Ottawa", "director of nutrition services at a hospital"): a role,
 // at most three words before it and what it is of after it, then where.
-var role = regexp.MustCompile(`(?i)^(?:an?\s+|the\s+)?((?:[\w'-]+\s+){0,3})(?:(?:` + roles + `)|(?:head|chief)\s+of\s+(?:[\w'&-]+\s+){0,3}[\w'&-]+)(?:\s+of\s+(?:[\w'&-]+\s+){0,3}[\w'&-]+)?\s+(?:at|from|with|in|for)\s+\S`)
+var role = regexp.MustCompile(`(?i)^(?:an?\s+|the\s+)?((?:[\w'-]+\s+){0,3})(?:(?:` + roles + `)|(?:head|chief)\s+of\s+(?:[\w'&-]+\s+){0,3}[\w'&-]+)(?:\s+of\s+(?:[\w'&-]+\s+){0,3}[\w'&-]+)?\s+(?:at|from|with|in|for\s+(?:a|an|the)\s)\s*\S`)
 
 // roles are the nouns people name their job by, in the singular: "operators
-// in small ports" is a topic, not who asks.
+// in small ports" is a topic, not who asks. Those that also name whom one
+// seeks ("an implementation partner for SAP?", "a compliance advisor for
+// GDPR?") are left out, and "for" introduces a workplace only before an
+// article ("nurse manager for a county hospital", not "security engineer
+// for our platform?").
 const roles = `developer|engineer|analyst|architect|manager|director|nurse|physician|doctor|pharmacist|scientist|researcher|student|teacher|consultant|founder|officer|specialist|administrator|coordinator|designer|technician|` +
-	`vp|president|partner|owner|buyer|planner|superintendent|supervisor|inspector|auditor|advis[eo]r|operator|trainee|intern|apprentice|professor|lecturer|` +
-	`surgeon|dentist|veterinarian|lawyer|attorney|counsel|paralegal|accountant|actuary|underwriter|broker|economist|dba|editor|journalist|curator|librarian|farmer|forester|` +
-	`therapist|clinician|dietitian|midwife|paramedic|firefighter|captain|mechanic|electrician|programmer|entrepreneur|investor|executive|postdoc|` +
+	`vp|president|superintendent|supervisor|inspector|trainee|intern|apprentice|professor|lecturer|` +
+	`surgeon|dentist|veterinarian|lawyer|attorney|counsel|paralegal|accountant|actuary|underwriter|economist|dba|editor|journalist|curator|librarian|farmer|forester|` +
+	`therapist|clinician|dietitian|midwife|paramedic|firefighter|captain|mechanic|electrician|programmer|entrepreneur|executive|postdoc|` +
 	`cio|cto|ceo|ciso|cno|cmio|cfo|coo`
 
 // notRole are words that, before the role, make the clause a question
@@ -159,7 +184,8 @@ const canAttend = `(?:that\s+|which\s+)?(?:i|we)\s+(?:can|could|might|may|should
 	`|(?:should|can|could|shall)\s+(?:i|we)\s+(?:go|head(?:\s+over)?|get|walk|fit)(?:\s+(?:to|in))?`
 
 // Topic returns what a question is about in the attendee's own words:
-// self-description clauses and request phrasing are dropped, the rest is
+// self-description clauses, what is turned down ("not interested in…") and
+// request phrasing are dropped, the rest is
 // kept in order as written. A question of only filler gives "".
 func Topic(text string) string { return strings.Join(Needs(text), " ") }
 
@@ -189,8 +215,10 @@ func AskedNeeds(text string) []Need {
 	var kept []Need
 	var selves []string
 	for _, clause := range clauses(text) {
-		if declined.MatchString(clause) {
-			continue
+		if down, wanted := declinedPart(clause); down {
+			if clause = wanted; clause == "" {
+				continue
+			}
 		}
 		parts := need(clause)
 		if parts == nil {
@@ -261,14 +289,18 @@ func clauses(text string) []string {
 	return append(out, text[last:])
 }
 
-// inWord reports a lone '.', ',' or ':' with no space on either side: part
-// of a number or a name ("3,000 boxes", "Ruby 1.8", "Node.js", "12:30"), not
-// the end of a clause.
+// inWord reports a lone '.' or ':' with no space on either side, or a ','
+// between digits: part of a number or a name ("3,000 boxes", "Ruby 1.8",
+// "Node.js", "12:30"), not the end of a clause as in "RAG,MLOps".
 func inWord(text string, m []int) bool {
 	if m[1]-m[0] != 1 || !strings.ContainsRune(".,:", rune(text[m[0]])) || m[0] == 0 || m[1] == len(text) {
 		return false
 	}
-	return !unicode.IsSpace(rune(text[m[0]-1])) && !unicode.IsSpace(rune(text[m[1]]))
+	before, after := rune(text[m[0]-1]), rune(text[m[1]])
+	if text[m[0]] == ',' {
+		return unicode.IsDigit(before) && unicode.IsDigit(after)
+	}
+	return !unicode.IsSpace(before) && !unicode.IsSpace(after)
 }
 
 // need returns the parts of a clause that say what is wanted: all of it,
@@ -291,7 +323,7 @@ func need(clause string) []string {
 // grievance in a clause where attendees say who they are introduces what
 // troubles them, which is what they want help with: "I'm a shipper fed up
 // with D&D charges", "a nurse tired of double charting".
-var grievance = regexp.MustCompile(`(?i)\b(?:fed\s+up|tired|sick|weary)\s+(?:with|of)\s+|\b(?:struggling|wrestling|battling|grappling)\s+with\s+|\b(?:frustrated|annoyed|fed\s+up)\s+(?:by|about)\s+|\b(?:worried|concerned|anxious|nervous)\s+(?:about|by)\s+`)
+var grievance = regexp.MustCompile(`(?i)\b(?:fed\s+up|tired|weary)\s+(?:with|of)\s+|\bsick\s+of\s+|\b(?:struggling|wrestling|battling|grappling)\s+with\s+|\b(?:frustrated|annoyed|fed\s+up)\s+(?:by|about)\s+|\b(?:worried|concerned|anxious|nervous)\s+(?:about|by)\s+`)
 
 func peelGreeting(s string) string {
 	return requestPhrasing[0].ReplaceAllString(strings.TrimSpace(s), "")

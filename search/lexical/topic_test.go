@@ -128,6 +128,7 @@ func TestNeedsKeepNumbersAndNamesWhole(t *testing.T) {
 		"we import about 3,000 boxes a year. Any talks on demurrage?": {"we import about 3,000 boxes a year", "demurrage"},
 		"our backend is Ruby 1.8, so how do we move to Node.js":       {"our backend is Ruby 1.8", "move to Node.js"},
 		"sessions on ports, then on rail":                             {"sessions on ports", "then on rail"},
+		"sessions on RAG,MLOps":                                       {"sessions on RAG", "MLOps"},
 	} {
 		assert.Equal(t, want, Needs(in), in)
 	}
@@ -141,6 +142,9 @@ func TestNeedsLeaveOutWhatIsTurnedDown(t *testing.T) {
 		"I've already seen plenty on nursing, so what is there on hospital kitchens?":                      {"hospital kitchens"},
 		"we don't want vendor pitches, just hands-on labs":                                                 {"just hands-on labs"},
 		"a scheduler that doesn't need the cloud":                                                          {"scheduler that doesn't need the cloud"},
+		"I don't want to miss anything on RAG":                                                             {"I don't want to miss anything on RAG"},
+		"I have already got a GPU cluster and need talks on job scheduling":                                {"need talks on job scheduling"},
+		"Is there a panel where we don't need to code?":                                                    {"panel where we don't need to code"},
 	} {
 		assert.Equal(t, want, Needs(in), in)
 	}
@@ -152,6 +156,7 @@ func TestNeedsReadWhatTroublesWhoAsks(t *testing.T) {
 		"I'm a ward nurse tired of double charting":                 {"double charting"},
 		"We're a small lab struggling with sample tracking":         {"sample tracking"},
 		"I'm a ward nurse from Leeds":                               nil,
+		"I'm a ward nurse sick with flu":                            nil,
 	} {
 		assert.Equal(t, want, Needs(in), in)
 	}
@@ -163,6 +168,9 @@ func TestNeedsLeaveOutWhoAsksByRole(t *testing.T) {
 		"Technical superintendent at a ship manager. What is there on hull cleaning?":                {"hull cleaning"},
 		"Lead in drinking water - any session?":                                                      {"Lead in drinking water"},
 		"Operators in small ports: who is presenting?":                                               {"Operators in small ports"},
+		"Implementation partner for SAP?":                                                            {"Implementation partner for SAP"},
+		"Security engineer for our platform?":                                                        {"Security engineer for our platform"},
+		"Nurse manager for a county hospital. Anything on rostering?":                                {"rostering"},
 	} {
 		assert.Equal(t, want, Needs(in), in)
 	}
@@ -174,6 +182,7 @@ func TestUnaddressedLeavesOutWebAndMailAddresses(t *testing.T) {
 		"mail me at ana.b+conf@example.co.uk about MLOps":         "mail me at   about MLOps",
 		"anything on www.langchain.com style RAG?":                "anything on   style RAG?",
 		"talks on Node.js and e-mail security":                    "talks on Node.js and e-mail security",
+		"meet@10.30 for RAG talks?":                               "meet@10.30 for RAG talks?",
 	} {
 		assert.Equal(t, want, Unaddressed(in), in)
 	}
