@@ -56,8 +56,9 @@ func (g *Glossary) Reads(lang string) bool {
 // Translate reads text word by word. known, when not nil, says whether the
 // conference uses an English word; a word is read in the sense whose words
 // the conference uses most. Words no entry explains (names,
-// products, English words) are kept as written; function words, which
-// have no topic, are left out.
+// products, English words) and acronyms the conference uses ("RAG") are
+// kept as written; function words, which have no topic, are left out;
+// negations read "not", except in a clause asking whether there are any.
 func (g *Glossary) Translate(ctx context.Context, lang, text string, known func(string) bool) (string, error) {
 	d, err := g.dict(lang)
 	if err != nil {
@@ -67,7 +68,7 @@ func (g *Glossary) Translate(ctx context.Context, lang, text string, known func(
 		return "", err
 	}
 	var out []string
-	for _, w := range words(text) {
+	for _, w := range asksWhetherAny(lang, text) {
 		if err := ctx.Err(); err != nil {
 			return "", fmt.Errorf("translate: %w", err)
 		}

@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/erleah/erleah-agent/search/terms"
@@ -250,9 +251,43 @@ func functionWord(lang, w string) bool { return functionWords[lang][strings.ToLo
 // negations are the words that turn down what follows ("aber nicht am
 // Nachmittag", "geen panels"): read as "not", which says it in English,
 // where dropping them would ask for what was turned down.
+//
+// In a question asking whether there are any ("Gibt es morgen keine
+// Workshops?", "Zijn er geen panels?") the negation asks rather than turns
+// down, so it is dropped there (see asksWhetherAny).
 var negations = map[string]map[string]bool{
 	"de": set("nicht kein keine keinen keinem keiner keines"),
 	"nl": set("niet geen"),
 	"da": set("ikke ingen intet"),
 	"sv": set("inte ingen inget inga"),
+}
+
+// whetherAny opens, in each language read word by word, a clause that asks
+// whether there are any: "gibt es", "zijn er", "er der", "finns det".
+var whetherAny = map[string]*regexp.Regexp{
+	"de": regexp.MustCompile(`(?i)^(?:gibt\s+es|gibt's|gibts)\b`),
+	"nl": regexp.MustCompile(`(?i)^(?:is|zijn)\s+er\b`),
+	"da": regexp.MustCompile(`(?i)^(?:er|findes)\s+der\b`),
+	"sv": regexp.MustCompile(`(?i)^(?:finns|är)\s+det\b`),
+}
+
+// clauseMark ends a clause in a question read word by word.
+var clauseMark = regexp.MustCompile(`[,.;:!?¿¡]+`)
+
+// asksWhetherAny returns the words of text, with the negations of the
+// clauses that ask whether there are any ("Gibt es morgen keine
+// Workshops?") left out.
+func asksWhetherAny(lang, text string) []string {
+	opener := whetherAny[lang]
+	var out []string
+	for _, clause := range clauseMark.Split(text, -1) {
+		asks := opener != nil && opener.MatchString(strings.TrimSpace(clause))
+		for _, w := range words(clause) {
+			if asks && negations[lang][strings.ToLower(w)] {
+				continue
+			}
+			out = append(out, w)
+		}
+	}
+	return out
 }
