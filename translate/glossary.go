@@ -58,7 +58,9 @@ func (g *Glossary) Reads(lang string) bool {
 // the conference uses most. Words no entry explains (names,
 // products, English words) and acronyms the conference uses ("RAG") are
 // kept as written; function words, which have no topic, are left out;
-// negations read "not", except in a clause asking whether there are any.
+// negations read "not", except in a clause asking whether there are any;
+// the words for the programme's parts read as the programme's; each
+// clause keeps the mark that ends it, so the reading keeps its sentences.
 func (g *Glossary) Translate(ctx context.Context, lang, text string, known func(string) bool) (string, error) {
 	d, err := g.dict(lang)
 	if err != nil {
@@ -72,14 +74,11 @@ func (g *Glossary) Translate(ctx context.Context, lang, text string, known func(
 		if err := ctx.Err(); err != nil {
 			return "", fmt.Errorf("translate: %w", err)
 		}
-		if negations[lang][strings.ToLower(w)] {
-			out = append(out, "not")
+		if isMark(w) {
+			out = endClause(out, w)
 			continue
 		}
-		if functionWord(lang, w) {
-			continue
-		}
-		sense, err := readWord(d, w, known)
+		sense, err := readToken(d, lang, w, known)
 		if err != nil {
 			return "", err
 		}
@@ -88,6 +87,30 @@ func (g *Glossary) Translate(ctx context.Context, lang, text string, known func(
 		}
 	}
 	return strings.Join(out, " "), nil
+}
+
+// readToken reads one word of a question in lang: a negation as "not", a
+// function word as nothing, a word for a part of the programme as the
+// programme's, any other with the dictionary.
+func readToken(d *dict, lang, w string, known func(string) bool) (string, error) {
+	lower := strings.ToLower(w)
+	switch {
+	case negations[lang][lower]:
+		return "not", nil
+	case functionWord(lang, w):
+		return "", nil
+	case programmeWords[lang][lower] != "":
+		return programmeWords[lang][lower], nil
+	}
+	return readWord(d, w, known)
+}
+
+// endClause ends the reading's last clause with mark, once.
+func endClause(out []string, mark string) []string {
+	if n := len(out); n > 0 && !isMark(out[n-1][len(out[n-1])-1:]) {
+		out[n-1] += mark
+	}
+	return out
 }
 
 // dict opens lang's dictionary once; one that fails to open fails every

@@ -118,10 +118,10 @@ func TestGlossaryReadsWordsInTheSenseTheConferenceUses(t *testing.T) {
 	assert.Equal(t, []string{"de"}, g.Languages())
 	got, err := g.Translate(context.Background(), "de", "Gibt es Vorträge zur Netzwerksicherheit morgen?", conference)
 	require.NoError(t, err)
-	assert.Equal(t, "talks network security tomorrow", got, "function words left out, a compound read in parts, an adverb in its first sense")
+	assert.Equal(t, "talks network security tomorrow?", got, "function words left out, a compound read in parts, an adverb in its first sense")
 	got, err = g.Translate(context.Background(), "de", "Vorträge zur Netzwerksicherheit, Zugangs-Kontrolle und Kubernetes", nil)
 	require.NoError(t, err)
-	assert.Equal(t, "lectures net certitude Zugangs-Kontrolle Kubernetes", got, "without the conference, first senses; words no entry explains kept as written")
+	assert.Equal(t, "talks net certitude, Zugangs-Kontrolle Kubernetes", got, "without the conference, first senses (a talk is a talk); words no entry explains kept as written")
 	got, err = g.Translate(context.Background(), "de", "Zugangs", conference)
 	require.NoError(t, err)
 	assert.Equal(t, "access", got, "an inflection ending is dropped to find the entry")
@@ -138,10 +138,10 @@ func TestGlossaryKeepsNegationsAndAcronyms(t *testing.T) {
 	knowsRAG := func(w string) bool { return w == "RAG" || conference(w) }
 	got, err := g.Translate(context.Background(), "de", "Vorträge über RAG, aber nicht morgen und keine Netzwerksicherheit", knowsRAG)
 	require.NoError(t, err)
-	assert.Equal(t, "talks RAG not tomorrow not network security", got)
+	assert.Equal(t, "talks RAG, not tomorrow not network security", got)
 	got, err = g.Translate(context.Background(), "de", "Gibt es morgen keine Vorträge über RAG? Bitte nicht morgen.", knowsRAG)
 	require.NoError(t, err)
-	assert.Equal(t, "tomorrow talks RAG not tomorrow", got, "asking whether there are none asks for them")
+	assert.Equal(t, "tomorrow talks RAG? not tomorrow.", got, "asking whether there are none asks for them")
 	got, err = g.Translate(context.Background(), "de", "RAG", conference)
 	require.NoError(t, err)
 	assert.Equal(t, "cobweb", got, "an acronym the conference does not use is looked up")
@@ -194,4 +194,16 @@ func TestFreeDictReadsGermanQuestions(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, got, "data protection", got)
 	assert.Contains(t, got, "artificial intelligence", got)
+}
+
+// The words that say which part of a programme is asked about are read as
+// the programme's, where a dictionary lacks them or gives another sense
+// first; a reading keeps its sentences.
+func TestGlossaryReadsTheProgrammesParts(t *testing.T) {
+	g := translate.NewGlossary(writeDict(t, "deu", 64))
+	got, err := g.Translate(context.Background(), "de", "Mit welchen Referentinnen lohnt sich ein Gespräch? Ich suche Aussteller.", nil)
+	require.NoError(t, err)
+	assert.Contains(t, got, "speakers", got)
+	assert.Contains(t, got, "exhibitors.", got)
+	assert.Contains(t, got, "?", "the question's mark: %s", got)
 }

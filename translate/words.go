@@ -274,20 +274,65 @@ var whetherAny = map[string]*regexp.Regexp{
 // clauseMark ends a clause in a question read word by word.
 var clauseMark = regexp.MustCompile(`[,.;:!?¿¡]+`)
 
-// asksWhetherAny returns the words of text, with the negations of the
-// clauses that ask whether there are any ("Gibt es morgen keine
-// Workshops?") left out.
+// asksWhetherAny returns the words of text, each clause followed by the
+// mark that ends it ("?", ".", ","), so that a reading keeps its sentences;
+// with the negations of the clauses that ask whether there are any ("Gibt
+// es morgen keine Workshops?") left out.
 func asksWhetherAny(lang, text string) []string {
 	opener := whetherAny[lang]
 	var out []string
-	for _, clause := range clauseMark.Split(text, -1) {
+	last := 0
+	for _, m := range append(clauseMark.FindAllStringIndex(text, -1), []int{len(text), len(text)}) {
+		clause := text[last:m[0]]
 		asks := opener != nil && opener.MatchString(strings.TrimSpace(clause))
 		for _, w := range words(clause) {
-			if asks && negations[lang][strings.ToLower(w)] {
-				continue
+			if !asks || !negations[lang][strings.ToLower(w)] {
+				out = append(out, w)
 			}
-			out = append(out, w)
 		}
+		if mark := strings.Trim(text[m[0]:m[1]], "¿¡"); mark != "" {
+			out = append(out, mark[:1])
+		}
+		last = m[1]
 	}
 	return out
+}
+
+// isMark reports whether a token of asksWhetherAny is a clause's mark.
+func isMark(tok string) bool { return clauseMark.MatchString(tok) }
+
+// programmeWords are the words a question uses to say which part of a
+// programme it asks about (speakers, talks, exhibitors, booths) in the
+// languages read word by word, in the forms attendees write them, before
+// the dictionary: the dictionaries lack many ("spreker", "utställare",
+// "udstiller") or give another sense first ("Referent", a desk officer),
+// and then a question is sent to the wrong table or to none. Words that
+// are as often something else (Danish "taler", speaks; "foredrag", talk
+// or talks) are left to the dictionary.
+var programmeWords = map[string]map[string]string{
+	"de": words2("Referent Referentin Sprecherin Rednerin=speaker Sprecher Redner Referenten Referentinnen Sprecherinnen Rednerinnen Vortragende Vortragenden=speakers " +
+		"Vortrag Vortrags=talk Vorträge Vorträgen=talks Ausstellerin=exhibitor Aussteller Ausstellern Ausstellerinnen=exhibitors Messestand=booth"),
+	"nl": words2("spreker spreekster presentator=speaker sprekers spreeksters presentatoren=speakers lezing voordracht praatje=talk lezingen voordrachten praatjes=talks " +
+		"standhouder exposant=exhibitor standhouders exposanten=exhibitors sessie=session sessies=sessions"),
+	"da": words2("foredragsholder oplægsholder=speaker talere talerne foredragsholdere oplægsholdere=speakers foredraget=talk foredragene=talks " +
+		"udstiller=exhibitor udstillere udstillerne=exhibitors sessioner=sessions"),
+	"sv": words2("talare föreläsare föredragshållare=speaker talarna föreläsarna=speakers föredraget föreläsning=talk föredragen föreläsningar=talks " +
+		"utställare=exhibitor utställarna=exhibitors monter montern=booth sessioner=sessions"),
+}
+
+// words2 reads "a b=x c=y" as a→x, b→x, c→y, lower-cased.
+func words2(list string) map[string]string {
+	m := map[string]string{}
+	var pending []string
+	for _, f := range strings.Fields(list) {
+		w, en, ok := strings.Cut(f, "=")
+		pending = append(pending, strings.ToLower(w))
+		if ok {
+			for _, p := range pending {
+				m[p] = en
+			}
+			pending = nil
+		}
+	}
+	return m
 }
