@@ -14,6 +14,7 @@ import (
 	"github.com/erleah/erleah-agent/memory"
 	"github.com/erleah/erleah-agent/rules"
 	"github.com/erleah/erleah-agent/search"
+	"github.com/erleah/erleah-agent/search/lexical"
 	"github.com/erleah/erleah-agent/search/searchtest"
 )
 
@@ -33,6 +34,7 @@ func p50Turns(b *testing.B, a *agent.Agent, req agent.Request, check func(*agent
 	b.Helper()
 	var times []time.Duration
 	for b.Loop() {
+		lexical.ForgetNeeds() // each turn reads its question afresh, as a new question would be
 		t0 := time.Now()
 		st, err := a.Run(context.Background(), req, nil)
 		times = append(times, time.Since(t0))
@@ -121,6 +123,7 @@ func BenchmarkOfflineTurnRealProgramme(b *testing.B) {
 		b.Run(strings.Fields(msg)[0]+"…", func(b *testing.B) {
 			var times []time.Duration
 			for b.Loop() {
+				lexical.ForgetNeeds()
 				t0 := time.Now()
 				if _, err := a.Run(context.Background(), agent.Request{Message: msg, Conference: conf, Now: now}, nil); err != nil {
 					b.Fatal(err)

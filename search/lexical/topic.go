@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/erleah/erleah-agent/search/terms"
@@ -209,8 +210,42 @@ type Need struct {
 	Asked bool
 }
 
-// AskedNeeds is Needs, saying which needs request phrasing introduced.
+// AskedNeeds is Needs, saying which needs request phrasing introduced. A
+// turn reads the same question many times (planning, ranking, judging), so
+// the latest readings are remembered.
 func AskedNeeds(text string) []Need {
+	needsMemo.Lock()
+	n, ok := needsMemo.m[text]
+	needsMemo.Unlock()
+	if !ok {
+		n = askedNeeds(text)
+		needsMemo.Lock()
+		if len(needsMemo.m) >= maxNeedsMemo {
+			clear(needsMemo.m)
+		}
+		needsMemo.m[text] = n
+		needsMemo.Unlock()
+	}
+	return slices.Clone(n)
+}
+
+// needsMemo holds the latest questions' needs, at most maxNeedsMemo.
+var needsMemo = struct {
+	sync.Mutex
+	m map[string][]Need
+}{m: map[string][]Need{}}
+
+const maxNeedsMemo = 512
+
+// ForgetNeeds drops the remembered readings, so that a benchmark measures
+// a question read for the first time.
+func ForgetNeeds() {
+	needsMemo.Lock()
+	clear(needsMemo.m)
+	needsMemo.Unlock()
+}
+
+func askedNeeds(text string) []Need {
 	text = Respelled(apostrophe.Replace(text))
 	var kept []Need
 	var selves []string
