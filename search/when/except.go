@@ -27,66 +27,72 @@ var conjunction = regexp.MustCompile(`(?i)\s(?:and|or|nor)\s`)
 // adding are the words after "not" that add rather than turn down.
 var adding = map[string]bool{"only": true, "just": true, "necessarily": true, "sure": true, "too": true, "much": true, "many": true}
 
-// maxDown bounds how far a phrase turned down is looked for after its
-// opening word, and how many phrases one message turns down, so that a
-// long message costs no more than a short one per phrase.
-const (
-	maxDown       = 120
-	maxDownPhrase = 8
-)
+// maxDown bounds how far a phrase turned down is read after its opening
+// word, so that a long message costs no more than a short one per phrase.
+const maxDown = 120
 
 // turnedDown finds the phrases of message that turn down a time, place or
 // format ("no panels, no workshops", "not on Wednesday, not in Hall 1"), and
-// returns them read as filters and the message without them.
+// returns them read as filters and the message without them. Each opening
+// word is weighed once: the search resumes where a phrase was taken out.
 func turnedDown(message string, now time.Time, cal Calendar) ([]Filter, string, bool) {
 	var except []Filter
-	for range maxDownPhrase {
-		f, rest, ok := turnedDownOnce(message, now, cal)
+	from := 0
+	for {
+		f, rest, at, ok := turnedDownFrom(message, from, now, cal)
 		if !ok {
 			break
 		}
-		except, message = append(except, f...), rest
+		except, message, from = append(except, f...), rest, at
 	}
-	return except, message, len(except) > 0
+	return except, strings.Join(strings.Fields(message), " "), len(except) > 0
 }
 
-// turnedDownOnce finds the first phrase of message that turns down a time,
-// place or format. A phrase with a topic in it ("no problem if it's
-// tomorrow", "not interested in renting GPUs") is not one.
-func turnedDownOnce(message string, now time.Time, cal Calendar) ([]Filter, string, bool) {
-	for _, m := range turnDown.FindAllStringIndex(message, -1) {
-		rest := message[m[1]:]
+// turnedDownFrom finds the first phrase of message from byte from on that
+// turns down a time, place or format, and returns it read as filters, the
+// message without it, and where it was. A phrase with a topic in it ("no
+// problem if it's tomorrow", "not interested in renting GPUs") is not one.
+func turnedDownFrom(message string, from int, now time.Time, cal Calendar) ([]Filter, string, int, bool) {
+	for _, m := range turnDown.FindAllStringIndex(message[from:], -1) {
+		start, end := from+m[0], from+m[1]
+		rest := message[end:]
 		if first, _, _ := strings.Cut(strings.ToLower(rest), " "); adding[first] {
 			continue
 		}
-		phrase, ok := downPhrase(rest)
-		if !ok {
-			continue
-		}
-		if f, n := listed(phrase, now, cal); n > 0 {
-			return f, cut(message[:m[0]], rest[n:]), true
+		if f, n, left := listed(downPhrase(rest), now, cal); n > 0 {
+			before, after := cut(message[:start], left+" "+rest[n:])
+			return f, before + " " + after, len(before), true
 		}
 	}
-	return nil, message, false
+	return nil, message, 0, false
 }
 
 // downPhrase is the start of rest up to where the phrase turned down ends,
-// or false when it runs on past maxDown bytes.
-func downPhrase(rest string) (string, bool) {
-	window := rest[:min(len(rest), maxDown)]
-	if e := clauseEnd.FindStringIndex(window); e != nil {
-		return window[:e[0]], true
+// at most maxDown bytes of it, cut at a space.
+func downPhrase(rest string) string {
+	window := rest
+	if len(rest) > maxDown {
+		window = rest[:maxDown]
+		if i := strings.LastIndexByte(window, ' '); i > 0 {
+			window = window[:i]
+		}
 	}
-	return rest, len(rest) <= maxDown
+	if e := clauseEnd.FindStringIndex(window); e != nil {
+		return window[:e[0]]
+	}
+	return window
 }
 
-// listed reads the longest run of a phrase's parts, joined by "and" or "or",
-// that says only a time, place or format, and returns it as filters with
-// its length in bytes (0 when no run does). Parts that each say one on
-// their own are turned down each ("no mornings or evenings", "not on
-// Wednesday and Thursday"); otherwise the run is one ("not between 9 and
-// 11").
-func listed(phrase string, now time.Time, cal Calendar) ([]Filter, int) {
+// listed reads the longest run of a phrase's parts, joined by "and", "or"
+// or "nor", that says only a time, place or format, and returns it as
+// filters with its length in bytes (0 when no run does) and what is left of
+// it to put back. Parts that each say one on their own are turned down
+// each ("no mornings or evenings", "not on Wednesday and Thursday");
+// otherwise the run is one ("not between 9 and 11"). A part after "or" or
+// "nor" that goes on to a topic is turned down too, its topic put back:
+// "no panels or workshops on RAG" turns down both and leaves "on RAG";
+// after "and", what follows is wanted ("no panels and talks on MLOps").
+func listed(phrase string, now time.Time, cal Calendar) ([]Filter, int, string) {
 	joins := conjunction.FindAllStringIndex(phrase, -1)
 	for k := len(joins); k >= 0; k-- {
 		run := phrase
@@ -97,12 +103,38 @@ func listed(phrase string, now time.Time, cal Calendar) ([]Filter, int) {
 		if !ok {
 			continue
 		}
-		if parts, ok := each(run, joins[:k], now, cal); ok {
-			return parts, len(run)
+		out, ok := each(run, joins[:k], now, cal)
+		if !ok {
+			out = everyDay(run, f, now, cal)
 		}
-		return everyDay(run, f, now, cal), len(run)
+		if k == len(joins) || !strings.EqualFold(strings.TrimSpace(phrase[joins[k][0]:joins[k][1]]), "and") {
+			if more, n, left := alternative(phrase, joins, k, now, cal); n > 0 {
+				return append(out, more...), n, left
+			}
+		}
+		return out, len(run), ""
 	}
-	return nil, 0
+	return nil, 0, ""
+}
+
+// alternative reads the part of a phrase after its k-th join ("or
+// workshops on RAG") as turned down with what came before: its time, place
+// or format, and the rest of it to put back. It reports 0 when there is no
+// such part or it says none.
+func alternative(phrase string, joins [][]int, k int, now time.Time, cal Calendar) ([]Filter, int, string) {
+	if k >= len(joins) {
+		return nil, 0, ""
+	}
+	end := len(phrase)
+	if k+1 < len(joins) {
+		end = joins[k+1][0]
+	}
+	part := phrase[joins[k][1]:end]
+	p := parse(part, now, cal)
+	if p.Filter.IsZero() || p.Outside != "" {
+		return nil, 0, ""
+	}
+	return everyDay(part, p.Filter, now, cal), end, p.Rest
 }
 
 // each reads every part of a run on its own, or reports false when one
@@ -137,17 +169,27 @@ func pure(phrase string, now time.Time, cal Calendar) (Filter, bool) {
 	return p.Filter, !p.Filter.IsZero() && p.Outside == "" && !saysMore(p.Rest)
 }
 
-// cut joins what is left on either side of a phrase taken out, without
-// the punctuation that bordered it: "rust talks, not in Hall 1" leaves
-// "rust talks", "no panels, just talks" leaves "just talks", "Any talks?
-// I'm busy tomorrow." leaves "Any talks?".
-func cut(before, after string) string {
+// cut returns what is left on either side of a phrase taken out, without
+// the punctuation and the conjunctions that bordered it: "rust talks, not in
+// Hall 1" leaves "rust talks", "no panels, just talks" leaves "just talks",
+// "Any talks? I'm busy tomorrow." leaves "Any talks?".
+func cut(before, after string) (string, string) {
 	before = strings.TrimRight(before, " ")
+	after = strings.TrimSpace(after)
 	if strings.HasSuffix(before, "?") || strings.HasSuffix(before, ".") || strings.HasSuffix(before, "!") {
 		after = strings.TrimLeft(after, " .!?")
 	}
-	return strings.Trim(strings.Join(strings.Fields(before+" "+after), " "), " ,;:-–—")
+	before = strings.TrimRight(trailingJoin.ReplaceAllString(before, ""), " ,;:-–—")
+	after = strings.TrimLeft(leadingJoin.ReplaceAllString(after, ""), " ,;:-–—")
+	return before, after
 }
+
+// trailingJoin and leadingJoin are the conjunctions left over where a
+// phrase was taken out ("rust talks and", "or", "but").
+var (
+	trailingJoin = regexp.MustCompile(`(?i)(?:[\s,]+(?:and|or|nor|but))+\s*$|^(?:and|or|nor|but)\s*$`)
+	leadingJoin  = regexp.MustCompile(`(?i)^(?:(?:and|or|nor|but)\b[\s,]*)+`)
+)
 
 // anchored is a phrase that names its day.
 var anchored = regexp.MustCompile(`(?i)\b(?:today|tonight|tomorrow|yesterday|this|next|(?:mon|tues|wednes|thurs|fri|satur|sun)day|day\s+\w+|\w+\s+day|` + months + `)\b|\d{1,2}[/.-]\d{1,2}`)
@@ -189,4 +231,5 @@ func saysMore(rest string) bool {
 var downFiller = map[string]bool{"a": true, "an": true, "the": true, "any": true, "please": true, "thanks": true, "thank": true,
 	"you": true, "for": true, "me": true, "us": true, "sessions": true, "session": true, "talks": true, "talk": true, "really": true,
 	"though": true, "on": true, "in": true, "at": true, "during": true, "s": true, "more": true, "of": true, "those": true, "them": true,
-	"all": true, "sadly": true, "unfortunately": true, "anyway": true, "either": true, "myself": true, "ourselves": true}
+	"all": true, "sadly": true, "unfortunately": true, "anyway": true, "either": true, "myself": true, "ourselves": true,
+	"and": true, "or": true, "nor": true, "neither": true}

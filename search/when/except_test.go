@@ -24,7 +24,7 @@ func TestParseTurnedDown(t *testing.T) {
 	}{
 		{msg: "no panels please, just talks on rust", rest: "just talks on rust", label: "anything but panels",
 			in: []session{talkWedAM, talkThuPM}, out: []session{panelWed}},
-		{msg: "rust but not on Wednesday", rest: "rust but", label: "anything but Wed 21 Oct",
+		{msg: "rust but not on Wednesday", rest: "rust", label: "anything but Wed 21 Oct",
 			in: []session{talkThuPM}, out: []session{panelWed, talkWedAM, talkWedPM}},
 		{msg: "rust talks, not in Hall 1", rest: "rust talks", label: "anything but in Hall 1",
 			in: []session{talkWedAM, talkThuPM}, out: []session{panelWed, talkWedPM}},
@@ -45,12 +45,28 @@ func TestParseTurnedDown(t *testing.T) {
 			in: []session{talkWedAM, talkThuPM}, out: []session{panelWed, workshopThuPM}},
 		{msg: "not on Wednesday or Thursday afternoon - rust?", rest: "rust?", label: "anything but Wed 21 Oct or the afternoon of Thu 22 Oct",
 			out: []session{talkWedAM, talkWedPM, talkThuPM}},
-		{msg: "rust talks but no mornings or afternoons", rest: "rust talks but", label: "anything but the morning or the afternoon",
+		{msg: "rust talks but no mornings or afternoons", rest: "rust talks", label: "anything but the morning or the afternoon",
 			out: []session{talkWedAM, talkWedPM, talkThuPM}},
 		{msg: "rust, not between 9 and 10", rest: "rust", label: "anything but 09:00–10:00",
 			in: []session{panelWed, talkWedPM}, out: []session{talkWedAM}},
-		{msg: "no panels and talks on rust", rest: "and talks on rust", label: "anything but panels",
+		{msg: "no panels and talks on rust", rest: "talks on rust", label: "anything but panels",
 			in: []session{talkWedAM}, out: []session{panelWed}},
+		// After "or" or "nor" the next part is turned down too, its topic kept.
+		{msg: "no panels or workshops on rust", rest: "on rust", label: "anything but panels or workshops",
+			in: []session{talkWedAM}, out: []session{panelWed, workshopThuPM}},
+		{msg: "not Wednesday nor Thursday, rust", rest: "rust", label: "anything but Wed 21 Oct or Thu 22 Oct",
+			out: []session{talkWedAM, talkThuPM}},
+		// A phrase in a long sentence is read as far as it goes.
+		{msg: "No panels and I am looking for talks about rust with vector databases in production at large scale for banks and insurers",
+			rest: "I am looking for talks about rust with vector databases in production at large scale for banks and insurers", label: "anything but panels",
+			in: []session{talkWedAM}, out: []session{panelWed}},
+		{msg: "I can't do mornings and I would love talks about rust in production at large scale for banks and insurers please",
+			rest: "I would love talks about rust in production at large scale for banks and insurers please", label: "anything but the morning",
+			in: []session{talkWedPM}, out: []session{talkWedAM}},
+		// However many there are.
+		{msg: "rust, not Wednesday, no panels, no workshops, not in Hall 1, not in Room B, no keynotes, not in Fermi, not in Einstein, not Thursday",
+			rest: "rust", label: "anything but Wed 21 Oct or panels or workshops or in Hall 1 or in Room B or keynotes or in Fermi (Floor 3) or in Einstein (Floor 2) or Thu 22 Oct",
+			out: []session{talkWedAM, talkThuPM, workshopThuPM}},
 	} {
 		t.Run(c.msg, func(t *testing.T) {
 			p := when.Parse(c.msg, sgNow, sgCal)
