@@ -6,6 +6,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/erleah/erleah-agent/search"
@@ -107,14 +108,7 @@ func (t *turn) readQuestion(ctx context.Context) {
 	if st.FollowUp != nil && st.FollowUp.Question != "" {
 		text = st.FollowUp.Question
 	}
-	cal := t.agent.search.Calendar(st.Conference.ID)
-	p := when.Parse(text, st.AskedAt, cal)
-	if ask, context := lexical.Asking(text); context && !lexical.SaysWhenFree(text) {
-		// "the repo is now 40 GB": a story's time words filter nothing,
-		// unless it says when the attendee is free.
-		a := when.Parse(ask, st.AskedAt, cal)
-		p.Filter, p.Outside = keepTurnedDown(a.Filter, p.Filter), a.Outside
-	}
+	p := parseWhen(text, st.AskedAt, t.agent.search.Calendar(st.Conference.ID))
 	if t.agent.opts.Off.Off("filters") {
 		p = when.Parsed{Rest: text}
 	}
@@ -134,14 +128,36 @@ func (t *turn) readQuestion(ctx context.Context) {
 	st.Outside = p.Outside
 }
 
-// keepTurnedDown is the asking part's filter f, with what the whole
-// message turns down when the asking part turns nothing down: "Any
-// workshops tomorrow? I'm not free in the morning."
-func keepTurnedDown(f, whole when.Filter) when.Filter {
-	if len(f.Except) > 0 || len(whole.Except) == 0 {
-		return f
+// parseWhen reads a question's time, place and format. A story's time
+// words filter nothing ("the repo is now 40 GB"), unless it says when the
+// attendee is free; of what it turns down, only what the attendee says in
+// their own voice counts.
+func parseWhen(text string, now time.Time, cal when.Calendar) when.Parsed {
+	p := when.Parse(text, now, cal)
+	ask, context := lexical.Asking(text)
+	if !context || lexical.SaysWhenFree(text) {
+		return p
 	}
-	return f.ButNot(whole.Except)
+	a := when.Parse(ask, now, cal)
+	p.Filter, p.Outside = a.Filter, a.Outside
+	if aside := turnedDownAside(text, now, cal); len(aside) > 0 {
+		p.Filter = p.Filter.ButNot(aside)
+	}
+	return p
+}
+
+// turnedDownAside is what the sentences of context turn down in the
+// attendee's own voice: "Any workshops tomorrow? I'm not free in the
+// morning." keeps the morning out, "Last year's edition had no workshops."
+// keeps nothing out.
+func turnedDownAside(text string, now time.Time, cal when.Calendar) []when.Filter {
+	var out []when.Filter
+	for _, s := range lexical.Context(text) {
+		if lexical.OwnChoice(s) {
+			out = append(out, when.Parse(s, now, cal).Filter.Except...)
+		}
+	}
+	return out
 }
 
 // untold drops from a question's topic the sentences that ask nothing and

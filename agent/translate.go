@@ -2,9 +2,11 @@ package agent
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/erleah/erleah-agent/search/lexical"
+	"github.com/erleah/erleah-agent/search/terms"
 )
 
 // Translator reads text written in lang (ISO 639-1) in English; Reads
@@ -31,7 +33,17 @@ func (t *turn) translate(ctx context.Context) {
 		st.Untranslated = err.Error()
 		return
 	}
+	if sameWords(reading, st.Message) {
+		st.Language = lexical.English // "Dr Müller?", "Postgres replikation": nothing to read, so no other language
+		return
+	}
 	st.Reading = reading
+}
+
+// sameWords reports whether a reading holds the words of the message and
+// no other, in any case.
+func sameWords(reading, message string) bool {
+	return slices.Equal(terms.Words(strings.ToLower(reading)), terms.Words(strings.ToLower(message)))
 }
 
 // asked is the question as the agent reads it: its English reading when

@@ -205,6 +205,8 @@ func TestQuestionsReadAsAttendeesWriteThem(t *testing.T) {
 			msg: "cold chain talks, but not on Sunday", cited: []string{"sat-am"}},
 		{why: "and so is a day turned down in a sentence of its own",
 			msg: "Any cold chain talks? I'm afraid I won't be there on Sunday at all.", cited: []string{"sat-am"}, says: "anything but Sun 25 Oct"},
+		{why: "what the question and its context turn down both count",
+			msg: "Any cold chain sessions, no workshops? I'm afraid I won't be there on Sunday at all.", cited: []string{"sat-am"}},
 		{why: "every phrase turned down counts",
 			msg: "cold chain, but no workshops and not on Saturday", cited: []string{"sun-pm"}},
 		{why: "a browse lists what matches, not the best three",
@@ -239,6 +241,21 @@ func TestABrowseSaysWhenItsListIsCut(t *testing.T) {
 	day2 := ask(t, demoEngine(t), agent.Conference{ID: "aidata26", Name: "Applied AI & Data Infrastructure Summit 2026"}, "what's on on day 2?", time.Date(2026, 6, 9, 8, 0, 0, 0, time.UTC))
 	assert.Len(t, day2.Citations, agent.AnswerLimit, "answer: %s", day2.ResponseText)
 	assert.Contains(t, day2.ResponseText, "There may be more")
+}
+
+// A story's negation turns nothing down: only what attendees say in their
+// own voice does.
+func TestAStorysNegationTurnsNothingDown(t *testing.T) {
+	eng, conf := harbour(t)
+	for _, msg := range []string{"Last year's fair had no workshops. Any cold chain workshops?", "Last year there were no panels on Sunday. Any cold chain talks?"} {
+		st := ask(t, eng, conf, msg, harbourSaturday)
+		if st.Filter != nil {
+			assert.Empty(t, st.Filter.Except, "%s: the story's negation was turned down: %s", msg, st.Filter.Label)
+		}
+	}
+	st := ask(t, eng, conf, "Any cold chain talks? Sadly I won't be there on Sunday at all.", harbourSaturday)
+	require.NotNil(t, st.Filter)
+	assert.NotEmpty(t, st.Filter.Except, "the attendee's own turn-down was lost")
 }
 
 // In a message that tells a story and then asks, the story's time words

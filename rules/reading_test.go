@@ -78,3 +78,16 @@ func TestOnlyQuestionsInALanguageTheTranslatorReadsAreTranslated(t *testing.T) {
 	askWith(t, tr, "Gibt es Vorträge über Reefer Sensoren und Container?", saturday) // German: not read
 	assert.Empty(t, tr.asked)
 }
+
+// A reading that changes no word says the question was not in that
+// language after all ("Dr Müller?", a product name): it is read as written,
+// without a note about languages.
+func TestAReadingThatChangesNothingIsNoOtherLanguage(t *testing.T) {
+	msg := "¿Hay algo sobre cold chain audits?"
+	tr := &phrasebook{texts: map[string]string{msg: "hay algo sobre Cold Chain audits"}}
+	st := askWith(t, tr, msg, saturday)
+	require.Len(t, tr.asked, 1, "the translator was not asked")
+	assert.Equal(t, "en", st.Language)
+	assert.Empty(t, st.Reading)
+	assert.NotContains(t, st.ResponseText, "I work in English")
+}

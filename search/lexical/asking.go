@@ -67,6 +67,28 @@ var free = regexp.MustCompile(`(?i)\b(?:i['’]?m|i\s+am|we['’]?re|we\s+are)\s
 // nothing itself.
 func SaysWhenFree(text string) bool { return free.MatchString(text) }
 
+// Context returns the sentences of text that Asking leaves out as context.
+func Context(text string) []string {
+	all, ctx := contextSentences(text)
+	var out []string
+	for i, s := range all {
+		if ctx[i] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// ownChoice is the attendee saying, in their own voice, what they cannot
+// come to or would rather not have ("I'm not free in the morning", "we
+// can't do Thursday", "I'd rather avoid panels").
+var ownChoice = regexp.MustCompile(`(?i)\b(?:i|we)(?:['’]m|['’]re|\s+am|\s+are|['’]ll\s+be|\s+will\s+be)\s+(?:not|away|busy|gone|unavailable)\b|\b(?:i|we)\s+(?:can['’]?t|cannot|won['’]?t|will\s+not)\b|\b(?:i|we)(?:['’]d|\s+would)\s+(?:rather|prefer|like\s+to\s+avoid)\b|\b(?:i|we)\s+(?:prefer|want\s+to\s+avoid|avoid|skip)\b`)
+
+// OwnChoice reports whether a sentence says, in the attendee's own voice,
+// what they cannot come to or would rather not have: then what it turns
+// down is theirs, where a story's "had no workshops" is not.
+func OwnChoice(sentence string) bool { return ownChoice.MatchString(sentence) }
+
 // Told splits text into the sentences that ask for something and those
 // that only tell ("Just landed in Toronto."), whatever their length.
 func Told(text string) (asking, told []string) {

@@ -66,12 +66,16 @@ func Language(text string, knows func(string) bool) string {
 }
 
 // short names the language of a word or two in Latin script with no
-// function word: one of the languages read here when the trigram detector,
-// choosing among them alone, is not merely guessing ("Vorträge
-// Datenschutz?", "charlas seguridad"); otherwise English ("Kubernetes
-// autoscaling" at a conference that never says either), since a detector
-// free to choose any language names Uzbek or Javanese for so little.
+// function word: English, unless a letter outside English's alphabet says
+// otherwise ("Vorträge Datenschutz?") and the trigram detector, choosing
+// among the languages read here alone, is not merely guessing. Product
+// names ("opentelemetry", "kicad"), people's names and English jargon are
+// what such messages mostly are, and a detector free to choose names Uzbek
+// or Javanese for them.
 func short(text string) string {
+	if !strings.ContainsFunc(text, func(r rune) bool { return r > unicode.MaxASCII && unicode.IsLetter(r) }) {
+		return English
+	}
 	info := whatlanggo.DetectWithOptions(text, whatlanggo.Options{Whitelist: readable})
 	if info.Confidence < minShortConfidence || info.Lang.Iso6391() == "" {
 		return English

@@ -35,7 +35,7 @@ var missOut = regexp.MustCompile(`(?i)\b(?:don'?t|do\s+not)\s+(?:want\s+to\s+)?(
 // wantsAfter goes on, in a clause that turned something down, to what is
 // wanted: "I have already got a GPU cluster and need talks on job
 // scheduling".
-var wantsAfter = regexp.MustCompile(`(?i)\s(?:and|but)\s+((?:(?:i|we)\s+)?(?:(?:really|also|still|now|just)\s+)?(?:need|want|would|'d|am|are|looking|hope|wish|like|could|can)\b)`)
+var wantsAfter = regexp.MustCompile(`(?i)\s(?:and|but)\s+(?:(?:i|we)\s+)?(?:(?:really|also|still|now|just)\s+)?(?:need|want|would\s+(?:like|love)|'d\s+(?:like|love)|am|are|(?:am\s+|are\s+)?looking\s+for|hope\s+for|wish\s+for|like|could\s+use)\s+(\S)`)
 
 // declinedPart reports whether a clause turns something down, and returns
 // what it goes on to want, if anything.
@@ -97,18 +97,18 @@ var needStart = regexp.MustCompile(`(?i)\b(?:trying|looking|hoping|wanting|plann
 // ("integration analyst at a children's hospital here", "nurse manager
 // from Ottawa", "director of nutrition services at a hospital"): a role,
 // at most three words before it and what it is of after it, then where.
-var role = regexp.MustCompile(`(?i)^(?:an?\s+|the\s+)?((?:[\w'-]+\s+){0,3})(?:(?:` + roles + `)|(?:head|chief)\s+of\s+(?:[\w'&-]+\s+){0,3}[\w'&-]+)(?:\s+of\s+(?:[\w'&-]+\s+){0,3}[\w'&-]+)?\s+(?:at|from|with|in|for\s+(?:a|an|the)\s)\s*\S`)
+var role = regexp.MustCompile(`(?i)^(?:an?\s+|the\s+)?((?:[\w'-]+\s+){0,3})(?:(?:` + roles + `)|(?:head|chief)\s+of\s+(?:[\w'&-]+\s+){0,3}[\w'&-]+)(?:\s+of\s+(?:[\w'&-]+\s+){0,3}[\w'&-]+)?\s+(?:(?:at|from|with|in)\s+\S|for\s+(?:a|an|the)\s+\S|for\s+[\w'&.-]+(?:\s+[\w'&.-]+)?\s+here\b)`)
 
 // roles are the nouns people name their job by, in the singular: "operators
-// in small ports" is a topic, not who asks. Those that also name whom one
+// in small ports" is a topic, not who asks. Since many also name whom one
 // seeks ("an implementation partner for SAP?", "a compliance advisor for
-// GDPR?") are left out, and "for" introduces a workplace only before an
-// article ("nurse manager for a county hospital", not "security engineer
-// for our platform?").
+// GDPR?"), "for" introduces a workplace only before an article or before
+// "here" ("nurse manager for a county hospital", "ML engineer for Zalando
+// here", not "security engineer for our platform?").
 const roles = `developer|engineer|analyst|architect|manager|director|nurse|physician|doctor|pharmacist|scientist|researcher|student|teacher|consultant|founder|officer|specialist|administrator|coordinator|designer|technician|` +
-	`vp|president|superintendent|supervisor|inspector|trainee|intern|apprentice|professor|lecturer|` +
-	`surgeon|dentist|veterinarian|lawyer|attorney|counsel|paralegal|accountant|actuary|underwriter|economist|dba|editor|journalist|curator|librarian|farmer|forester|` +
-	`therapist|clinician|dietitian|midwife|paramedic|firefighter|captain|mechanic|electrician|programmer|entrepreneur|executive|postdoc|` +
+	`vp|president|partner|owner|buyer|planner|superintendent|supervisor|inspector|auditor|advis[eo]r|operator|trainee|intern|apprentice|professor|lecturer|` +
+	`surgeon|dentist|veterinarian|lawyer|attorney|counsel|paralegal|accountant|actuary|underwriter|broker|economist|dba|editor|journalist|curator|librarian|farmer|forester|` +
+	`therapist|clinician|dietitian|midwife|paramedic|firefighter|captain|mechanic|electrician|programmer|entrepreneur|investor|executive|postdoc|` +
 	`cio|cto|ceo|ciso|cno|cmio|cfo|coo`
 
 // notRole are words that, before the role, make the clause a question
@@ -152,6 +152,7 @@ var (
 var requestPhrasing = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)^(?:(?:hi|hello|hey)(?:\s+there)?|thanks|thank\s+you|please|so|well|ok|okay|also|btw|quick\s+question)\b[\s,!]*`),
 	worry,
+	regexp.MustCompile(`(?i)^(?:i|we)\s+(?:really\s+)?(?:don't|dont|do\s+not)\s+want\s+to\s+(?:miss|overlook)(?:\s+out)?(?:\s+on)?\b`), // "I don't want to miss the keynote on RAG"
 	regexp.MustCompile(`(?i)^(?:i|we)(?:'m|'re|'d|\s+am|\s+are|\s+would)?\s+(?:really\s+)?(?:want|wanna|need|like|love|hope|plan|about\s+to|\w+ing|interested|keen|curious)(?:\s+(?:to|in|on|about|for|into|at))?\b`),
 	regexp.MustCompile(`(?i)^(?:i|we)(?:'ve|'d|'m|'re)?\s+(?:keep|kept|always|still|really|just|often|also|have\s+been|had\s+been|been|was|were)(?:\s+(?:been|really|always))?\s+(?:\w+ing|wanted|wondered|meant|hoped|needed|tried|planned)(?:\s+(?:to|in|on|about|for|how\s+to|how|what|whether|if))?\b`),
 	regexp.MustCompile(`(?i)^(?:trying|looking|hoping|planning|searching|wanting)(?:\s+(?:to|for|into|at))?\b`),

@@ -142,8 +142,10 @@ func TestNeedsLeaveOutWhatIsTurnedDown(t *testing.T) {
 		"I've already seen plenty on nursing, so what is there on hospital kitchens?":                      {"hospital kitchens"},
 		"we don't want vendor pitches, just hands-on labs":                                                 {"just hands-on labs"},
 		"a scheduler that doesn't need the cloud":                                                          {"scheduler that doesn't need the cloud"},
-		"I don't want to miss anything on RAG":                                                             {"I don't want to miss anything on RAG"},
-		"I have already got a GPU cluster and need talks on job scheduling":                                {"need talks on job scheduling"},
+		"I don't want to miss anything on RAG":                                                             {"RAG"},
+		"I have already got a GPU cluster and need talks on job scheduling":                                {"talks on job scheduling"},
+		"I don't want to miss the keynote on RAG":                                                          {"the keynote on RAG"},
+		"We don't want vendor pitches and need hands-on labs":                                              {"hands-on labs"},
 		"Is there a panel where we don't need to code?":                                                    {"panel where we don't need to code"},
 	} {
 		assert.Equal(t, want, Needs(in), in)
@@ -171,6 +173,9 @@ func TestNeedsLeaveOutWhoAsksByRole(t *testing.T) {
 		"Implementation partner for SAP?":                                                            {"Implementation partner for SAP"},
 		"Security engineer for our platform?":                                                        {"Security engineer for our platform"},
 		"Nurse manager for a county hospital. Anything on rostering?":                                {"rostering"},
+		"ML engineer for Zalando here - anything on recommender systems?":                            {"recommender systems"},
+		"Product owner at a fintech, anything on feature flags?":                                     {"feature flags"},
+		"Compliance advisor for GDPR?":                                                               {"Compliance advisor for GDPR"},
 	} {
 		assert.Equal(t, want, Needs(in), in)
 	}
