@@ -271,13 +271,18 @@ var whetherAny = map[string]*regexp.Regexp{
 	"sv": regexp.MustCompile(`(?i)^(?:finns|är)\s+det\b`),
 }
 
+// contrast are the words that go on, in the languages read word by word,
+// to what is not wanted ("aber", "maar", "men", "utan"): a negation after
+// one turns down, even in a clause that asks whether there are any.
+var contrast = set("aber sondern doch jedoch maar echter men utan")
+
 // clauseMark ends a clause in a question read word by word.
 var clauseMark = regexp.MustCompile(`[,.;:!?¿¡]+`)
 
 // asksWhetherAny returns the words of text, each clause followed by the
 // mark that ends it ("?", ".", ","), so that a reading keeps its sentences;
 // with the negations of the clauses that ask whether there are any ("Gibt
-// es morgen keine Workshops?") left out.
+// es morgen keine Workshops?") left out, up to a word of contrast.
 func asksWhetherAny(lang, text string) []string {
 	opener := whetherAny[lang]
 	var out []string
@@ -286,7 +291,9 @@ func asksWhetherAny(lang, text string) []string {
 		clause := text[last:m[0]]
 		asks := opener != nil && opener.MatchString(strings.TrimSpace(clause))
 		for _, w := range words(clause) {
-			if !asks || !negations[lang][strings.ToLower(w)] {
+			lower := strings.ToLower(w)
+			asks = asks && !contrast[lower] // "Gibt es Workshops zu RAG aber keine Panels?" turns panels down
+			if !asks || !negations[lang][lower] {
 				out = append(out, w)
 			}
 		}
