@@ -107,22 +107,20 @@ func listed(phrase string, now time.Time, cal Calendar) ([]Filter, int, string) 
 		if !ok {
 			out = everyDay(run, f, now, cal)
 		}
-		if k == len(joins) || !strings.EqualFold(strings.TrimSpace(phrase[joins[k][0]:joins[k][1]]), "and") {
-			if more, n, left := alternative(phrase, joins, k, now, cal); n > 0 {
-				return append(out, more...), n, left
-			}
+		if more, n, left := alternative(phrase, joins, k, now, cal); n > 0 {
+			return append(out, more...), n, left
 		}
 		return out, len(run), ""
 	}
 	return nil, 0, ""
 }
 
-// alternative reads the part of a phrase after its k-th join ("or
-// workshops on RAG") as turned down with what came before: its time, place
-// or format, and the rest of it to put back. It reports 0 when there is no
-// such part or it says none.
+// alternative reads the part of a phrase after its k-th join when that is
+// "or" or "nor" ("or workshops on RAG") as turned down with what came
+// before: its time, place or format, and the rest of it to put back. It
+// reports 0 when there is no such part or it says none.
 func alternative(phrase string, joins [][]int, k int, now time.Time, cal Calendar) ([]Filter, int, string) {
-	if k >= len(joins) {
+	if k >= len(joins) || strings.EqualFold(strings.TrimSpace(phrase[joins[k][0]:joins[k][1]]), "and") {
 		return nil, 0, ""
 	}
 	end := len(phrase)
