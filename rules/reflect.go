@@ -154,6 +154,9 @@ func decideFor(in *agent.ReflectInput, q search.Query, off search.Ablation) (act
 		text = rw.text
 	}
 	status := fmt.Sprintf("%s %s top %.2f < band %.2f", q.Table, summary(in, q.Table).Outcome, top, cal.Confident)
+	if top >= cal.Confident {
+		status = fmt.Sprintf("%s %s top %.2f, in the band but covering under a third of the question", q.Table, summary(in, q.Table).Outcome, top)
+	}
 	target, because := pivotTarget(in, q, top, unknown)
 	if unknown { // first the words: a probe of words the conference lacks says little
 		qs := []search.Query{like(q, q.Table, q.Mode, text, q.Limit)}
@@ -167,7 +170,7 @@ func decideFor(in *agent.ReflectInput, q search.Query, off search.Ablation) (act
 	if target != "" {
 		qs := []search.Query{like(q, target, search.Faceted, text, search.DefaultLimit)}
 		return action{agent.Pivot, qs, fmt.Sprintf("%s; %s%s → pivot to %s", status, because, rw.reason(), target),
-			pivotNote(q.Table, target, text)}, true
+			pivotNote(q.Table, target, summary(in, q.Table).Outcome, text)}, true
 	}
 	if q.Filter != nil && summary(in, q.Table).Outcome == agent.Empty {
 		if a, ok := widen(in, q, status); ok {

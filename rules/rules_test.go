@@ -289,6 +289,8 @@ func TestReflectorPivotsToWhereTheWordsAre(t *testing.T) {
 	require.NotEmpty(t, d.NewQueries, "%+v", d)
 	assert.Equal(t, agent.Pivot, d.Strategy, "%+v", d)
 	assert.Equal(t, search.Exhibitors, d.NewQueries[0].Table, "%+v", d)
+	// The talks found are weak, not missing: the note does not say none covers it.
+	assert.Equal(t, "The talks I found only partly match “data quality checks”; the exhibitors offering it may fit better, so let me check them.", d.UserMessage)
 
 	in = handMade(eng)
 	in.Tables[0].Support = 0.8 // the sessions found have the words: a close miss
