@@ -207,6 +207,8 @@ func TestQuestionsReadAsAttendeesWriteThem(t *testing.T) {
 			msg: "Any cold chain talks? I'm afraid I won't be there on Sunday at all.", cited: []string{"sat-am"}, says: "anything but Sun 25 Oct"},
 		{why: "what the question and its context turn down both count",
 			msg: "Any cold chain sessions, no workshops? I'm afraid I won't be there on Sunday at all.", cited: []string{"sat-am"}},
+		{why: "and so does a turn-down addressed to the agent in a sentence of context",
+			msg: "Any cold chain sessions? No workshops though, they are always far too basic for us.", cited: []string{"sat-am", "sun-pm"}},
 		{why: "every phrase turned down counts",
 			msg: "cold chain, but no workshops and not on Saturday", cited: []string{"sun-pm"}},
 		{why: "a browse lists what matches, not the best three",

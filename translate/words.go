@@ -274,7 +274,7 @@ var whetherAny = map[string]*regexp.Regexp{
 // contrast are the words that go on, in the languages read word by word,
 // to what is not wanted ("aber", "maar", "men", "utan"): a negation after
 // one turns down, even in a clause that asks whether there are any.
-var contrast = set("aber sondern doch jedoch maar echter men utan")
+var contrast = set("aber sondern jedoch maar echter men utan")
 
 // clauseMark ends a clause in a question read word by word.
 var clauseMark = regexp.MustCompile(`[,.;:!?¿¡]+`)

@@ -80,14 +80,20 @@ func Context(text string) []string {
 }
 
 // ownChoice is the attendee saying, in their own voice, what they cannot
-// come to or would rather not have ("I'm not free in the morning", "we
-// can't do Thursday", "I'd rather avoid panels").
-var ownChoice = regexp.MustCompile(`(?i)\b(?:i|we)(?:['’]m|['’]re|\s+am|\s+are|['’]ll\s+be|\s+will\s+be)\s+(?:not|away|busy|gone|unavailable)\b|\b(?:i|we)\s+(?:can['’]?t|cannot|won['’]?t|will\s+not)\b|\b(?:i|we)(?:['’]d|\s+would)\s+(?:rather|prefer|like\s+to\s+avoid)\b|\b(?:i|we)\s+(?:prefer|want\s+to\s+avoid|avoid|skip)\b`)
+// come to or would rather not have: "I'm not free in the morning", "we
+// can't do Thursday", "I'd rather avoid panels", or a turn-down that opens
+// a clause, addressed to the agent ("No panels though, they are too
+// shallow", "Not on Wednesday please, I have a workshop"). "Last year's fair
+// had no workshops" is a story's, and "I can't believe…" turns nothing down.
+var ownChoice = regexp.MustCompile(`(?i)\b(?:i|we)(?:['’]m|['’]re|\s+am|\s+are|['’]ll\s+be|\s+will\s+be)\s+(?:not\s+(?:free|available|around|there|here|coming)|away|busy|gone|unavailable)\b` +
+	`|\b(?:i|we)\s+(?:can['’]?t|cannot|won['’]?t|will\s+not)\s+(?:be\s+able\s+to\s+)?(?:do|make|attend|come|join|be\s+(?:there|here|around|free|available))\b` +
+	`|\b(?:i|we)(?:['’]d|\s+would)\s+(?:rather|prefer|like\s+to\s+avoid)\b|\b(?:i|we)\s+(?:prefer|want\s+to\s+avoid|avoid|skip)\b` +
+	`|(?:^|[,;:]\s*|\b(?:but|and|so|also)\s+)(?:no|not|nor|neither|except|without)\s`)
 
 // OwnChoice reports whether a sentence says, in the attendee's own voice,
 // what they cannot come to or would rather not have: then what it turns
 // down is theirs, where a story's "had no workshops" is not.
-func OwnChoice(sentence string) bool { return ownChoice.MatchString(sentence) }
+func OwnChoice(sentence string) bool { return ownChoice.MatchString(strings.TrimSpace(sentence)) }
 
 // Told splits text into the sentences that ask for something and those
 // that only tell ("Just landed in Toronto."), whatever their length.

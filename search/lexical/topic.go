@@ -35,7 +35,7 @@ var missOut = regexp.MustCompile(`(?i)\b(?:don'?t|do\s+not)\s+(?:want\s+to\s+)?(
 // wantsAfter goes on, in a clause that turned something down, to what is
 // wanted: "I have already got a GPU cluster and need talks on job
 // scheduling".
-var wantsAfter = regexp.MustCompile(`(?i)\s(?:and|but)\s+(?:(?:i|we)\s+)?(?:(?:really|also|still|now|just)\s+)?(?:need|want|would\s+(?:like|love)|'d\s+(?:like|love)|am|are|(?:am\s+|are\s+)?looking\s+for|hope\s+for|wish\s+for|like|could\s+use)\s+(\S)`)
+var wantsAfter = regexp.MustCompile(`(?i)\s(?:and|but)\s+(?:(?:i|we)\s+)?(?:(?:really|also|still|now|just)\s+)?(?:need|want|would(?:\s+(?:like|love))?|'d(?:\s+(?:like|love))?|am|are|(?:am\s+|are\s+)?looking\s+for|hope(?:\s+(?:to|for))?|wish(?:\s+(?:to|for))?|like|could(?:\s+use)?|can)\s+(\S)`)
 
 // declinedPart reports whether a clause turns something down, and returns
 // what it goes on to want, if anything.
@@ -250,13 +250,14 @@ func askedNeeds(text string) []Need {
 	text = Respelled(apostrophe.Replace(text))
 	var kept []Need
 	var selves []string
-	for _, clause := range clauses(text) {
+	all := clauses(text)
+	for i, clause := range all {
 		if down, wanted := declinedPart(clause); down {
 			if clause = wanted; clause == "" {
 				continue
 			}
 		}
-		parts := need(clause)
+		parts := need(clause, lastClause(all, i))
 		if parts == nil {
 			selves = append(selves, clause)
 		}
@@ -283,8 +284,9 @@ func askedNeeds(text string) []Need {
 func Request(text string) string {
 	text, _ = Asking(Respelled(apostrophe.Replace(text)))
 	var kept []string
-	for _, clause := range clauses(text) {
-		for _, part := range need(clause) {
+	all := clauses(text)
+	for i, clause := range all {
+		for _, part := range need(clause, lastClause(all, i)) {
 			if part = strings.TrimSpace(part); part != "" {
 				kept = append(kept, part)
 			}
@@ -339,12 +341,25 @@ func inWord(text string, m []int) bool {
 	return !unicode.IsSpace(before) && !unicode.IsSpace(after)
 }
 
+// lastClause reports whether clause i is the last with words in it: a role
+// named there is asked for ("Cloud operator in Europe with GPUs?"), since
+// an attendee who says who they are goes on to ask something.
+func lastClause(all []string, i int) bool {
+	for _, c := range all[i+1:] {
+		if strings.TrimSpace(c) != "" {
+			return false
+		}
+	}
+	return true
+}
+
 // need returns the parts of a clause that say what is wanted: all of it,
 // nothing when it only describes the attendee, or what follows the
-// self-description.
-func need(clause string) []string {
+// self-description. A role names who asks only in a clause that is not
+// the message's last (see lastClause).
+func need(clause string, last bool) []string {
 	c := strings.TrimSpace(peelGreeting(clause))
-	if (!selfDescription.MatchString(c) && !roleIntro(c)) || notSelf(c) || askedBy.MatchString(c) || worry.MatchString(c) {
+	if (!selfDescription.MatchString(c) && (last || !roleIntro(c))) || notSelf(c) || askedBy.MatchString(c) || worry.MatchString(c) {
 		return []string{clause}
 	}
 	if loc := needStart.FindStringIndex(c); loc != nil {

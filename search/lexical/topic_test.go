@@ -145,6 +145,7 @@ func TestNeedsLeaveOutWhatIsTurnedDown(t *testing.T) {
 		"I don't want to miss anything on RAG":                                                             {"RAG"},
 		"I have already got a GPU cluster and need talks on job scheduling":                                {"talks on job scheduling"},
 		"I don't want to miss the keynote on RAG":                                                          {"the keynote on RAG"},
+		"I already have a GPU cluster and hope to learn about job scheduling":                              {"job scheduling"},
 		"We don't want vendor pitches and need hands-on labs":                                              {"hands-on labs"},
 		"Is there a panel where we don't need to code?":                                                    {"panel where we don't need to code"},
 	} {
@@ -175,6 +176,7 @@ func TestNeedsLeaveOutWhoAsksByRole(t *testing.T) {
 		"Nurse manager for a county hospital. Anything on rostering?":                                {"rostering"},
 		"ML engineer for Zalando here - anything on recommender systems?":                            {"recommender systems"},
 		"Product owner at a fintech, anything on feature flags?":                                     {"feature flags"},
+		"Cloud operator in Europe with GPUs?":                                                        {"Cloud operator in Europe with GPUs"},
 		"Compliance advisor for GDPR?":                                                               {"Compliance advisor for GDPR"},
 	} {
 		assert.Equal(t, want, Needs(in), in)
@@ -190,5 +192,19 @@ func TestUnaddressedLeavesOutWebAndMailAddresses(t *testing.T) {
 		"meet@10.30 for RAG talks?":                               "meet@10.30 for RAG talks?",
 	} {
 		assert.Equal(t, want, Unaddressed(in), in)
+	}
+}
+
+func TestOwnChoice(t *testing.T) {
+	for s, want := range map[string]bool{
+		"I'm not free in the morning.":                          true,
+		"We can't make it on Thursday.":                         true,
+		"No panels though, they are always too shallow.":        true,
+		"Not on Wednesday please, I have a workshop.":           true,
+		"Last year's fair had no workshops.":                    false,
+		"I can't believe last year's edition had no workshops.": false,
+		"There were no panels on Thursday last year.":           false,
+	} {
+		assert.Equal(t, want, OwnChoice(s), s)
 	}
 }

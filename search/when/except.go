@@ -1,6 +1,7 @@
 package when
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"time"
@@ -10,7 +11,7 @@ import (
 // cannot come to: "no panels", "not on Wednesday", "except workshops", "I
 // can't do mornings", "I'm away on Thursday", "I won't be there after 4".
 // "Not only" and "not just" add rather than turn down.
-var turnDown = regexp.MustCompile(`(?i)(?:^|[\s,;:(])(?:no|not|except(?:\s+for)?|excluding|other\s+than|apart\s+from|without|avoid(?:ing)?|skip(?:ping)?|` +
+var turnDown = regexp.MustCompile(`(?i)(?:^|[\s,;:(])(?:no|not|nor|neither|except(?:\s+for)?|excluding|other\s+than|apart\s+from|without|avoid(?:ing)?|skip(?:ping)?|` +
 	`(?:i|we)\s+(?:can'?t|cannot|won'?t\s+be\s+able\s+to)\s+(?:do|make|attend)|` +
 	`(?:i|we)(?:'m|'re|\s+am|\s+are|'ll\s+be|\s+will\s+be)\s+(?:away|busy|gone|unavailable|not\s+(?:there|here|around|free|available))|` +
 	`(?:i|we)\s+(?:won'?t|will\s+not)\s+be\s+(?:there|here|around|free|available))\s+`)
@@ -37,24 +38,48 @@ const maxDown = 120
 // word is weighed once: the search resumes where a phrase was taken out.
 func turnedDown(message string, now time.Time, cal Calendar) ([]Filter, string, bool) {
 	var except []Filter
+	seen := map[string]bool{}
 	from := 0
 	for {
 		f, rest, at, ok := turnedDownFrom(message, from, now, cal)
 		if !ok {
 			break
 		}
-		except, message, from = append(except, f...), rest, at
+		message, from = rest, at
+		for _, e := range f {
+			if k := e.key(); !seen[k] && len(seen) < maxExcept {
+				seen[k] = true
+				except = append(except, e)
+			}
+		}
 	}
 	return except, strings.Join(strings.Fields(message), " "), len(except) > 0
+}
+
+// maxExcept bounds how many different things one message turns down; past
+// it, a phrase is still taken out, its filter not kept ("no panels" said
+// three hundred times is one).
+const maxExcept = 64
+
+// key tells filters apart by what they match, whatever their labels.
+func (f Filter) key() string {
+	return fmt.Sprint(f.From.Unix(), f.To.Unix(), f.Ongoing, f.Next, f.Last, f.Rooms, f.Tracks, f.Formats)
 }
 
 // turnedDownFrom finds the first phrase of message from byte from on that
 // turns down a time, place or format, and returns it read as filters, the
 // message without it, and where it was. A phrase with a topic in it ("no
 // problem if it's tomorrow", "not interested in renting GPUs") is not one.
+// Only the next opening word is looked for each time, so a long message is
+// read once.
 func turnedDownFrom(message string, from int, now time.Time, cal Calendar) ([]Filter, string, int, bool) {
-	for _, m := range turnDown.FindAllStringIndex(message[from:], -1) {
+	for from < len(message) {
+		m := turnDown.FindStringIndex(message[from:])
+		if m == nil {
+			break
+		}
 		start, end := from+m[0], from+m[1]
+		from = end - 1 // the space that ended the opening word may start the next
 		rest := message[end:]
 		if first, _, _ := strings.Cut(strings.ToLower(rest), " "); adding[first] {
 			continue
@@ -128,12 +153,19 @@ func alternative(phrase string, joins [][]int, k int, now time.Time, cal Calenda
 		end = joins[k+1][0]
 	}
 	part := phrase[joins[k][1]:end]
+	if goesOn.MatchString(part) { // "not on Wednesday or I'll miss my flight", "no panels or maybe a workshop"
+		return nil, 0, ""
+	}
 	p := parse(part, now, cal)
 	if p.Filter.IsZero() || p.Outside != "" {
 		return nil, 0, ""
 	}
 	return everyDay(part, p.Filter, now, cal), end, p.Rest
 }
+
+// goesOn opens a part after "or" that says something else than what is
+// turned down: a clause of its own, or a wish.
+var goesOn = regexp.MustCompile(`(?i)^\s*(?:(?:i|we|you|they|he|she|it)(?:'\w+)?|maybe|perhaps|possibly|else|otherwise|rather|instead)\b`)
 
 // each reads every part of a run on its own, or reports false when one
 // part is no time, place or format by itself.
@@ -174,7 +206,7 @@ func pure(phrase string, now time.Time, cal Calendar) (Filter, bool) {
 func cut(before, after string) (string, string) {
 	before = strings.TrimRight(before, " ")
 	after = strings.TrimSpace(after)
-	if strings.HasSuffix(before, "?") || strings.HasSuffix(before, ".") || strings.HasSuffix(before, "!") {
+	if before == "" || strings.HasSuffix(before, "?") || strings.HasSuffix(before, ".") || strings.HasSuffix(before, "!") {
 		after = strings.TrimLeft(after, " .!?")
 	}
 	before = strings.TrimRight(trailingJoin.ReplaceAllString(before, ""), " ,;:-–—")

@@ -1,6 +1,7 @@
 package when_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -56,6 +57,15 @@ func TestParseTurnedDown(t *testing.T) {
 			in: []session{talkWedAM}, out: []session{panelWed, workshopThuPM}},
 		{msg: "not Wednesday nor Thursday, rust", rest: "rust", label: "anything but Wed 21 Oct or Thu 22 Oct",
 			out: []session{talkWedAM, talkThuPM}},
+		{msg: "Not on Wednesday, nor on Thursday. Rust?", rest: "Rust?", label: "anything but Wed 21 Oct or Thu 22 Oct",
+			out: []session{talkWedAM, talkThuPM}},
+		{msg: "Neither panels nor workshops, rust please", rest: "rust please", label: "anything but panels or workshops",
+			in: []session{talkWedAM}, out: []session{panelWed, workshopThuPM}},
+		// A part after "or" that goes on to say something else is not turned down.
+		{msg: "rust talks, not on Wednesday or I'll miss my flight", rest: "rust talks I'll miss my flight", label: "anything but Wed 21 Oct",
+			in: []session{talkThuPM, workshopThuPM}, out: []session{talkWedAM}},
+		{msg: "rust but no panels or maybe a workshop on Thursday", rest: "rust maybe a", label: "Thu 22 Oct, workshops, but not panels",
+			in: []session{workshopThuPM}, out: []session{panelWed}},
 		// A phrase in a long sentence is read as far as it goes.
 		{msg: "No panels and I am looking for talks about rust with vector databases in production at large scale for banks and insurers",
 			rest: "I am looking for talks about rust with vector databases in production at large scale for banks and insurers", label: "anything but panels",
@@ -81,6 +91,13 @@ func TestParseTurnedDown(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Said many times, a thing turned down is kept once.
+func TestTurnedDownOnce(t *testing.T) {
+	p := when.Parse(strings.Repeat("no panels, ", 300)+"rust?", sgNow, sgCal)
+	assert.Len(t, p.Filter.Except, 1)
+	assert.Equal(t, "rust?", p.Rest)
 }
 
 // A negation that turns down a topic, or adds ("not only"), sets no
