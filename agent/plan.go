@@ -134,25 +134,25 @@ func (t *turn) readQuestion(ctx context.Context) {
 // their own voice counts.
 func parseWhen(text string, now time.Time, cal when.Calendar) when.Parsed {
 	p := when.Parse(text, now, cal)
-	ask, context := lexical.Asking(text)
-	if !context || lexical.SaysWhenFree(text) {
+	ask, context := lexical.Split(text)
+	if len(context) == 0 || lexical.SaysWhenFree(text) {
 		return p
 	}
-	a := when.Parse(ask, now, cal)
+	a := when.Parse(strings.Join(ask, " "), now, cal)
 	p.Filter, p.Outside = a.Filter, a.Outside
-	if aside := turnedDownAside(text, now, cal); len(aside) > 0 {
+	if aside := turnedDownAside(context, now, cal); len(aside) > 0 {
 		p.Filter = p.Filter.ButNot(aside)
 	}
 	return p
 }
 
-// turnedDownAside is what the sentences of context turn down in the
+// turnedDownAside is what sentences of context turn down in the
 // attendee's own voice: "Any workshops tomorrow? I'm not free in the
 // morning." keeps the morning out, "Last year's edition had no workshops."
 // keeps nothing out.
-func turnedDownAside(text string, now time.Time, cal when.Calendar) []when.Filter {
+func turnedDownAside(context []string, now time.Time, cal when.Calendar) []when.Filter {
 	var out []when.Filter
-	for _, s := range lexical.Context(text) {
+	for _, s := range context {
 		if lexical.OwnChoice(s) {
 			out = append(out, when.Parse(s, now, cal).Filter.Except...)
 		}

@@ -153,9 +153,10 @@ func decideFor(in *agent.ReflectInput, q search.Query, off search.Ablation) (act
 	if unknown {
 		text = rw.text
 	}
-	status := fmt.Sprintf("%s %s top %.2f < band %.2f", q.Table, summary(in, q.Table).Outcome, top, cal.Confident)
+	outcome := summary(in, q.Table).Outcome
+	status := fmt.Sprintf("%s %s top %.2f < band %.2f", q.Table, outcome, top, cal.Confident)
 	if top >= cal.Confident {
-		status = fmt.Sprintf("%s %s top %.2f, in the band but covering under a third of the question", q.Table, summary(in, q.Table).Outcome, top)
+		status = fmt.Sprintf("%s %s top %.2f, in the band but covering under a third of the question", q.Table, outcome, top)
 	}
 	target, because := pivotTarget(in, q, top, unknown)
 	if unknown { // first the words: a probe of words the conference lacks says little
@@ -170,7 +171,7 @@ func decideFor(in *agent.ReflectInput, q search.Query, off search.Ablation) (act
 	if target != "" {
 		qs := []search.Query{like(q, target, search.Faceted, text, search.DefaultLimit)}
 		return action{agent.Pivot, qs, fmt.Sprintf("%s; %s%s → pivot to %s", status, because, rw.reason(), target),
-			pivotNote(q.Table, target, summary(in, q.Table).Outcome, text)}, true
+			pivotNote(q.Table, target, outcome, text)}, true
 	}
 	if q.Filter != nil && summary(in, q.Table).Outcome == agent.Empty {
 		if a, ok := widen(in, q, status); ok {

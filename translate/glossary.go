@@ -70,7 +70,7 @@ func (g *Glossary) Translate(ctx context.Context, lang, text string, known func(
 		return "", err
 	}
 	var out []string
-	for _, w := range asksWhetherAny(lang, text) {
+	for _, w := range tokens(lang, text) {
 		if err := ctx.Err(); err != nil {
 			return "", fmt.Errorf("translate: %w", err)
 		}

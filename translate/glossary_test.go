@@ -105,28 +105,22 @@ func port(w string) bool {
 // knows is read ("Schiffen" as ships, not the verb).
 func TestGlossaryReadsPartsAndFormsTheConferenceKnows(t *testing.T) {
 	g := translate.NewGlossary(writeDict(t, "deu", 64))
-	got, err := g.Translate(context.Background(), "de", "Cybersicherheit auf Schiffen der Foundation", port)
-	require.NoError(t, err)
+	got := read(t, g, "de", "Cybersicherheit auf Schiffen der Foundation", port)
 	assert.Equal(t, "cyber security ship Foundation", got)
-	got, err = g.Translate(context.Background(), "de", "Schiffen", nil)
-	require.NoError(t, err)
+	got = read(t, g, "de", "Schiffen", nil)
 	assert.Equal(t, "navigate", got, "without the conference, the word as written first")
 }
 
 func TestGlossaryReadsWordsInTheSenseTheConferenceUses(t *testing.T) {
 	g := translate.NewGlossary(writeDict(t, "deu", 64))
 	assert.Equal(t, []string{"de"}, g.Languages())
-	got, err := g.Translate(context.Background(), "de", "Gibt es Vorträge zur Netzwerksicherheit morgen?", conference)
-	require.NoError(t, err)
+	got := read(t, g, "de", "Gibt es Vorträge zur Netzwerksicherheit morgen?", conference)
 	assert.Equal(t, "talks network security tomorrow?", got, "function words left out, a compound read in parts, an adverb in its first sense")
-	got, err = g.Translate(context.Background(), "de", "Vorträge zur Netzwerksicherheit, Zugangs-Kontrolle und Kubernetes", nil)
-	require.NoError(t, err)
+	got = read(t, g, "de", "Vorträge zur Netzwerksicherheit, Zugangs-Kontrolle und Kubernetes", nil)
 	assert.Equal(t, "talks net certitude, Zugangs-Kontrolle Kubernetes", got, "without the conference, first senses (a talk is a talk); words no entry explains kept as written")
-	got, err = g.Translate(context.Background(), "de", "Zugangs", conference)
-	require.NoError(t, err)
+	got = read(t, g, "de", "Zugangs", conference)
 	assert.Equal(t, "access", got, "an inflection ending is dropped to find the entry")
-	got, err = g.Translate(context.Background(), "de", "ochtend", nil)
-	require.NoError(t, err)
+	got = read(t, g, "de", "ochtend", nil)
 	assert.Equal(t, "morning", got, "a numbered sense without its number")
 }
 
@@ -136,17 +130,13 @@ func TestGlossaryReadsWordsInTheSenseTheConferenceUses(t *testing.T) {
 func TestGlossaryKeepsNegationsAndAcronyms(t *testing.T) {
 	g := translate.NewGlossary(writeDict(t, "deu", 64))
 	knowsRAG := func(w string) bool { return w == "RAG" || conference(w) }
-	got, err := g.Translate(context.Background(), "de", "Vorträge über RAG, aber nicht morgen und keine Netzwerksicherheit", knowsRAG)
-	require.NoError(t, err)
+	got := read(t, g, "de", "Vorträge über RAG, aber nicht morgen und keine Netzwerksicherheit", knowsRAG)
 	assert.Equal(t, "talks RAG, not tomorrow not network security", got)
-	got, err = g.Translate(context.Background(), "de", "Gibt es morgen keine Vorträge über RAG? Bitte nicht morgen.", knowsRAG)
-	require.NoError(t, err)
+	got = read(t, g, "de", "Gibt es morgen keine Vorträge über RAG? Bitte nicht morgen.", knowsRAG)
 	assert.Equal(t, "tomorrow talks RAG? not tomorrow.", got, "asking whether there are none asks for them")
-	got, err = g.Translate(context.Background(), "de", "Gibt es Vorträge über RAG aber nicht morgen?", knowsRAG)
-	require.NoError(t, err)
+	got = read(t, g, "de", "Gibt es Vorträge über RAG aber nicht morgen?", knowsRAG)
 	assert.Equal(t, "talks RAG not tomorrow?", got, "after aber, a negation turns down")
-	got, err = g.Translate(context.Background(), "de", "RAG", conference)
-	require.NoError(t, err)
+	got = read(t, g, "de", "RAG", conference)
 	assert.Equal(t, "cobweb", got, "an acronym the conference does not use is looked up")
 }
 
@@ -193,8 +183,7 @@ func TestFreeDictReadsGermanQuestions(t *testing.T) {
 		}
 		t.Skip("FreeDict's German–English dictionary is not installed (scripts/translate/install.sh)")
 	}
-	got, err := g.Translate(context.Background(), "de", "Gibt es Vorträge über Datenschutz und künstliche Intelligenz?", conference)
-	require.NoError(t, err)
+	got := read(t, g, "de", "Gibt es Vorträge über Datenschutz und künstliche Intelligenz?", conference)
 	assert.Contains(t, got, "data protection", got)
 	assert.Contains(t, got, "artificial intelligence", got)
 }
@@ -204,9 +193,16 @@ func TestFreeDictReadsGermanQuestions(t *testing.T) {
 // first; a reading keeps its sentences.
 func TestGlossaryReadsTheProgrammesParts(t *testing.T) {
 	g := translate.NewGlossary(writeDict(t, "deu", 64))
-	got, err := g.Translate(context.Background(), "de", "Mit welchen Referentinnen lohnt sich ein Gespräch? Ich suche Aussteller.", nil)
-	require.NoError(t, err)
+	got := read(t, g, "de", "Mit welchen Referentinnen lohnt sich ein Gespräch? Ich suche Aussteller.", nil)
 	assert.Contains(t, got, "speakers", got)
 	assert.Contains(t, got, "exhibitors.", got)
 	assert.Contains(t, got, "?", "the question's mark: %s", got)
+}
+
+// read translates text with g and fails the test on an error.
+func read(t *testing.T, g *translate.Glossary, lang, text string, known func(string) bool) string {
+	t.Helper()
+	got, err := g.Translate(context.Background(), lang, text, known)
+	require.NoError(t, err)
+	return got
 }

@@ -254,7 +254,7 @@ func functionWord(lang, w string) bool { return functionWords[lang][strings.ToLo
 //
 // In a question asking whether there are any ("Gibt es morgen keine
 // Workshops?", "Zijn er geen panels?") the negation asks rather than turns
-// down, so it is dropped there (see asksWhetherAny).
+// down, so it is dropped there (see tokens).
 var negations = map[string]map[string]bool{
 	"de": set("nicht kein keine keinen keinem keiner keines"),
 	"nl": set("niet geen"),
@@ -279,11 +279,11 @@ var contrast = set("aber sondern jedoch maar echter men utan")
 // clauseMark ends a clause in a question read word by word.
 var clauseMark = regexp.MustCompile(`[,.;:!?¿¡]+`)
 
-// asksWhetherAny returns the words of text, each clause followed by the
-// mark that ends it ("?", ".", ","), so that a reading keeps its sentences;
-// with the negations of the clauses that ask whether there are any ("Gibt
-// es morgen keine Workshops?") left out, up to a word of contrast.
-func asksWhetherAny(lang, text string) []string {
+// tokens returns the words of text, each clause followed by the mark that
+// ends it ("?", ".", ","), so that a reading keeps its sentences; with the
+// negations of the clauses that ask whether there are any ("Gibt es morgen
+// keine Workshops?") left out, up to a word of contrast.
+func tokens(lang, text string) []string {
 	opener := whetherAny[lang]
 	var out []string
 	last := 0
@@ -305,7 +305,7 @@ func asksWhetherAny(lang, text string) []string {
 	return out
 }
 
-// isMark reports whether a token of asksWhetherAny is a clause's mark.
+// isMark reports whether a token of tokens is a clause's mark.
 func isMark(tok string) bool { return clauseMark.MatchString(tok) }
 
 // programmeWords are the words a question uses to say which part of a
@@ -317,18 +317,18 @@ func isMark(tok string) bool { return clauseMark.MatchString(tok) }
 // are as often something else (Danish "taler", speaks; "foredrag", talk
 // or talks) are left to the dictionary.
 var programmeWords = map[string]map[string]string{
-	"de": words2("Referent Referentin Sprecherin Rednerin=speaker Sprecher Redner Referenten Referentinnen Sprecherinnen Rednerinnen Vortragende Vortragenden=speakers " +
+	"de": readings("Referent Referentin Sprecherin Rednerin=speaker Sprecher Redner Referenten Referentinnen Sprecherinnen Rednerinnen Vortragende Vortragenden=speakers " +
 		"Vortrag Vortrags=talk Vorträge Vorträgen=talks Ausstellerin=exhibitor Aussteller Ausstellern Ausstellerinnen=exhibitors Messestand=booth"),
-	"nl": words2("spreker spreekster presentator=speaker sprekers spreeksters presentatoren=speakers lezing voordracht praatje=talk lezingen voordrachten praatjes=talks " +
+	"nl": readings("spreker spreekster presentator=speaker sprekers spreeksters presentatoren=speakers lezing voordracht praatje=talk lezingen voordrachten praatjes=talks " +
 		"standhouder exposant=exhibitor standhouders exposanten=exhibitors sessie=session sessies=sessions"),
-	"da": words2("foredragsholder oplægsholder=speaker talere talerne foredragsholdere oplægsholdere=speakers foredraget=talk foredragene=talks " +
+	"da": readings("foredragsholder oplægsholder=speaker talere talerne foredragsholdere oplægsholdere=speakers foredraget=talk foredragene=talks " +
 		"udstiller=exhibitor udstillere udstillerne=exhibitors sessioner=sessions"),
-	"sv": words2("talare föreläsare föredragshållare=speaker talarna föreläsarna=speakers föredraget föreläsning=talk föredragen föreläsningar=talks " +
+	"sv": readings("talare föreläsare föredragshållare=speaker talarna föreläsarna=speakers föredraget föreläsning=talk föredragen föreläsningar=talks " +
 		"utställare=exhibitor utställarna=exhibitors monter montern=booth sessioner=sessions"),
 }
 
-// words2 reads "a b=x c=y" as a→x, b→x, c→y, lower-cased.
-func words2(list string) map[string]string {
+// readings reads "a b=x c=y" as a→x, b→x, c→y, lower-cased.
+func readings(list string) map[string]string {
 	m := map[string]string{}
 	var pending []string
 	for _, f := range strings.Fields(list) {

@@ -45,14 +45,8 @@ const minStory = 5
 // whether other sentences were left out as context. A message in which no
 // sentence, or every one, asks is returned whole.
 func Asking(text string) (string, bool) {
-	all, ctx := contextSentences(text)
-	var ask []string
-	for i, s := range all {
-		if !ctx[i] {
-			ask = append(ask, s)
-		}
-	}
-	if len(ask) == len(all) {
+	ask, context := Split(text)
+	if len(context) == 0 {
 		return text, false
 	}
 	return strings.Join(ask, " "), true
@@ -67,16 +61,18 @@ var free = regexp.MustCompile(`(?i)\b(?:i['’]?m|i\s+am|we['’]?re|we\s+are)\s
 // nothing itself.
 func SaysWhenFree(text string) bool { return free.MatchString(text) }
 
-// Context returns the sentences of text that Asking leaves out as context.
-func Context(text string) []string {
+// Split returns the sentences of text that ask and those Asking leaves
+// out as context (none when no sentence asks, or every one does).
+func Split(text string) (ask, context []string) {
 	all, ctx := contextSentences(text)
-	var out []string
 	for i, s := range all {
 		if ctx[i] {
-			out = append(out, s)
+			context = append(context, s)
+		} else {
+			ask = append(ask, s)
 		}
 	}
-	return out
+	return ask, context
 }
 
 // ownChoice is the attendee saying, in their own voice, what they cannot

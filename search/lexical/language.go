@@ -109,9 +109,8 @@ func capitals(text string) map[string]bool {
 	shouted := true
 	for _, tok := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
 		n := utf8.RuneCountInString(tok)
-		upper := strings.ToUpper(tok) == tok && strings.ToLower(tok) != tok
-		shouted = shouted && (upper || n < 2 || strings.ToLower(tok) == tok && strings.ToUpper(tok) == tok)
-		if n > 1 && n <= 5 && upper {
+		shouted = shouted && (n < 2 || strings.ToUpper(tok) == tok)
+		if n > 1 && n <= 5 && strings.ToUpper(tok) == tok && strings.ToLower(tok) != tok {
 			out[strings.ToLower(tok)] = true
 		}
 	}

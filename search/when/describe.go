@@ -207,7 +207,7 @@ func (f Filter) ButNot(except []Filter) Filter {
 // AskedLabel is f's Label without what it turns down: the time and place
 // asked for, or "" when it only turns down.
 func (f Filter) AskedLabel() string {
-	t := f.TurnedDown()
+	t := turned(f.Except)
 	switch {
 	case t == "":
 		return f.Label
@@ -217,10 +217,8 @@ func (f Filter) AskedLabel() string {
 	return strings.TrimSuffix(f.Label, ", but not "+t)
 }
 
-// TurnedDown says in plain words what a filter turns down ("panels or Wed
-// 21 Oct"), or "" when it turns nothing down.
-func (f Filter) TurnedDown() string { return turned(f.Except) }
-
+// turned says in plain words what a filter turns down ("panels or Wed 21
+// Oct"), or "" when it turns nothing down.
 func turned(except []Filter) string {
 	var labels []string
 	for _, e := range except {
