@@ -131,3 +131,30 @@ func TestParseCasesReportsEveryBadLine(t *testing.T) {
 	_, err = ParseCases(strings.NewReader("\n\n"))
 	assert.Error(t, err, "an empty case file was accepted")
 }
+
+// Pooled sets count every case once, whatever set it came from, even
+// when two sets use the same case id.
+func TestPoolCountsEveryCaseOnce(t *testing.T) {
+	a := &Report{Cases: []CaseResult{
+		{ID: "q1", Mode: Reflection, Kind: "direct", Answerable: true, Cited: []string{"x"}},
+		{ID: "q1", Mode: Mechanical, Kind: "direct", Answerable: true},
+	}}
+	b := &Report{Cases: []CaseResult{
+		{ID: "q1", Mode: Reflection, Kind: "jargon", Answerable: true},
+		{ID: "q1", Mode: Mechanical, Kind: "jargon", Answerable: true, Cited: []string{"y"}},
+		{ID: "q2", Mode: Reflection, Kind: "impossible"},
+	}}
+	p := Pool(map[string]*Report{"a": a, "b": b})
+	r, m := p.Summary[Reflection], p.Summary[Mechanical]
+	assert.Equal(t, 3, r.Cases)
+	assert.Equal(t, 1, r.AnswerHits)
+	assert.Equal(t, 2, r.AnswerableCases)
+	assert.Equal(t, 1, r.NothingFits)
+	assert.Equal(t, 1, m.AnswerHits)
+	assert.Equal(t, 1, r.ByKind["direct"].AnswerHits)
+	assert.Equal(t, 0, r.ByKind["jargon"].AnswerHits)
+	assert.Equal(t, 1, m.ByKind["jargon"].AnswerHits)
+	require.NotNil(t, p.Paired)
+	assert.Equal(t, 1, p.Paired.ReflectionOnly, "a's q1")
+	assert.Equal(t, 1, p.Paired.MechanicalOnly, "b's q1, not a's")
+}

@@ -76,7 +76,10 @@ func reflect(in *agent.ReflectInput, off search.Ablation) agent.Decision {
 // withPlain is a round's queries: the reflector's own, then the plain
 // relaxation, within agent.MaxQueries. The plain relaxation keeps its room
 // first (the reflector's best query always has one), so a reflection round
-// never searches less than mechanical relaxation would.
+// never searches less than mechanical relaxation would, except when the
+// plain relaxation alone fills the round: then its last query gives way.
+// (Letting the queries the conference's text supports least give way
+// instead was tried: one more recovery, one answer fewer on the probes.)
 func withPlain(own, plain []search.Query) []search.Query {
 	keep := min(len(own), max(agent.MaxQueries-len(plain), 1))
 	out := slices.Concat(own[:keep], plain)

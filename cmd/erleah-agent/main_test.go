@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/llm/llmtest"
+	"github.com/erleah/erleah-agent/search"
 )
 
 // cli runs the command line in-process and returns exit code, stdout and stderr.
@@ -311,4 +313,24 @@ func TestARequiredTranslatorThatIsMissingStopsTheCommand(t *testing.T) {
 	code, out, _ = cli(t, map[string]string{"TRANSLATE": "auto", "APERTIUM_BIN": env["APERTIUM_BIN"], "DICT_DIR": env["DICT_DIR"]}, "ask", "¿Hay talleres sobre seguridad?")
 	assert.Zero(t, code, "auto goes on without it")
 	assert.Contains(t, out, "by the words I recognised")
+}
+
+// The ablation table has a row with everything on and one per technique,
+// each cell counting the cases of its column: here one answerable case and
+// one that nothing fits.
+func TestAblationsTableCountsEveryTechnique(t *testing.T) {
+	cases := writeFile(t, "cases.jsonl", `{"id":"a","conference_id":"aidata26","message":"k8s workshops","relevant":{"sessions":["s010"]}}
+{"id":"b","conference_id":"aidata26","message":"a sauna","relevant":{"sessions":[],"exhibitors":[],"speakers":[]}}
+`)
+	demo := writeFile(t, "demo.json", string(mustDemo(t)))
+	code, out, errOut := cli(t, nil, "eval", "--data", demo, "--cases", cases, "--ablations")
+	require.Zero(t, code, "exit code; stderr %s", errOut)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	require.Len(t, lines, 2+1+len(search.Techniques), "header, separator, all on, one row per technique:\n%s", out)
+	assert.Contains(t, lines[0], cases, "a single set's column is named for it")
+	cell := regexp.MustCompile(`^\| [a-z (]+\)? \| [01]/1 / [01]\.\d{3} / [01]/1 / [01] \([01], [01]\) \|$`)
+	for _, l := range lines[2:] {
+		assert.Regexp(t, cell, l)
+	}
+	assert.True(t, strings.HasPrefix(lines[2], "| nothing (all on) |"), lines[2])
 }
