@@ -144,11 +144,18 @@ func TestAskJSONIsOnlyJSON(t *testing.T) {
 	}
 }
 
-func TestEvalJSONAndBadCases(t *testing.T) {
-	cases := writeFile(t, "cases.jsonl", `{"id":"a","conference_id":"aidata26","message":"k8s workshops","relevant":{"sessions":["s010"]}}
+// twoCases writes a cases file of one answerable and one unanswerable
+// question on the demo bundle, and the bundle.
+func twoCases(t *testing.T) (cases, bundle string) {
+	t.Helper()
+	cases = writeFile(t, "cases.jsonl", `{"id":"a","conference_id":"aidata26","message":"k8s workshops","relevant":{"sessions":["s010"]}}
 {"id":"b","conference_id":"aidata26","message":"a sauna","relevant":{"sessions":[],"exhibitors":[],"speakers":[]}}
 `)
-	demo := writeFile(t, "demo.json", string(mustDemo(t)))
+	return cases, writeFile(t, "demo.json", string(mustDemo(t)))
+}
+
+func TestEvalJSONAndBadCases(t *testing.T) {
+	cases, demo := twoCases(t)
 	code, out, errOut := cli(t, nil, "eval", "--data", demo, "--cases", cases, "--json")
 	require.Zero(t, code, "exit code; stderr %s", errOut)
 	var rep struct {
@@ -319,10 +326,7 @@ func TestARequiredTranslatorThatIsMissingStopsTheCommand(t *testing.T) {
 // each cell counting the cases of its column: here one answerable case and
 // one that nothing fits.
 func TestAblationsTableCountsEveryTechnique(t *testing.T) {
-	cases := writeFile(t, "cases.jsonl", `{"id":"a","conference_id":"aidata26","message":"k8s workshops","relevant":{"sessions":["s010"]}}
-{"id":"b","conference_id":"aidata26","message":"a sauna","relevant":{"sessions":[],"exhibitors":[],"speakers":[]}}
-`)
-	demo := writeFile(t, "demo.json", string(mustDemo(t)))
+	cases, demo := twoCases(t)
 	code, out, errOut := cli(t, nil, "eval", "--data", demo, "--cases", cases, "--ablations")
 	require.Zero(t, code, "exit code; stderr %s", errOut)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
