@@ -149,14 +149,14 @@ func sameFilter(a, b *when.Filter) bool {
 // rewrite with the words the conference uses alongside them.
 func decideFor(in *agent.ReflectInput, q search.Query, off search.Ablation) (action, bool) {
 	cal := in.Calibration
-	top := summary(in, q.Table).TopScore
+	sum := summary(in, q.Table)
+	top, outcome := sum.TopScore, sum.Outcome
 	rw := rewrite(in.Lexicon, q.Table, q.Text, off)
 	unknown := len(rw.expanded)+len(rw.dropped) > 0
 	text := q.Text
 	if unknown {
 		text = rw.text
 	}
-	outcome := summary(in, q.Table).Outcome
 	status := fmt.Sprintf("%s %s top %.2f < band %.2f", q.Table, outcome, top, cal.Confident)
 	if top >= cal.Confident {
 		status = fmt.Sprintf("%s %s top %.2f, in the band but covering under a third of the question", q.Table, outcome, top)
@@ -176,7 +176,7 @@ func decideFor(in *agent.ReflectInput, q search.Query, off search.Ablation) (act
 		return action{agent.Pivot, qs, fmt.Sprintf("%s; %s%s → pivot to %s", status, because, rw.reason(), target),
 			pivotNote(q.Table, target, outcome, text)}, true
 	}
-	if q.Filter != nil && summary(in, q.Table).Outcome == agent.Empty {
+	if q.Filter != nil && outcome == agent.Empty {
 		if a, ok := widen(in, q, status); ok {
 			return a, true
 		}

@@ -108,9 +108,9 @@ func capitals(text string) map[string]bool {
 	out := map[string]bool{}
 	shouted := true
 	for _, tok := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		n := utf8.RuneCountInString(tok)
-		shouted = shouted && (n < 2 || strings.ToUpper(tok) == tok)
-		if n > 1 && n <= 5 && strings.ToUpper(tok) == tok && strings.ToLower(tok) != tok {
+		n, upper := utf8.RuneCountInString(tok), strings.ToUpper(tok) == tok
+		shouted = shouted && (n < 2 || upper)
+		if n > 1 && n <= 5 && upper && strings.ToLower(tok) != tok {
 			out[strings.ToLower(tok)] = true
 		}
 	}

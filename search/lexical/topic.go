@@ -251,13 +251,14 @@ func askedNeeds(text string) []Need {
 	var kept []Need
 	var selves []string
 	all := clauses(text)
+	last := lastWordy(all)
 	for i, clause := range all {
 		if down, wanted := declinedPart(clause); down {
 			if clause = wanted; clause == "" {
 				continue
 			}
 		}
-		parts := need(clause, lastClause(all, i))
+		parts := need(clause, i == last)
 		if parts == nil {
 			selves = append(selves, clause)
 		}
@@ -285,8 +286,9 @@ func Request(text string) string {
 	text, _ = Asking(Respelled(apostrophe.Replace(text)))
 	var kept []string
 	all := clauses(text)
+	last := lastWordy(all)
 	for i, clause := range all {
-		for _, part := range need(clause, lastClause(all, i)) {
+		for _, part := range need(clause, i == last) {
 			if part = strings.TrimSpace(part); part != "" {
 				kept = append(kept, part)
 			}
@@ -341,22 +343,23 @@ func inWord(text string, m []int) bool {
 	return !unicode.IsSpace(before) && !unicode.IsSpace(after)
 }
 
-// lastClause reports whether clause i is the last with words in it: a role
-// named there is asked for ("Cloud operator in Europe with GPUs?"), since
-// an attendee who says who they are goes on to ask something.
-func lastClause(all []string, i int) bool {
-	for _, c := range all[i+1:] {
-		if strings.TrimSpace(c) != "" {
-			return false
+// lastWordy is the index of the last clause with words in it (-1 when
+// none has): a role named there is asked for ("Cloud operator in Europe
+// with GPUs?"), since an attendee who says who they are goes on to ask
+// something.
+func lastWordy(all []string) int {
+	for i := len(all) - 1; i >= 0; i-- {
+		if strings.TrimSpace(all[i]) != "" {
+			return i
 		}
 	}
-	return true
+	return -1
 }
 
 // need returns the parts of a clause that say what is wanted: all of it,
 // nothing when it only describes the attendee, or what follows the
 // self-description. A role names who asks only in a clause that is not
-// the message's last (see lastClause).
+// the message's last (see lastWordy).
 func need(clause string, last bool) []string {
 	c := strings.TrimSpace(peelGreeting(clause))
 	if (!selfDescription.MatchString(c) && (last || !roleIntro(c))) || notSelf(c) || askedBy.MatchString(c) || worry.MatchString(c) {
