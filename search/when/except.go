@@ -9,12 +9,13 @@ import (
 
 // turnDown opens a phrase saying what the attendee does not want or
 // cannot come to: "no panels", "not on Wednesday", "except workshops", "I
-// can't do mornings", "I'm away on Thursday", "I won't be there after 4".
+// can't do mornings", "I'm away on Thursday", "I won't be there after 4",
+// with a straight or a typographic apostrophe.
 // "Not only" and "not just" add rather than turn down.
 var turnDown = regexp.MustCompile(`(?i)(?:^|[\s,;:(])(?:no|not|nor|neither|except(?:\s+for)?|excluding|other\s+than|apart\s+from|without|avoid(?:ing)?|skip(?:ping)?|` +
-	`(?:i|we)\s+(?:can'?t|cannot|won'?t\s+be\s+able\s+to)\s+(?:do|make|attend)|` +
-	`(?:i|we)(?:'m|'re|\s+am|\s+are|'ll\s+be|\s+will\s+be)\s+(?:away|busy|gone|unavailable|not\s+(?:there|here|around|free|available))|` +
-	`(?:i|we)\s+(?:won'?t|will\s+not)\s+be\s+(?:there|here|around|free|available))\s+`)
+	`(?:i|we)\s+(?:can['’]?t|cannot|(?:won['’]?t|will\s+not)\s+be\s+able\s+to)\s+(?:do|make|attend|come|join)|` +
+	`(?:i|we)(?:['’]m|['’]re|\s+am|\s+are|['’]ll\s+be|\s+will\s+be)\s+(?:away|busy|gone|unavailable|not\s+(?:there|here|around|free|available|coming))|` +
+	`(?:i|we)\s+(?:won['’]?t|will\s+not)\s+be\s+(?:there|here|around|free|available))\s+`)
 
 // clauseEnd ends the phrase turned down: punctuation, a dash, or a word
 // that goes on to what is wanted ("no panels, just talks on MLOps"). "And"

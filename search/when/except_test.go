@@ -36,6 +36,13 @@ func TestParseTurnedDown(t *testing.T) {
 			in: []session{talkWedAM, panelWed}, out: []session{talkWedPM, talkThuPM}},
 		{msg: "I won't be there on Thursday, rust talks?", rest: "rust talks?", label: "anything but Thu 22 Oct",
 			in: []session{talkWedPM}, out: []session{talkThuPM, workshopThuPM}},
+		// A typographic apostrophe, as phones type it, turns down the same.
+		{msg: "I can’t do Thursday, rust talks?", rest: "rust talks?", label: "anything but Thu 22 Oct",
+			in: []session{talkWedPM}, out: []session{talkThuPM, workshopThuPM}},
+		{msg: "We’re away on Thursday - rust?", rest: "rust?", label: "anything but Thu 22 Oct",
+			in: []session{talkWedPM}, out: []session{talkThuPM}},
+		{msg: "I won’t be able to come on Thursday, rust talks?", rest: "rust talks?", label: "anything but Thu 22 Oct",
+			in: []session{talkWedPM}, out: []session{talkThuPM}},
 		{msg: "I'm busy tomorrow afternoon - anything on rust?", rest: "anything on rust?", label: "anything but tomorrow afternoon (Wed 21 Oct)",
 			in: []session{talkWedAM, talkThuPM}, out: []session{talkWedPM}},
 		{msg: "rust workshops tomorrow, not in the morning", rest: "rust", label: "tomorrow (Wed 21 Oct), workshops, but not the morning"},
