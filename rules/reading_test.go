@@ -91,3 +91,14 @@ func TestAReadingThatChangesNothingIsNoOtherLanguage(t *testing.T) {
 	assert.Empty(t, st.Reading)
 	assert.NotContains(t, st.ResponseText, "I work in English")
 }
+
+// Keywords typed with typos are English keywords, not another language:
+// the reply carries no note about languages and finds what they misspell.
+func TestTyposAreNoOtherLanguage(t *testing.T) {
+	tr := &phrasebook{texts: map[string]string{}}
+	st := askWith(t, tr, "custmos clinc sesion", saturday)
+	assert.Equal(t, "en", st.Language)
+	assert.Empty(t, tr.asked, "nothing to translate")
+	assert.NotContains(t, st.ResponseText, "I work in English")
+	assert.Contains(t, cited(st), "sun-late", "answer %q", st.ResponseText)
+}

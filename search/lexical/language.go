@@ -13,56 +13,93 @@ import (
 // English is the language code of English.
 const English = "en"
 
+// Vocabulary is what a conference's text says about a word: whether it
+// uses the word, and whether it uses the word or one a typo away.
+type Vocabulary interface {
+	Knows(word string) bool
+	Recognises(word string) bool
+}
+
 // Language returns the ISO 639-1 code of the language a question is
 // written in, English unless it clearly is another. A question counts as
 // English when at least half of its words are English words, English
 // function words or words of the conference (names, products, jargon), and
 // another language's function words are fewer than the English ones (or
-// one); otherwise otherLanguage says which it is. Numbers and acronyms
-// count for no language; a word or two with no function word is read by
-// short. knows reports whether the conference uses a word.
-func Language(text string, knows func(string) bool) string {
-	acronyms := capitals(text)
-	var words []string
-	for _, w := range terms.Words(text) {
-		// "l'", "a-t-il", "à": elisions and particles tell no language
-		// apart, nor do numbers ("from 14:00 to 16:00") and acronyms
-		// ("TPU vs NPU?").
-		if utf8.RuneCountInString(w) > 1 && strings.Trim(w, "0123456789") != "" && !acronyms[w] {
-			words = append(words, w)
-		}
-	}
+// one); otherwise otherLanguage says which it is. With no function word of
+// another language, a typo of a conference word counts as one of its words
+// ("ransomeware tabletop exercize"), where a cognate beside "la" or "di"
+// does not ("terapie digitali per la salute mentale"). Numbers and
+// acronyms count for no language; a word or two with no function word is
+// read by short. v may be nil.
+func Language(text string, v Vocabulary) string {
+	words := languageWords(text)
 	if len(words) == 0 {
 		return English
 	}
-	familiar, foreign, english := 0, 0, 0
-	votes := map[whatlanggo.Lang]int{}
-	for _, w := range words {
-		if langs := functionWords[w]; len(langs) > 0 {
-			for _, l := range langs {
-				votes[l]++
-			}
-			foreign++
-			continue // "hay", "la", "des": another language's, even where English has the word
-		}
-		if terms.IsStop(w) {
-			english++
-		}
-		if terms.IsStop(w) || terms.IsEnglish(w) || (knows != nil && knows(w)) {
-			familiar++
-		}
-	}
+	t := tallied(words, v)
 	// Mostly familiar words make an English question, unless another
 	// language's function words are as many as English ones ("Y a-t-il des
 	// ateliers demain matin ?": atelier and matin are English words too;
 	// "Is er een workshop over …": is and over are Dutch too).
-	if 2*familiar >= len(words) && (foreign < 2 || foreign < english) {
+	if 2*t.familiar >= len(words) && (t.foreign < 2 || t.foreign < t.english) {
 		return English
 	}
-	if foreign == 0 && len(words) < 3 && whatlanggo.DetectScript(text) == unicode.Latin {
+	if t.foreign == 0 && 2*(t.familiar+t.typos) >= len(words) {
+		return English
+	}
+	if strings.ContainsAny(text, "¿¡") {
+		t.votes[whatlanggo.Spa]++ // only Spanish opens a question or a cry
+	}
+	if t.foreign == 0 && len(words) < 3 && len(t.votes) == 0 && whatlanggo.DetectScript(text) == unicode.Latin {
 		return short(text)
 	}
-	return otherLanguage(text, votes)
+	return otherLanguage(text, t.votes)
+}
+
+// languageWords are the words of text that may tell its language: not
+// elisions and particles ("l'", "a-t-il", "à"), numbers ("from 14:00 to
+// 16:00") or acronyms ("TPU vs NPU?").
+func languageWords(text string) []string {
+	acronyms := capitals(text)
+	var words []string
+	for _, w := range terms.Words(text) {
+		if utf8.RuneCountInString(w) > 1 && strings.Trim(w, "0123456789") != "" && !acronyms[w] {
+			words = append(words, w)
+		}
+	}
+	return words
+}
+
+// tally counts what a question's words say about its language.
+type tally struct {
+	familiar, typos, foreign, english int
+	votes                             map[whatlanggo.Lang]int
+}
+
+// tallied counts a question's English function words, familiar words
+// (English, or the conference's), typos of the conference's words, and
+// other languages' function words with a vote for each of their languages.
+func tallied(words []string, v Vocabulary) tally {
+	t := tally{votes: map[whatlanggo.Lang]int{}}
+	for _, w := range words {
+		if langs := functionWords[w]; len(langs) > 0 {
+			for _, l := range langs {
+				t.votes[l]++
+			}
+			t.foreign++
+			continue // "hay", "la", "des": another language's, even where English has the word
+		}
+		switch {
+		case terms.IsStop(w):
+			t.english++
+			t.familiar++
+		case terms.IsEnglish(w) || (v != nil && v.Knows(w)):
+			t.familiar++
+		case v != nil && v.Recognises(w):
+			t.typos++
+		}
+	}
+	return t
 }
 
 // short names the language of a word or two in Latin script with no
@@ -157,16 +194,17 @@ func otherLanguage(text string, votes map[whatlanggo.Lang]int) string {
 }
 
 // functionWords are frequent function words of the languages attendees
-// most often write in besides English, none of them an English function
-// word, each with the languages it belongs to.
+// most often write in besides English, none of them an English word, each
+// with the languages it belongs to: a language's most frequent words count
+// for it even where other languages share them ("la", "de", "que").
 var functionWords = func() map[string][]whatlanggo.Lang {
 	m := map[string][]whatlanggo.Lang{}
 	for l, words := range map[whatlanggo.Lang]string{
-		whatlanggo.Spa: "hay sobre qué dónde donde cuándo cuando quién quien para una unos unas los las del el algún alguna alguien también hoy mañana tarde noche",
-		whatlanggo.Fra: "il ils des sur les une pour avec où quand qui quoi du aux est sont quel quelle quels quelles le la aujourd demain matin soir",
+		whatlanggo.Spa: "hay sobre qué que dónde donde cuándo cuando quién quien para una unos unas los las del el la de en con por se al lo es su algún alguna alguien también hoy mañana tarde noche",
+		whatlanggo.Fra: "il ils des sur les une pour avec où quand qui quoi que du de en et dans pas au ce se aux est sont quel quelle quels quelles le la aujourd demain matin soir",
 		whatlanggo.Deu: "gibt es über für mit wo wann der das ist und ein eine einen zum zur welche welcher wer ich wir heute morgen übermorgen nachmittag vormittag abend",
-		whatlanggo.Ita: "sono sulla sul della degli delle una dove quando chi che il gli qualche anche la oggi domani pomeriggio mattina sera",
-		whatlanggo.Por: "existe alguma algum sobre onde quando quem uma para com não há palestra palestras hoje amanhã manhã tarde noite",
+		whatlanggo.Ita: "sono sulla sul della degli delle una dove quando chi che con del nel nella si il gli qualche anche la oggi domani pomeriggio mattina sera",
+		whatlanggo.Por: "existe alguma algum sobre onde quando quem uma para com não há de que em se mais palestra palestras hoje amanhã manhã tarde noite",
 		whatlanggo.Nld: "zijn er waar wanneer wie het een voor welke ik wij vandaag morgen overmorgen middag ochtend avond",
 		whatlanggo.Dan: "er der nogen noget hvor hvornår hvem hvad hvilke jeg vi det om til med og",
 		whatlanggo.Swe: "finns det några något var när vem vad vilka jag vi om till med och är",

@@ -97,17 +97,23 @@ func (c *Corpus) Explains(token string) bool {
 		if terms.IsStop(w) || generic[w] {
 			continue
 		}
-		if c.Knows(w) {
-			return true
-		}
-		_, ok := c.correction(w)
-		return ok && !c.off.Spelling
+		return c.Recognises(w)
 	}
 	return true
 }
 
 // Knows reports whether any document contains word's stem.
 func (c *Corpus) Knows(word string) bool { return c.DF(word) > 0 }
+
+// Recognises reports whether any document contains word's stem, or the word
+// is a typo of one a document contains ("ransomeware").
+func (c *Corpus) Recognises(word string) bool {
+	if c.Knows(word) {
+		return true
+	}
+	_, ok := c.correction(word)
+	return ok && !c.off.Spelling
+}
 
 // Surface is the most common written form of a stem in the corpus, or the
 // stem itself.

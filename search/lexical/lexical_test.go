@@ -223,10 +223,25 @@ func TestLanguageIsRecognised(t *testing.T) {
 		"QUÉ HAY DE RAG?":                         "es",
 		"from 14:00 to 16:00 tomorrow":            English,
 		"Was gibt es morgen von 14:00 bis 16:00?": "de",
+		// A language's most frequent words count, even where other
+		// languages share them ("la", "de", "con"), and only Spanish opens
+		// a question with "¿".
+		"¿Qué charlas tratan la seguridad de la red?":       "es",
+		"Busco expositores con soluciones para hospitales.": "es",
+		"¿Robótica?": "es",
+		"Je cherche des ateliers sur la sécurité et la vie privée": "fr",
 	} {
-		assert.Equal(t, want, Language(text, c.Knows), "Language(%q)", text)
+		assert.Equal(t, want, Language(text, c), "Language(%q)", text)
 	}
-	assert.NotEqual(t, English, Language("Здравствуйте", c.Knows), "another script, however short")
+	assert.NotEqual(t, English, Language("Здравствуйте", c), "another script, however short")
+	assert.NotEqual(t, English, Language("Telemedizin Intensivstation Vorträge", c), "keywords with letters English lacks")
+	// Keywords a typo away from the conference's words are English, where
+	// keywords it has no near word for are weighed by their letters.
+	typos := Build([]Doc{{Key: "sessions/a", Group: "sessions", Fields: []Field{{Text: "Ransomware tabletop exercise for hospital incident teams", Weight: 2}}}})
+	for _, text := range []string{"ransomeware tabletop exercize", "ransomwre tabeltop excercise"} {
+		assert.NotEqual(t, English, Language(text, nil), "Language(%q) knowing no conference", text)
+		assert.Equal(t, English, Language(text, typos), "Language(%q) knowing the conference", text)
+	}
 	assert.Equal(t, "German", LanguageName("de"), "LanguageName(de)")
 	assert.True(t, OtherLanguageWord("es"), "es")
 	assert.False(t, OtherLanguageWord("ES"), "ES, in capitals, may be an acronym")
