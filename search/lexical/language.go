@@ -44,12 +44,14 @@ func Language(text string, v Vocabulary) string {
 	if 2*t.familiar >= len(words) && (t.foreign < 2 || t.foreign < t.english) {
 		return English
 	}
-	if t.foreign == 0 && 2*(t.familiar+t.typos) >= len(words) {
+	if t.foreign == 0 && 2*(t.familiar+typos(t.unfamiliar, v)) >= len(words) {
 		return English
 	}
 	if strings.ContainsAny(text, "¿¡") {
 		t.votes[whatlanggo.Spa]++ // only Spanish opens a question or a cry
 	}
+	// With no function word of any language and no "¿", a word or two is
+	// read by its letters.
 	if t.foreign == 0 && len(words) < 3 && len(t.votes) == 0 && whatlanggo.DetectScript(text) == unicode.Latin {
 		return short(text)
 	}
@@ -72,13 +74,14 @@ func languageWords(text string) []string {
 
 // tally counts what a question's words say about its language.
 type tally struct {
-	familiar, typos, foreign, english int
-	votes                             map[whatlanggo.Lang]int
+	familiar, foreign, english int
+	unfamiliar                 []string
+	votes                      map[whatlanggo.Lang]int
 }
 
-// tallied counts a question's English function words, familiar words
-// (English, or the conference's), typos of the conference's words, and
-// other languages' function words with a vote for each of their languages.
+// tallied counts a question's English function words, its familiar words
+// (English, or the conference's) and other languages' function words, with
+// a vote for each of their languages, and keeps the words that are none.
 func tallied(words []string, v Vocabulary) tally {
 	t := tally{votes: map[whatlanggo.Lang]int{}}
 	for _, w := range words {
@@ -95,11 +98,27 @@ func tallied(words []string, v Vocabulary) tally {
 			t.familiar++
 		case terms.IsEnglish(w) || (v != nil && v.Knows(w)):
 			t.familiar++
-		case v != nil && v.Recognises(w):
-			t.typos++
+		default:
+			t.unfamiliar = append(t.unfamiliar, w)
 		}
 	}
 	return t
+}
+
+// typos counts the words that misspell one the conference uses; only a
+// question with no other language's function word asks, so a question in
+// another language costs no spelling lookups.
+func typos(words []string, v Vocabulary) int {
+	if v == nil {
+		return 0
+	}
+	n := 0
+	for _, w := range words {
+		if v.Recognises(w) {
+			n++
+		}
+	}
+	return n
 }
 
 // short names the language of a word or two in Latin script with no
