@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/erleah/erleah-agent/search/lexical"
 	"github.com/erleah/erleah-agent/search/terms"
@@ -37,7 +38,36 @@ func (t *turn) translate(ctx context.Context) {
 		st.Language = lexical.English // "Dr Müller?", "Postgres replikation": nothing to read, so no other language
 		return
 	}
-	st.Reading = reading
+	st.Reading = reading + kept(reading, st.Message, t.lexicon().Corpus())
+}
+
+// minKept is the shortest source word kept beside a reading: shorter
+// words are too often another language's everyday words.
+const minKept = 4
+
+// kept lists, in brackets, the words of a message that the conference's
+// own text uses but its reading does not: a translator may give such a
+// word another sense (Italian "replica" read as "retorts" at a conference
+// about database replicas), and the word as written is still what the
+// attendee asked about. Another language's function words are never kept.
+func kept(reading, message string, c *lexical.Corpus) string {
+	have := map[string]bool{}
+	for _, w := range terms.Words(strings.ToLower(reading)) {
+		have[terms.Stem(w)] = true
+	}
+	var out []string
+	for _, w := range terms.Words(message) {
+		lw := strings.ToLower(w)
+		if utf8.RuneCountInString(lw) < minKept || lexical.OtherLanguageWord(lw) || have[terms.Stem(lw)] || !c.Knows(lw) {
+			continue
+		}
+		have[terms.Stem(lw)] = true
+		out = append(out, w)
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(out, " ") + ")"
 }
 
 // sameWords reports whether a reading holds the words of the message and

@@ -102,3 +102,15 @@ func TestTyposAreNoOtherLanguage(t *testing.T) {
 	assert.NotContains(t, st.ResponseText, "I work in English")
 	assert.Contains(t, cited(st), "sun-late", "answer %q", st.ResponseText)
 }
+
+// A word the translator gives another sense is still searched as written
+// when the conference's own text uses it: "sensores" read as "feelers"
+// still finds the sensor talk.
+func TestAWordTheConferenceUsesIsKeptBesideItsReading(t *testing.T) {
+	msg := "¿Hay charlas sobre sensores?"
+	tr := &phrasebook{texts: map[string]string{msg: "Are there chats about feelers?"}}
+	st := askWith(t, tr, msg, saturday)
+	require.Equal(t, "es", st.Language)
+	assert.Equal(t, "Are there chats about feelers? (sensores)", st.Reading)
+	assert.Contains(t, cited(st), "sat-am", "answer %q", st.ResponseText)
+}
