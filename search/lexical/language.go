@@ -221,10 +221,10 @@ var functionWords = func() map[string][]whatlanggo.Lang {
 	for l, words := range map[whatlanggo.Lang]string{
 		whatlanggo.Spa: "hay sobre qué que dónde donde cuándo cuando quién quien para una unos unas los las del el la de en con por se al lo es su algún alguna alguien también hoy mañana tarde noche",
 		whatlanggo.Fra: "il ils des sur les une pour avec où quand qui quoi que du de en et dans pas au ce se aux est sont quel quelle quels quelles le la aujourd demain matin soir",
-		whatlanggo.Deu: "gibt es über für mit wo wann der das ist und ein eine einen zum zur welche welcher wer ich wir heute morgen übermorgen nachmittag vormittag abend",
+		whatlanggo.Deu: "gibt es über für mit wo wann der das ist und ein eine einen zum zur welche welcher wer ich wir von zu auf nicht auch wie sich bei oder vom beim noch nur dazu kann heute morgen übermorgen nachmittag vormittag abend",
 		whatlanggo.Ita: "sono sulla sul della degli delle una dove quando chi che con del nel nella si il gli qualche anche la oggi domani pomeriggio mattina sera",
 		whatlanggo.Por: "existe alguma algum sobre onde quando quem uma para com não há de que em se mais palestra palestras hoje amanhã manhã tarde noite",
-		whatlanggo.Nld: "zijn er waar wanneer wie het een voor welke ik wij vandaag morgen overmorgen middag ochtend avond",
+		whatlanggo.Nld: "zijn er waar wanneer wie het een voor welke ik wij van op te dat niet ook bij aan naar zoals wat hoe deze kan gaan mijn onze vandaag morgen overmorgen middag ochtend avond",
 		whatlanggo.Dan: "er der nogen noget hvor hvornår hvem hvad hvilke jeg vi det om til med og",
 		whatlanggo.Swe: "finns det några något var när vem vad vilka jag vi om till med och är",
 		whatlanggo.Nob: "er det noen noe hvor når hvem hva hvilke jeg vi om til med og",

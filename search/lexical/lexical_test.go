@@ -201,9 +201,13 @@ func TestLanguageIsRecognised(t *testing.T) {
 		"Y a-t-il une session sur la prévention des chutes à l'hôpital ?": "fr",
 		"Há alguma palestra sobre inteligência artificial em mamografia?": "pt",
 		"Is er een workshop over telegeneeskunde?":                        "nl",
-		"Is there a talk on Los Angeles and La Jolla?":                    English,
-		"Is there a talk on La Liga analytics?":                           English,
-		"":                                                                English,
+		// A language's most frequent words count even beside many words the
+		// conference uses.
+		"Welke workshops gaan over vector databases, Postgres of SBOM?": "nl",
+		"Workshops von Postgres oder vector databases?":                 "de",
+		"Is there a talk on Los Angeles and La Jolla?":                  English,
+		"Is there a talk on La Liga analytics?":                         English,
+		"":                                                              English,
 		// A greeting or thanks is filler in any language; a word or two is
 		// English (product names, people, jargon) unless a letter English
 		// lacks says otherwise; another script always is another language.
