@@ -339,3 +339,41 @@ func (t *turn) details() bool {
 	t.st.FirstPassResults = cloneResults(t.st.QueryResults)
 	return true
 }
+
+// aboutCited answers a question about cited items ("who gives the second
+// one?", "which company is its speaker with?") with those items and the
+// ones linked to them, whatever else the question's words bring up: of
+// table tb's results only those, each as a full match.
+func (t *turn) aboutCited(tb search.Table, rs []search.Result) []search.Result {
+	f := t.st.FollowUp
+	if f == nil || f.Kind != FollowRefer {
+		return rs
+	}
+	linked := t.items(t.linked(f.Refs))
+	keep := map[search.Ref]bool{}
+	for _, r := range linked {
+		keep[r.Ref] = true
+	}
+	out := slices.DeleteFunc(slices.Clone(rs), func(r search.Result) bool { return !keep[r.Ref] })
+	for _, r := range linked {
+		if r.Table == tb {
+			out = append(out, r) // matching fully: the best of the two stays
+		}
+	}
+	return out
+}
+
+// linked are refs followed by the speakers of those that are sessions and
+// the talks of those that are speakers.
+func (t *turn) linked(refs []search.Ref) []search.Ref {
+	items := t.items(refs)
+	var out []search.Ref
+	for _, r := range items {
+		out = append(out, r.Ref)
+	}
+	for _, r := range items {
+		out = append(out, r.Speakers...)
+		out = append(out, r.Talks...)
+	}
+	return out
+}

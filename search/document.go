@@ -37,6 +37,8 @@ type Item struct {
 	Session *Slot `json:"session,omitempty"`
 	// Talks are a speaker's sessions.
 	Talks []Ref `json:"talks,omitempty"`
+	// Speakers are a session's speakers.
+	Speakers []Ref `json:"speakers,omitempty"`
 }
 
 // Slot is a session's place in the programme.
@@ -149,16 +151,19 @@ func timezones(b *conference.Bundle) map[string]*time.Location {
 
 func sessionDocument(s conference.Session, speakers map[string]conference.Speaker, tz *time.Location) Document {
 	var names []string
+	var refs []Ref
 	for _, id := range s.SpeakerIDs {
 		if p, ok := speakers[id]; ok {
 			names = append(names, p.Name)
+			refs = append(refs, Ref{Conference: s.ConferenceID, Table: Speakers, ID: id})
 		}
 	}
 	item := Item{
-		Ref:     Ref{Conference: s.ConferenceID, Table: Sessions, ID: s.ID},
-		Title:   s.Title,
-		Details: sessionDetails(s, names, tz),
-		Summary: firstSentences(s.Description, 2),
+		Ref:      Ref{Conference: s.ConferenceID, Table: Sessions, ID: s.ID},
+		Title:    s.Title,
+		Details:  sessionDetails(s, names, tz),
+		Summary:  firstSentences(s.Description, 2),
+		Speakers: refs,
 	}
 	item.Facets = facetTexts(Sessions, s.Facets, deriveSession(s))
 	item.Session = &Slot{Room: s.Room, Track: s.Track, Format: s.Format}
