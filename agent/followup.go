@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/erleah/erleah-agent/search"
+	"github.com/erleah/erleah-agent/search/terms"
 )
 
 // FollowUp says how a question continues the conversation: it refers to
@@ -113,7 +114,7 @@ func resolveFollowUp(msg string, hist []Turn, items func([]search.Ref) []search.
 	case len(refs) > 0 && anyWord(words, details) && (how != byDefault || len(words) <= 5):
 		return &FollowUp{Kind: FollowDetails, Refs: refs}
 	case ctx.question != "" && anyPhrase(lower, moreCues):
-		return &FollowUp{Kind: FollowMore, Refs: ctx.cited, Question: ctx.question}
+		return &FollowUp{Kind: FollowMore, Refs: ctx.cited, Question: strings.TrimSpace(ctx.question + " " + shared(titlesOf(items(ctx.cited))))}
 	}
 	if tb, rest, ok := switchedTable(words); ok && ctx.question != "" {
 		return &FollowUp{Kind: FollowTable, Table: tb, Question: strings.TrimSpace(ctx.question + " " + rest)}
@@ -376,4 +377,32 @@ func (t *turn) linked(refs []search.Ref) []search.Ref {
 		out = append(out, r.Talks...)
 	}
 	return out
+}
+
+// shared are the content words that at least two of titles have, once
+// each, in the order first written: what the items cited before have in
+// common, to look for more of.
+func shared(titles []string) string {
+	seen := map[string]int{}
+	var order []terms.Token
+	for _, title := range titles {
+		once := map[string]bool{}
+		for _, tok := range terms.Content(title) {
+			if once[tok.Stem] {
+				continue
+			}
+			once[tok.Stem] = true
+			if seen[tok.Stem] == 0 {
+				order = append(order, tok)
+			}
+			seen[tok.Stem]++
+		}
+	}
+	var out []string
+	for _, tok := range order {
+		if seen[tok.Stem] >= 2 {
+			out = append(out, tok.Raw)
+		}
+	}
+	return strings.Join(out, " ")
 }

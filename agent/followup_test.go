@@ -17,7 +17,8 @@ func TestFollowUpsAreResolved(t *testing.T) {
 	titles := func(refs []search.Ref) []search.Result {
 		var out []search.Result
 		for _, r := range refs {
-			out = append(out, search.Result{Item: search.Item{Ref: r, Title: "Title " + r.ID, Summary: map[string]string{
+			out = append(out, search.Result{Item: search.Item{Ref: r, Title: map[string]string{
+				"s012": "Serving open models on GPUs", "s020": "Sharing GPUs with schedulers", "e001": "Harbour"}[r.ID], Summary: map[string]string{
 				"s012": "Hands-on workshop.", "s020": "A talk on schedulers.", "e001": "Appliances."}[r.ID]}})
 		}
 		return out
@@ -30,16 +31,16 @@ func TestFollowUpsAreResolved(t *testing.T) {
 		{"when is it?", &FollowUp{Kind: FollowDetails, Refs: []search.Ref{s12}}},
 		{"Where is the second one?", &FollowUp{Kind: FollowDetails, Refs: []search.Ref{s20}}},
 		{"what time does the last one start", &FollowUp{Kind: FollowDetails, Refs: []search.Ref{e1}}},
-		{"who is giving the first one?", &FollowUp{Kind: FollowRefer, Refs: []search.Ref{s12}, Question: `who is giving "Title s012"?`}},
-		{"tell me more about it", &FollowUp{Kind: FollowRefer, Refs: []search.Ref{s12}, Question: `tell me more about "Title s012"`}},
-		{"who runs them?", &FollowUp{Kind: FollowRefer, Refs: []search.Ref{s12, s20, e1}, Question: `who runs "Title s012" and "Title s020" and "Title e001"?`}},
-		{"any more like that?", &FollowUp{Kind: FollowMore, Refs: []search.Ref{s12, s20, e1}, Question: "Any talks on serving models on-prem?"}},
-		{"anything similar", &FollowUp{Kind: FollowMore, Refs: []search.Ref{s12, s20, e1}, Question: "Any talks on serving models on-prem?"}},
+		{"who is giving the first one?", &FollowUp{Kind: FollowRefer, Refs: []search.Ref{s12}, Question: `who is giving "Serving open models on GPUs"?`}},
+		{"tell me more about it", &FollowUp{Kind: FollowRefer, Refs: []search.Ref{s12}, Question: `tell me more about "Serving open models on GPUs"`}},
+		{"who runs them?", &FollowUp{Kind: FollowRefer, Refs: []search.Ref{s12, s20, e1}, Question: `who runs "Serving open models on GPUs" and "Sharing GPUs with schedulers" and "Harbour"?`}},
+		{"any more like that?", &FollowUp{Kind: FollowMore, Refs: []search.Ref{s12, s20, e1}, Question: "Any talks on serving models on-prem? gpus"}},
+		{"anything similar", &FollowUp{Kind: FollowMore, Refs: []search.Ref{s12, s20, e1}, Question: "Any talks on serving models on-prem? gpus"}},
 		{"and exhibitors?", &FollowUp{Kind: FollowTable, Table: search.Exhibitors, Question: "Any talks on serving models on-prem?"}},
 		{"What about speakers?", &FollowUp{Kind: FollowTable, Table: search.Speakers, Question: "Any talks on serving models on-prem?"}},
 		{"when's the hands-on one?", &FollowUp{Kind: FollowDetails, Refs: []search.Ref{s12}}},
-		{"could you tell me a bit more about the second one please?", &FollowUp{Kind: FollowRefer, Refs: []search.Ref{s20}, Question: `could you tell me a bit more about "Title s020" please?`}},
-		{"what else is there?", &FollowUp{Kind: FollowMore, Refs: []search.Ref{s12, s20, e1}, Question: "Any talks on serving models on-prem?"}},
+		{"could you tell me a bit more about the second one please?", &FollowUp{Kind: FollowRefer, Refs: []search.Ref{s20}, Question: `could you tell me a bit more about "Sharing GPUs with schedulers" please?`}},
+		{"what else is there?", &FollowUp{Kind: FollowMore, Refs: []search.Ref{s12, s20, e1}, Question: "Any talks on serving models on-prem? gpus"}},
 		{"any vendors selling that?", &FollowUp{Kind: FollowTable, Table: search.Exhibitors, Question: "Any talks on serving models on-prem? selling"}},
 		// New questions in the same conversation are not follow-ups.
 		{"Are there talks that cover retrieval evaluation?", nil},
