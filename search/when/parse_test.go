@@ -133,6 +133,13 @@ func TestParseRelative(t *testing.T) {
 		{msg: "up next in Fermi", from: sgNow, next: true, rooms: []string{"Fermi (Floor 3)"}, rest: ""},
 		{msg: "which keynote is coming up", from: sgNow, next: true, formats: []string{"keynote"}, rest: "which is"},
 		{msg: "starting soon", from: sgNow, next: true, rest: ""},
+		{msg: "any robotics talk about to start?", from: sgNow, next: true, rest: "any robotics talk?"},
+		{msg: "which workshops begin shortly", from: sgNow, next: true, formats: []string{"workshop"}, rest: "which"},
+		// The attendee telling the time is no filter: the clock is the caller's.
+		{msg: "it's nearly 3pm, anything on rust?", rest: "anything on rust?"},
+		{msg: "It's almost eleven and I'm bored. Rust?", rest: "and I'm bored. Rust?"},
+		{msg: "it's 10:30 now, what's next?", from: sgNow, next: true, rest: ""},
+		{msg: "it's 2 talks on rust", rest: "it's 2 talks on rust"},
 		{msg: "what's next tomorrow", from: sg(21, 0, 0), to: sg(22, 0, 0), next: true, rest: ""},
 		{msg: "last talk of the day in Fermi?", from: sg(20, 0, 0), to: sg(21, 0, 0), last: true, rooms: []string{"Fermi (Floor 3)"}, rest: "", label: "the last slot of today (Tue 20 Oct), in Fermi (Floor 3)"},
 		{msg: "the final workshop tomorrow", from: sg(21, 0, 0), to: sg(22, 0, 0), last: true, formats: []string{"workshop"}, rest: "", label: "the last slot of tomorrow (Wed 21 Oct), workshops"},

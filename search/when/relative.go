@@ -19,7 +19,11 @@ var (
 	reLeft      = regexp.MustCompile(`\b(?:(?:still\s+)?(?:left|remaining)|still(?:\s+(?:going\s+on|going|on|running|happening|open))?)\b`)
 	reCatch     = regexp.MustCompile(`\b(?:i|we)\s+(?:can|could|might)\s+still\s+(?:catch|make|attend|get\s+to|see|join|go\s+to)\b`)
 	reNow       = regexp.MustCompile(`\b(?:happening\s+(?:right\s+)?now|right\s+now|now|currently|at\s+the\s+moment|at\s+present|at\s+this\s+moment|in\s+progress|under\s*way)\b`)
-	reNext      = regexp.MustCompile(`\b(?:what(?:'|’)?s|what\s+is|what\s+comes)\s+(?:up\s+)?next\b|\b(?:up\s+next|next\s+up|coming\s+up(?:\s+next)?|(?:starting|starts|coming)\s+soon|soon|next)\b`)
+	reNext      = regexp.MustCompile(`\b(?:what(?:'|’)?s|what\s+is|what\s+comes)\s+(?:up\s+)?next\b|\b(?:up\s+next|next\s+up|coming\s+up(?:\s+next)?|(?:start|starting|starts|coming|begin|beginning|begins)\s+(?:soon|shortly)|(?:about|going)\s+to\s+(?:start|begin|kick\s+off)|soon|next)\b`)
+	// reClockSaid is the attendee telling the time ("it's almost ten",
+	// "it's 3pm already"): the caller's clock says it, so it is no filter
+	// and no topic.
+	reClockSaid = regexp.MustCompile(`\bit(?:'|’)?s\s+(?P<hedge>(?:(?:almost|nearly|just|already|now|about|around|gone|past|after|before)\s+)*)(?:` + tm("a") + `|\b(?P<aw>` + strings.Join(hourWords, "|") + `)\b)(?:\s+(?:already|now))?`)
 )
 
 // within records "in the next 2 hours", "within the next 30 minutes", "in
@@ -229,6 +233,7 @@ type step struct {
 // "the day after tomorrow" is not read as "tomorrow", nor "next Friday" as
 // "what's next".
 var steps = []step{
+	{reClockSaid, (*found).clockSaid},
 	{reWithin, (*found).withinStep},
 	{reRestOfDay, (*found).laterStep}, // "the rest of the day" is later today
 	{reDayAfter, (*found).dayAfterTomorrow},
@@ -268,4 +273,11 @@ var steps = []step{
 	{reFirst, (*found).firstStep},
 	{reNext, (*found).nextStep},
 	{reFormat, (*found).format},
+}
+
+// clockSaid takes the attendee telling the time out of the message: a time
+// hedged ("it's almost ten") or unmistakably one ("it's 3pm", "it's
+// 10:30"); "it's 2 days away" tells none.
+func (p *found) clockSaid(m match) bool {
+	return m.group("hedge") != "" || m.group("as") != "" || m.group("ap") != "" || m.group("adot") != "" || m.group("an") != ""
 }
