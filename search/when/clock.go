@@ -28,7 +28,7 @@ func hourNumber(s string) int {
 }
 
 var (
-	reParts   = regexp.MustCompile(`(?:\b(?:for\s+)?(?P<rest>the\s+rest)\s+of\s+)?(?:\b(?:in|during|on|for|over|of)\s+)?(?:\b(?P<the>the|this)\s+)?(?:\b(?P<half>early|late)[\s-]+)?\b(?P<part>morning|afternoon|evening)s?\b(?:\s+slots?\b)?`)
+	reParts   = regexp.MustCompile(`(?:\b(?:for\s+)?(?P<rest>the\s+rest)\s+of\s+)?(?:\b(?:in|during|on|for|over|of)\s+)?(?:\b(?P<the>the|this)\s+)?(?:\b(?P<half>early|late)[\s-]+)?\b(?P<part>morning|afternoon|arvo|evening)s?\b(?:\s+slots?\b)?`)
 	reNight   = regexp.MustCompile(`\b(?:at|in\s+the|during\s+the)\s+night\b`)
 	reLunch   = regexp.MustCompile(`(?:\b(?:over|during|at|around|for|in)\s+)?(?:\bthe\s+)?\blunch\s*(?:time|break)s?\b|\b(?:over|during|at|around)\s+lunch\b`)
 	reByLunch = regexp.MustCompile(`(?:\b(?P<soon>right|just|straight|immediately|shortly)\s+)?\b(?P<cue>after|before)\s+(?:the\s+)?lunch(?:\s*(?:time|break))?\b`)
@@ -60,8 +60,12 @@ func (p *found) part(m match) bool {
 	if p.placedAt > 0 && p.placedAt <= m.idx[0] && m.group("the") == "this" && blank(m.s.text[p.placedAt:m.idx[0]]) {
 		return true // "until the boat tour this evening": when the landmark is, not a window
 	}
+	part := m.group("part")
+	if part == "arvo" {
+		part = "afternoon" // Australian English
+	}
 	for _, x := range parts {
-		if x.name == m.group("part") {
+		if x.name == part {
 			p.parts = append(p.parts, halfOf(span{x.lo, x.hi}, m.group("half")))
 		}
 	}

@@ -58,6 +58,7 @@ func TestParseDays(t *testing.T) {
 
 func TestParsePartsOfDay(t *testing.T) {
 	runParse(t, sgCal, []parseCase{
+		{msg: "any maths workshops this arvo?", from: sg(20, 12, 0), to: sg(20, 17, 0), formats: []string{"workshop"}, rest: "any maths?"},
 		{msg: "this morning", from: sg(20, 6, 0), to: sg(20, 12, 0), rest: "", label: "this morning (Tue 20 Oct)"},
 		{msg: "in the afternoon", from: sg(20, 12, 0), to: sg(20, 17, 0), rest: ""},
 		// A part of the day as a kind of session: any day's evening.
