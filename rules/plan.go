@@ -17,11 +17,17 @@ type planReply struct {
 	Queries []search.Query `json:"queries"`
 }
 
-// Cue words that route a question to a table.
+// Cue words that route a question to a table, with their forms in the
+// languages the agent reads that a translation may leave as written
+// (Apertium keeps Spanish "expositores" and Italian "relatori").
 var (
-	speakerCues   = wordSet("who whom speaker speakers expert experts person people someone somebody presenter presenters")
-	exhibitorCues = wordSet("booth booths stand stands exhibitor exhibitors exhibiting vendor vendors supplier suppliers provider providers company companies buy buying purchase sell sells selling product products startup startups firm firms expo manufacturer manufacturers distributor distributors reseller resellers")
-	sessionCues   = wordSet("talk talks session sessions workshop workshops keynote keynotes panel panels presentation presentations lecture lectures tutorial tutorials class classes course courses agenda schedule programme program attend track tracks")
+	speakerCues = wordSet("who whom speaker speakers expert experts person people someone somebody presenter presenters" +
+		" ponente ponentes conferenciante conferenciantes orador oradores palestrante palestrantes relatore relatori oratore oratori" +
+		" intervenant intervenants orateur orateurs conférencier conférenciers sprecher sprecherin referent referenten spreker sprekers")
+	exhibitorCues = wordSet("booth booths stand stands exhibitor exhibitors exhibiting vendor vendors supplier suppliers provider providers company companies buy buying purchase sell sells selling product products startup startups firm firms expo manufacturer manufacturers distributor distributors reseller resellers" +
+		" expositor expositores expositora expositoras espositore espositori exposant exposants aussteller ausstellern standhouder standhouders exposanten")
+	sessionCues = wordSet("talk talks session sessions workshop workshops keynote keynotes panel panels presentation presentations lecture lectures tutorial tutorials class classes course courses agenda schedule programme program attend track tracks" +
+		" charla charlas sesión sesiones talleres ponencia ponencias palestra palestras sessão sessões sessione sessioni interventi séance séances atelier ateliers conférence conférences vortrag vorträge sitzung sessie sessies lezing lezingen")
 	// vendorVerbs after "who" ask for a company.
 	vendorVerbs = wordSet("makes manufactures supplies offers provides distributes builds")
 	// fillerWords carry no topic in a question to the assistant.

@@ -114,3 +114,14 @@ func TestAWordTheConferenceUsesIsKeptBesideItsReading(t *testing.T) {
 	assert.Equal(t, "Are there chats about feelers? (sensores)", st.Reading)
 	assert.Contains(t, cited(st), "sat-am", "answer %q", st.ResponseText)
 }
+
+// A table's name that the translation leaves as written still routes the
+// question there: Apertium keeps Spanish "expositores".
+func TestATableNameLeftUntranslatedStillRoutes(t *testing.T) {
+	msg := "¿Hay expositores de sensores?"
+	tr := &phrasebook{texts: map[string]string{msg: "Are there expositores of sensors?"}}
+	st := askWith(t, tr, msg, saturday)
+	require.NotEmpty(t, st.OriginalPlannedQueries)
+	assert.Equal(t, "exhibitors", string(st.OriginalPlannedQueries[0].Table), "plan %+v", st.OriginalPlannedQueries)
+	assert.Equal(t, []string{"e1"}, cited(st), "answer %q", st.ResponseText)
+}
