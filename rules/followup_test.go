@@ -3,12 +3,15 @@ package rules_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/erleah/erleah-agent/agent"
+	"github.com/erleah/erleah-agent/conference"
 	"github.com/erleah/erleah-agent/rules"
+	"github.com/erleah/erleah-agent/search/searchtest"
 )
 
 // A question about one cited item is answered with that item and the
@@ -28,4 +31,20 @@ func TestAQuestionAboutACitedItemStaysWithIt(t *testing.T) {
 	assert.Subset(t, got, []string{"p018", "p039"}, "answer %q", st.ResponseText)
 	assert.NotContains(t, got, "s040", "answer %q", st.ResponseText)
 	assert.NotContains(t, got, "s006", "answer %q", st.ResponseText)
+}
+
+// A question about a named exhibitor asks for sessions on it too: "talks
+// on Redpanda" is not answered by the words around the name alone.
+func TestSessionsOnANamedEntityAreSearchedForIt(t *testing.T) {
+	b, err := conference.Parse("redpanda.json", []byte(`{"conferences":[{"id":"k","name":"Stream Days","timezone":"UTC"}],
+ "sessions":[
+  {"id":"s1","conference_id":"k","title":"Running Redpanda at scale","description":"Partitions, retention and upgrades of a large Redpanda cluster.","format":"talk"},
+  {"id":"s2","conference_id":"k","title":"Choosing a database","description":"Relational or document stores for a new product.","format":"talk"}],
+ "exhibitors":[{"id":"e1","conference_id":"k","name":"Redpanda","description":"The community stand of the Apache project."}],
+ "speakers":[]}`))
+	require.NoError(t, err)
+	eng := searchtest.Engine(t, b)
+	st := ask(t, eng, agent.Conference{ID: "k", Name: "Stream Days"}, "Which talks on Redpanda should I not miss?", time.Time{})
+	assert.Contains(t, cited(st), "s1", "answer %q", st.ResponseText)
+	assert.NotContains(t, cited(st), "s2", "answer %q", st.ResponseText)
 }

@@ -74,7 +74,9 @@ func plan(in *agent.PlanInput, off search.Ablation) planReply {
 		}
 	}
 	rest := trimmed(withoutWords(topic, named))
-	qs = append(qs, aboutNamed(qs, rest, tables)...)
+	if rest == "" || slices.ContainsFunc(in.Mentions, func(m search.Mention) bool { return namedAsTopic(question, m.Title) }) {
+		qs = append(qs, aboutNamed(qs, tables)...)
+	}
 	if rest != "" || len(qs) == 0 {
 		if rest == "" && in.Filter == nil {
 			rest = question // nothing but cue words: search them
@@ -95,12 +97,13 @@ func plan(in *agent.PlanInput, off search.Ablation) planReply {
 	return planReply{Intent: intent(tables, topic), Queries: qs}
 }
 
-// aboutNamed searches, for a question that only names an entity and asks
-// for another kind of item ("who's presenting <a talk>?", "which talks does
-// <a speaker> give?"), that kind for the entity's name: a speaker's entry
-// holds their talks, a talk's its speakers.
-func aboutNamed(named []search.Query, rest string, tables []search.Table) []search.Query {
-	if len(named) == 0 || rest != "" {
+// aboutNamed searches, for a question that names an entity and asks for
+// another kind of item about it ("who's presenting <a talk>?", "which talks
+// does <a speaker> give?", "sessions on <an exhibitor>"), that kind for the
+// entity's name: a speaker's entry holds their talks, a talk's its
+// speakers, and a product's talks its name.
+func aboutNamed(named []search.Query, tables []search.Table) []search.Query {
+	if len(named) == 0 {
 		return nil
 	}
 	var out []search.Query
@@ -110,6 +113,29 @@ func aboutNamed(named []search.Query, rest string, tables []search.Table) []sear
 		}
 	}
 	return out
+}
+
+// topicWords introduce what a question is about.
+var topicWords = wordSet("on about regarding covering concerning around")
+
+// namedAsTopic reports whether a question asks about a named entity rather
+// than for it: its name follows a word that introduces a topic ("sessions
+// on Postgres", "talks about the Open Event Server").
+func namedAsTopic(question, name string) bool {
+	words, first := terms.Words(question), terms.Words(name)
+	if len(first) == 0 {
+		return false
+	}
+	for i, w := range words {
+		j := i - 1
+		if j > 0 && words[j] == "the" {
+			j--
+		}
+		if w == first[0] && j >= 0 && topicWords[words[j]] {
+			return true
+		}
+	}
+	return false
 }
 
 // needs splits a long question that asks for several things into one
