@@ -48,3 +48,13 @@ func TestSessionsOnANamedEntityAreSearchedForIt(t *testing.T) {
 	assert.Contains(t, cited(st), "s1", "answer %q", st.ResponseText)
 	assert.NotContains(t, cited(st), "s2", "answer %q", st.ResponseText)
 }
+
+// "The next slot" asks for what is on next, not for sessions about slots.
+func TestTheNextSlotIsWhatIsOnNext(t *testing.T) {
+	eng, conf := harbour(t)
+	sun := time.Date(2026, 10, 25, 8, 30, 0, 0, time.UTC) // 09:30 in Amsterdam
+	st := ask(t, eng, conf, "What's on in the next slot?", sun)
+	assert.Equal(t, []string{"sun-am"}, cited(st), "answer %q", st.ResponseText)
+	none := ask(t, eng, conf, "anything on saunas next?", sun)
+	assert.Contains(t, none.ResponseText, "at Harbour Days starting next that", "answer %q", none.ResponseText)
+}

@@ -155,10 +155,16 @@ func named(r search.Result) string {
 }
 
 // forLabel joins a filter's label to what it narrows: "for tomorrow", but
-// "in Room B", not "for in Room B".
+// "in Room B", "starting next" and "on now", not "for in Room B" or "for
+// next".
 func forLabel(label string) string {
-	if strings.HasPrefix(label, "in ") {
+	switch {
+	case strings.HasPrefix(label, "in "):
 		return " " + label
+	case label == "next", strings.HasPrefix(label, "next, "):
+		return " starting next" + strings.TrimPrefix(label, "next") // not "for next"
+	case label == "now", strings.HasPrefix(label, "now, "):
+		return " on now" + strings.TrimPrefix(label, "now")
 	}
 	return " for " + label
 }
