@@ -88,16 +88,20 @@ func (r *rewritten) word(lex *search.Lexicon, written string) []string {
 // split cuts a written word at its slashes ("AR/VR"), and at its hyphens
 // when the conference lacks one of its parts: "CPOE-to-smart-pump" is
 // CPOE, to, smart and pump, each rewritten on its own, where "end-to-end"
-// or "on-site" stay one word.
+// or "on-site" stay one word, and so does an idiom with an article inside
+// ("round-the-clock" is no clock).
 func split(lex *search.Lexicon, written string) []string {
 	if parts := strings.FieldsFunc(written, func(r rune) bool { return r == '/' }); len(parts) > 1 {
 		return parts
 	}
-	if w := clean(written); !strings.Contains(w, "-") || allKnown(lex, terms.Words(w)) {
+	w := clean(written)
+	if !strings.Contains(w, "-") || allKnown(lex, terms.Words(w)) || slices.ContainsFunc(terms.Words(w), article) {
 		return nil
 	}
 	return strings.FieldsFunc(written, func(r rune) bool { return r == '-' })
 }
+
+func article(w string) bool { return w == "the" || w == "a" || w == "an" }
 
 // trimStops drops the stop words left at either end once a word is
 // dropped: "eye care or optometry" searches "eye care", not "eye care or".

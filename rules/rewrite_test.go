@@ -57,6 +57,9 @@ func TestRewriteReadsHyphenatedWordsApart(t *testing.T) {
 	assert.Equal(t, "kubernetes scaling", r.text)
 	whole := rewrite(lex, search.Sessions, "open-source zzqxv", nil)
 	assert.Equal(t, "open-source", whole.text)
+	// An idiom with an article inside is one word: its parts are no topic.
+	idiom := rewrite(lex, search.Sessions, "zzqxv-the-model monitoring", nil)
+	assert.Equal(t, "monitoring", idiom.text)
 }
 
 // A glossary term written as two words ("ML ops") is the term.
