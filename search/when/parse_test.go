@@ -141,6 +141,8 @@ func TestParseRelative(t *testing.T) {
 		{msg: "It's almost eleven and I'm bored. Rust?", rest: "and I'm bored. Rust?"},
 		{msg: "it's 10:30 now, what's next?", from: sgNow, next: true, rest: ""},
 		{msg: "it's 2 talks on rust", rest: "it's 2 talks on rust"},
+		{msg: "Coffee break - what's next on rust?", from: sgNow, next: true, rest: "on rust?"},
+		{msg: "lunch break: anything on now about rust?", from: sgNow, ongoing: true, rest: "anything on about rust?"},
 		{msg: "what's next tomorrow", from: sg(21, 0, 0), to: sg(22, 0, 0), next: true, rest: ""},
 		{msg: "last talk of the day in Fermi?", from: sg(20, 0, 0), to: sg(21, 0, 0), last: true, rooms: []string{"Fermi (Floor 3)"}, rest: "", label: "the last slot of today (Tue 20 Oct), in Fermi (Floor 3)"},
 		{msg: "the final workshop tomorrow", from: sg(21, 0, 0), to: sg(22, 0, 0), last: true, formats: []string{"workshop"}, rest: "", label: "the last slot of tomorrow (Wed 21 Oct), workshops"},

@@ -23,6 +23,10 @@ var (
 	// reClockSaid is the attendee telling the time ("it's almost ten",
 	// "it's 3pm already"): the caller's clock says it, so it is no filter
 	// and no topic.
+	// reBreakSaid is the attendee saying where they are in the day at the
+	// start of a message ("Coffee break - what's next on AI?"): the clock
+	// says when, so it is no filter and no topic.
+	reBreakSaid = regexp.MustCompile(`^\s*(?:(?:on|at|in|during)\s+)?(?:(?:a|the|my)\s+)?(?:coffee\s+|tea\s+|lunch\s+)?(?:break|lunch)\s*(?:[-–—:,!.]|\.\.\.)`)
 	reClockSaid = regexp.MustCompile(`\bit(?:'|’)?s\s+(?P<hedge>(?:(?:almost|nearly|just|already|now|about|around|gone|past|after|before)\s+)*)(?:` + tm("a") + `|\b(?P<aw>` + strings.Join(hourWords, "|") + `)\b)(?:\s+(?:already|now))?`)
 )
 
@@ -233,6 +237,7 @@ type step struct {
 // "the day after tomorrow" is not read as "tomorrow", nor "next Friday" as
 // "what's next".
 var steps = []step{
+	{reBreakSaid, func(*found, match) bool { return true }},
 	{reClockSaid, (*found).clockSaid},
 	{reWithin, (*found).withinStep},
 	{reRestOfDay, (*found).laterStep}, // "the rest of the day" is later today
