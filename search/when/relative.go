@@ -1,6 +1,7 @@
 package when
 
 import (
+	"bytes"
 	"regexp"
 	"slices"
 	"strconv"
@@ -27,6 +28,10 @@ var (
 	// start of a message ("Coffee break - what's next on AI?"): the clock
 	// says when, so it is no filter and no topic.
 	reBreakSaid = regexp.MustCompile(`^\s*(?:(?:on|at|in|during)\s+)?(?:(?:a|the|my)\s+)?(?:coffee\s+|tea\s+|lunch\s+)?(?:break|lunch)\s*(?:[-–—:,!.]|\.\.\.)`)
+	// reFree is the attendee saying they are free: "a free slot", "a free
+	// hour", or "free" right after the time it is said of ("the rest of the
+	// afternoon free").
+	reFree      = regexp.MustCompile(`\bfree(?:\s+(?P<gap>slot|hour|half\s+hour|period|gap|moment))?\b`)
 	reClockSaid = regexp.MustCompile(`\bit(?:'|’)?s\s+(?P<hedge>(?:(?:almost|nearly|just|already|now|about|around|gone|past|after|before)\s+)*)(?:` + tm("a") + `|\b(?P<aw>` + strings.Join(hourWords, "|") + `)\b)(?:\s+(?:already|now))?`)
 )
 
@@ -278,6 +283,7 @@ var steps = []step{
 	{reFirst, (*found).firstStep},
 	{reNext, (*found).nextStep},
 	{reFormat, (*found).format},
+	{reFree, (*found).free},
 }
 
 // clockSaid takes the attendee telling the time out of the message: a time
@@ -285,4 +291,15 @@ var steps = []step{
 // 10:30"); "it's 2 days away" tells none.
 func (p *found) clockSaid(m match) bool {
 	return m.group("hedge") != "" || m.group("as") != "" || m.group("ap") != "" || m.group("adot") != "" || m.group("an") != ""
+}
+
+// free takes "free" out when it says the attendee has time, not what they
+// look for ("free software"): before a gap in the day, or right after a
+// time already read.
+func (p *found) free(m match) bool {
+	if m.group("gap") != "" {
+		return true
+	}
+	before := bytes.TrimRight(m.s.text[:m.idx[0]], " ")
+	return len(before) > 0 && before[len(before)-1] == mask
 }
