@@ -123,6 +123,10 @@ var (
 	heldout20Bundle []byte
 	//go:embed heldout20/cases.jsonl
 	heldout20Cases []byte
+	//go:embed heldout21/bundle.json
+	heldout21Bundle []byte
+	//go:embed heldout21/cases.jsonl
+	heldout21Cases []byte
 	//go:embed realconf/cases.jsonl
 	realconfCases []byte
 	//go:embed realconf/dev_cases.jsonl
@@ -160,6 +164,7 @@ var Sets = []Set{
 	{Name: "heldout18", Role: HeldOut, About: "a semiconductor-manufacturing conference written apart from the code, frozen first", cases: heldout18Cases, bundle: heldout18Bundle},
 	{Name: "heldout19", Role: HeldOut, About: "an insurance, actuarial and claims conference written apart from the code, frozen first", cases: heldout19Cases, bundle: heldout19Bundle},
 	{Name: "heldout20", Role: HeldOut, About: "a forestry and timber-industry conference written apart from the code, frozen first", cases: heldout20Cases, bundle: heldout20Bundle},
+	{Name: "heldout21", Role: HeldOut, About: "a public-health and epidemiology conference written apart from the code, frozen first", cases: heldout21Cases, bundle: heldout21Bundle},
 	{Name: "realconf", Role: HeldOut, About: "FOSSASIA Summit 2017, frozen cases", DataFile: realconfData, cases: realconfCases},
 }
 
