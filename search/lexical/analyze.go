@@ -21,7 +21,7 @@ var generic = wordSet(`conference conferences event events summit venue programm
 	stuff way ways day days today tomorrow yesterday morning afternoon evening tonight week weekend time slot slots
 	times currently still already soon later next first last new latest wonder wondering curious keen hear
 	hearing attend attending visit visiting went meet meeting somewhere everyone people person folks guys
-	ideas idea tips advice question questions related relating regarding miss`)
+	ideas idea tips advice question questions related relating regarding miss worth catch catching`)
 
 // wordSet is the set of the words of a space-separated list.
 func wordSet(words string) map[string]bool {

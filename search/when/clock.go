@@ -36,8 +36,9 @@ var (
 	reAfter   = regexp.MustCompile(`(?:\b(?:right|just|straight|immediately|shortly)\s+)?\b(?P<cue>after|from|since|starting\s+at|starting\s+from|starting|later\s+than|past)\s+` + roughly + tm("a"))
 	reBefore  = regexp.MustCompile(`(?:\b(?:right|just|straight|immediately|shortly)\s+)?\b(?:before|until|till|til|up\s+until|earlier\s+than|no\s+later\s+than)\s+` + roughly + tm("a"))
 	reAround  = regexp.MustCompile(`(?:\b(?P<at>at)\s+)?\b(?P<cue>around|about|approximately|approx\.?|roughly|circa)\s*` + tm("a"))
-	reLeave   = regexp.MustCompile(`\b(?:leave|leaving|head\s+off|heading\s+off)\b(?:\s+(?:for|to)\s+(?:my|the|a|our)\s+\w+)?\s+(?:at|by|around|about)\s+` + tm("a") +
-		`|\b(?:before|until|till)\s+(?:my|our|the)\s+(?:\w+\s+)?(?:flight|train|bus|plane|ferry|meeting|call|appointment)s?\s+(?:(?:is|leaves|departs|starts)\s+)?(?:at|around|about)\s+` + tm("a"))
+	reLeave   = regexp.MustCompile(`\b(?:leave|leaving|head\s+off|heading\s+off)\b(?:\s+(?:here|early|the\s+venue|the\s+conference))?(?:\s+(?:for|to)\s+(?:my|the|a|our)\s+\w+)?\s+(?:at|by|around|about)\s+` + tm("a") +
+		`|\b(?:before|until|till)\s+(?:my|our|the)\s+(?:\w+\s+)?(?:flight|train|bus|plane|ferry|meeting|call|appointment)s?\s+(?:(?:is|leaves|departs|starts)\s+)?(?:at|around|about)\s+` + tm("a") +
+		`|\b(?:my|our)\s+(?:\w+\s+)?(?:flight|train|bus|plane|ferry)(?:(?:'|’)s|\s+is|\s+leaves|\s+departs|\s+goes)?\s+(?:at|around|about)\s+` + tm("a"))
 	reAt   = regexp.MustCompile(`(?:\bat\s+|@\s*)` + tm("a"))
 	reBare = regexp.MustCompile(tm("a"))
 )
@@ -281,6 +282,16 @@ func (p *found) before(m match) bool {
 		hi = 1440 // before midnight
 	}
 	return p.addClock(0, hi, "before "+hhmm(hi))
+}
+
+// leave records "I have to leave at 3:15", "before my flight at 4", "my
+// train's at 5": what is still to come before then.
+func (p *found) leave(m match) bool {
+	if !p.before(m) {
+		return false
+	}
+	p.later = true
+	return true
 }
 
 // around records "around 10" as 45 minutes either side; "about" needs "at"

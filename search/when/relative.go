@@ -268,7 +268,7 @@ var steps = []step{
 	{reRange, (*found).between},
 	{reAfter, (*found).after},
 	{reBefore, (*found).before},
-	{reLeave, (*found).before}, // "I have to leave for my train at 3:15", "before my flight at 4": before then
+	{reLeave, (*found).leave}, // "I have to leave for my train at 3:15", "before my flight at 4": from now until then
 	{reAround, (*found).around},
 	{reAt, (*found).at},
 	{reBare, (*found).bareTime},

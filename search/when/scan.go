@@ -51,11 +51,12 @@ type match struct {
 
 // group returns the text of the named submatch, or "" when it did not take part.
 func (m match) group(name string) string {
-	i := m.re.SubexpIndex(name)
-	if i < 0 || m.idx[2*i] < 0 {
-		return ""
+	for i, n := range m.re.SubexpNames() { // a name may recur in alternatives: the one that matched
+		if n == name && m.idx[2*i] >= 0 {
+			return string(m.s.text[m.idx[2*i]:m.idx[2*i+1]])
+		}
 	}
-	return string(m.s.text[m.idx[2*i]:m.idx[2*i+1]])
+	return ""
 }
 
 // each calls fn for every match of re in the unconsumed text and consumes the
