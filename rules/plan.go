@@ -127,8 +127,8 @@ func namedAsTopic(question, name string) bool {
 		return false
 	}
 	for i, w := range words {
-		j := i - 1
-		if j > 0 && words[j] == "the" {
+		j := i - 1 // the word before the name, past an article
+		if j >= 1 && words[j] == "the" {
 			j--
 		}
 		if w == first[0] && j >= 0 && topicWords[words[j]] {

@@ -21,9 +21,6 @@ var (
 	reCatch     = regexp.MustCompile(`\b(?:i|we)\s+(?:can|could|might)\s+still\s+(?:catch|make|attend|get\s+to|see|join|go\s+to)\b`)
 	reNow       = regexp.MustCompile(`\b(?:happening\s+(?:right\s+)?now|right\s+now|now|currently|at\s+the\s+moment|at\s+present|at\s+this\s+moment|in\s+progress|under\s*way)\b`)
 	reNext      = regexp.MustCompile(`\b(?:what(?:'|’)?s|what\s+is|what\s+comes)\s+(?:up\s+)?next\b|\b(?:up\s+next|next\s+up|coming\s+up(?:\s+next)?|(?:start|starting|starts|coming|begin|beginning|begins)\s+(?:soon|shortly)|(?:about|going)\s+to\s+(?:start|begin|kick\s+off)|soon|next)\b`)
-	// reClockSaid is the attendee telling the time ("it's almost ten",
-	// "it's 3pm already"): the caller's clock says it, so it is no filter
-	// and no topic.
 	// reBreakSaid is the attendee saying where they are in the day at the
 	// start of a message ("Coffee break - what's next on AI?"): the clock
 	// says when, so it is no filter and no topic.
@@ -31,7 +28,10 @@ var (
 	// reFree is the attendee saying they are free: "a free slot", "a free
 	// hour", or "free" right after the time it is said of ("the rest of the
 	// afternoon free").
-	reFree      = regexp.MustCompile(`\bfree(?:\s+(?P<gap>slot|hour|half\s+hour|period|gap|moment))?\b`)
+	reFree = regexp.MustCompile(`\bfree(?:\s+(?P<gap>slot|hour|half\s+hour|period|gap|moment))?\b`)
+	// reClockSaid is the attendee telling the time ("it's almost ten",
+	// "it's 3pm already"): the caller's clock says it, so it is no filter
+	// and no topic.
 	reClockSaid = regexp.MustCompile(`\bit(?:'|’)?s\s+(?P<hedge>(?:(?:almost|nearly|just|already|now|about|around|gone|past|after|before)\s+)*)(?:` + tm("a") + `|\b(?P<aw>` + strings.Join(hourWords, "|") + `)\b)(?:\s+(?:already|now))?`)
 )
 
@@ -242,7 +242,7 @@ type step struct {
 // "the day after tomorrow" is not read as "tomorrow", nor "next Friday" as
 // "what's next".
 var steps = []step{
-	{reBreakSaid, func(*found, match) bool { return true }},
+	{reBreakSaid, (*found).said},
 	{reClockSaid, (*found).clockSaid},
 	{reWithin, (*found).withinStep},
 	{reRestOfDay, (*found).laterStep}, // "the rest of the day" is later today
@@ -285,6 +285,10 @@ var steps = []step{
 	{reFormat, (*found).format},
 	{reFree, (*found).free},
 }
+
+// said takes out what the attendee tells about their day: it filters
+// nothing.
+func (p *found) said(match) bool { return true }
 
 // clockSaid takes the attendee telling the time out of the message: a time
 // hedged ("it's almost ten") or unmistakably one ("it's 3pm", "it's

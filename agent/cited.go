@@ -1,0 +1,77 @@
+package agent
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/erleah/erleah-agent/search"
+	"github.com/erleah/erleah-agent/search/terms"
+)
+
+// What a follow-up about cited items is answered with.
+
+// aboutCited answers a question about cited items ("who gives the second
+// one?", "which company is its speaker with?") with those items and the
+// ones linked to them, whatever else the question's words bring up: of
+// table tb's results only those, each as a full match.
+func (t *turn) aboutCited(tb search.Table, rs []search.Result) []search.Result {
+	f := t.st.FollowUp
+	if f == nil || f.Kind != FollowRefer {
+		return rs
+	}
+	linked := t.items(t.linked(f.Refs)) // a few items: read again per table rather than kept on the turn
+	keep := map[search.Ref]bool{}
+	for _, r := range linked {
+		keep[r.Ref] = true
+	}
+	out := slices.DeleteFunc(slices.Clone(rs), func(r search.Result) bool { return !keep[r.Ref] })
+	for _, r := range linked {
+		if r.Table == tb {
+			out = append(out, r) // matching fully: the best of the two stays
+		}
+	}
+	return out
+}
+
+// linked are refs followed by the speakers of those that are sessions and
+// the talks of those that are speakers.
+func (t *turn) linked(refs []search.Ref) []search.Ref {
+	items := t.items(refs)
+	var out []search.Ref
+	for _, r := range items {
+		out = append(out, r.Ref)
+	}
+	for _, r := range items {
+		out = append(out, r.Speakers...)
+		out = append(out, r.Talks...)
+	}
+	return out
+}
+
+// shared are the content words that at least two of titles have, once
+// each, in the order first written: what the items cited before have in
+// common, to look for more of.
+func shared(titles []string) string {
+	seen := map[string]int{}
+	var order []terms.Token
+	for _, title := range titles {
+		once := map[string]bool{}
+		for _, tok := range terms.Content(title) {
+			if once[tok.Stem] {
+				continue
+			}
+			once[tok.Stem] = true
+			if seen[tok.Stem] == 0 {
+				order = append(order, tok)
+			}
+			seen[tok.Stem]++
+		}
+	}
+	var out []string
+	for _, tok := range order {
+		if seen[tok.Stem] >= 2 {
+			out = append(out, tok.Raw)
+		}
+	}
+	return strings.Join(out, " ")
+}
