@@ -98,6 +98,7 @@ func (p *found) relativeTo(k Landmark, m match, said string, day time.Time, toda
 	start, end := p.minutes(k)
 	switch m.group("rel") { // none in reLandmarkEnds: after it
 	case "before", "until", "till":
+		p.later = p.later || today // before it today: what is still to come
 		return p.addClock(0, start, "before the "+said+" ("+hhmm(start)+")")
 	case "during":
 		p.not = append(p.not, k)
@@ -149,13 +150,14 @@ func (p *found) pickLandmark(on []Landmark, today bool) (Landmark, bool) {
 	return on[len(on)-1], true
 }
 
-// landmarksEnding are a day's landmarks whose titles end with words, by
-// start.
+// landmarksEnding are a day's landmarks whose titles end or begin with
+// words ("the boat tour": "Harbour Boat Tour"; "the drinks": "Drinks
+// reception and awards"), by start.
 func (p *found) landmarksEnding(day time.Time, words []string) []Landmark {
 	var on []Landmark
 	for _, k := range p.c.landmarks {
 		title := wordsOf(headOf(k.Title)) // "Harbour Boat Tour: Rotterdam from the Water"
-		if p.c.today(k.Start).Equal(day) && len(title) >= len(words) && slices.Equal(title[len(title)-len(words):], words) {
+		if p.c.today(k.Start).Equal(day) && len(title) >= len(words) && (slices.Equal(title[len(title)-len(words):], words) || slices.Equal(title[:len(words)], words)) {
 			on = append(on, k)
 		}
 	}

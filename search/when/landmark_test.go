@@ -85,10 +85,13 @@ func TestParseLandmarksByTheirTitlesAndEnds(t *testing.T) {
 		{Title: "keynote Opening", Start: sg(20, 9, 0), End: sg(20, 9, 45), Format: "keynote"},
 		{Title: "Harbour Boat Tour: The Port from the Water", Start: sg(20, 17, 45), End: sg(20, 19, 15), Format: "other"},
 		{Title: "Conference Dinner", Start: sg(21, 19, 0), End: sg(21, 22, 0), Format: "other"},
+		{Title: "Drinks reception and awards", Start: sg(20, 17, 15), End: sg(20, 19, 0), Format: "other"},
 	}
 	runParse(t, cal, []parseCase{
 		{msg: "from 2pm until the boat tour this evening, anything on cranes?", now: sg(20, 13, 0), from: sg(20, 14, 0), to: sg(20, 17, 45),
-			rest: "anything on cranes?", label: "today 14:00–17:45 (Tue 20 Oct)"},
+			rest: "anything on cranes?", label: "later today 14:00–17:45 (Tue 20 Oct)"},
+		{msg: "anything on cranes before the drinks?", now: sg(20, 15, 50), from: sg(20, 15, 50), to: sg(20, 17, 15),
+			rest: "anything on cranes?", label: "later today before the drinks (17:15) (Tue 20 Oct)"},
 		{msg: "once this keynote finishes, what's on about cranes?", now: sg(20, 9, 30), from: sg(20, 9, 45), to: sg(21, 0, 0), next: true,
 			rest: "what's on about cranes?"},
 		{msg: "anything after the dinner on Wednesday?", from: sg(21, 22, 0), to: sg(22, 0, 0), rest: "anything?"},

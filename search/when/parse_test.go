@@ -140,6 +140,8 @@ func TestParseRelative(t *testing.T) {
 		{msg: "up next in Fermi", from: sgNow, next: true, rooms: []string{"Fermi (Floor 3)"}, rest: ""},
 		{msg: "which keynote is coming up", from: sgNow, next: true, formats: []string{"keynote"}, rest: "which is"},
 		{msg: "starting soon", from: sgNow, next: true, rest: ""},
+		{msg: "what's starting now", from: sgNow, next: true, rest: "what's"},
+		{msg: "free after lunch - anything on rust?", from: sg(20, 13, 0), to: sg(20, 17, 0), rest: "- anything on rust?"},
 		{msg: "any robotics talk about to start?", from: sgNow, next: true, rest: "any robotics talk?"},
 		{msg: "which workshops begin shortly", from: sgNow, next: true, formats: []string{"workshop"}, rest: "which"},
 		// The attendee telling the time is no filter: the clock is the caller's.

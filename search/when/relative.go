@@ -20,7 +20,7 @@ var (
 	reLeft      = regexp.MustCompile(`\b(?:(?:still\s+)?(?:left|remaining)|still(?:\s+(?:going\s+on|going|on|running|happening|open))?)\b`)
 	reCatch     = regexp.MustCompile(`\b(?:i|we)\s+(?:can|could|might)\s+still\s+(?:catch|make|attend|get\s+to|see|join|go\s+to)\b`)
 	reNow       = regexp.MustCompile(`\b(?:happening\s+(?:right\s+)?now|right\s+now|now|currently|at\s+the\s+moment|at\s+present|at\s+this\s+moment|in\s+progress|under\s*way)\b`)
-	reNext      = regexp.MustCompile(`\b(?:what(?:'|’)?s|what\s+is|what\s+comes)\s+(?:up\s+)?next\b|\b(?:up\s+next|next\s+up|coming\s+up(?:\s+next)?|(?:start|starting|starts|coming|begin|beginning|begins)\s+(?:soon|shortly)|(?:about|going)\s+to\s+(?:start|begin|kick\s+off)|soon|next)\b`)
+	reNext      = regexp.MustCompile(`\b(?:what(?:'|’)?s|what\s+is|what\s+comes)\s+(?:up\s+)?next\b|\b(?:up\s+next|next\s+up|coming\s+up(?:\s+next)?|(?:start|starting|starts|coming|begin|beginning|begins)\s+(?:soon|shortly)|(?:starting|starts|beginning|begins)\s+(?:right\s+)?now|(?:about|going)\s+to\s+(?:start|begin|kick\s+off)|soon|next)\b`)
 	// reBreakSaid is the attendee saying where they are in the day at the
 	// start of a message ("Coffee break - what's next on AI?"): the clock
 	// says when, so it is no filter and no topic.
@@ -158,7 +158,7 @@ func (p *found) nowStep(m match) bool {
 // nowAfter are the words after which a bare "now" asks what is on now.
 var nowAfter = []string{"on", "happening", "running", "going", "there", "anything", "something", "available", "open",
 	"is", "are", "s", "talks", "talk", "sessions", "session", "workshops", "workshop", "keynotes", "keynote", "panels", "panel",
-	"starting", "live", "here", "what", "whats", "me", "just"}
+	"live", "here", "what", "whats", "me", "just"} // "starting now" is what's next
 
 // nextWords are the words after a bare "next" that make it "what's next"
 // ("next talk", "next in Hall 1", "next?"); before any other word ("next
@@ -298,12 +298,13 @@ func (p *found) clockSaid(m match) bool {
 }
 
 // free takes "free" out when it says the attendee has time, not what they
-// look for ("free software"): before a gap in the day, or right after a
-// time already read.
+// look for ("free software"): before a gap in the day, or right beside a
+// time already read ("the afternoon free", "free after lunch").
 func (p *found) free(m match) bool {
 	if m.group("gap") != "" {
 		return true
 	}
 	before := bytes.TrimRight(m.s.text[:m.idx[0]], " ")
-	return len(before) > 0 && before[len(before)-1] == mask
+	after := bytes.TrimLeft(m.s.text[m.idx[1]:], " ")
+	return len(before) > 0 && before[len(before)-1] == mask || len(after) > 0 && after[0] == mask
 }
