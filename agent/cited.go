@@ -13,24 +13,26 @@ import (
 // aboutCited answers a question about cited items ("who gives the second
 // one?", "which company is its speaker with?") with those items and the
 // ones linked to them, whatever else the question's words bring up: of
-// table tb's results only those, each as a full match.
-func (t *turn) aboutCited(tb search.Table, rs []search.Result) []search.Result {
+// each table's results only those, each as a full match.
+func (t *turn) aboutCited(byTable map[search.Table][]search.Result) {
 	f := t.st.FollowUp
 	if f == nil || f.Kind != FollowRefer {
-		return rs
+		return
 	}
-	linked := t.items(t.linked(f.Refs)) // a few items: read again per table rather than kept on the turn
+	linked := t.items(t.linked(f.Refs))
 	keep := map[search.Ref]bool{}
 	for _, r := range linked {
 		keep[r.Ref] = true
 	}
-	out := slices.DeleteFunc(slices.Clone(rs), func(r search.Result) bool { return !keep[r.Ref] })
-	for _, r := range linked {
-		if r.Table == tb {
-			out = append(out, r) // matching fully: the best of the two stays
+	for tb, rs := range byTable {
+		out := slices.DeleteFunc(rs, func(r search.Result) bool { return !keep[r.Ref] })
+		for _, r := range linked {
+			if r.Table == tb {
+				out = append(out, r) // matching fully: the best of the two stays
+			}
 		}
+		byTable[tb] = out
 	}
-	return out
 }
 
 // linked are refs followed by the speakers of those that are sessions and

@@ -76,9 +76,7 @@ func (t *turn) merge(qs []search.Query, results [][]search.Result, errs []error)
 		}
 		byTable[q.Table] = append(byTable[q.Table], t.notCited(results[i])...)
 	}
-	for tb, rs := range byTable {
-		byTable[tb] = t.aboutCited(tb, rs)
-	}
+	t.aboutCited(byTable)
 	t.failedRound = map[search.Table]bool{}
 	for tb := range byTable {
 		t.failedRound[tb] = !ran[tb]

@@ -61,12 +61,8 @@ func (p *found) part(m match) bool {
 	if p.placedAt > 0 && p.placedAt <= m.idx[0] && m.group("the") == "this" && blank(m.s.text[p.placedAt:m.idx[0]]) {
 		return true // "until the boat tour this evening": when the landmark is, not a window
 	}
-	part := m.group("part")
-	if part == "arvo" {
-		part = "afternoon" // Australian English
-	}
 	for _, x := range parts {
-		if x.name == part {
+		if x.name == m.group("part") {
 			p.parts = append(p.parts, halfOf(span{x.lo, x.hi}, m.group("half")))
 		}
 	}

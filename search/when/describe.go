@@ -81,6 +81,7 @@ var parts = []struct {
 }{
 	{"morning", 6 * 60, 12 * 60},
 	{"afternoon", 12 * 60, 17 * 60},
+	{"arvo", 12 * 60, 17 * 60}, // Australian English; described as the afternoon, the first part with its span
 	{"evening", 17 * 60, 24 * 60},
 	{"lunchtime", 11*60 + 30, 14 * 60},
 	{"after lunch", 13 * 60, 17 * 60},
