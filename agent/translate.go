@@ -52,8 +52,8 @@ const minKept = 4
 // attendee asked about. Another language's function words are never kept.
 func kept(reading, message string, c *lexical.Corpus) string {
 	have := map[string]bool{}
-	for _, w := range terms.Words(strings.ToLower(reading)) {
-		have[terms.Stem(w)] = true
+	for _, s := range terms.Stems(reading) { // a stop word is no conference word, so never kept
+		have[s] = true
 	}
 	var out []string
 	for _, w := range terms.Words(message) {
