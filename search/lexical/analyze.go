@@ -17,7 +17,7 @@ var generic = wordSet(`conference conferences event events summit venue programm
 	interesting interest useful good great best better cool nice relevant learn learning give gives giving
 	bring brings bringing make makes making take takes taking keep keeps put use uses using used try tries
 	trying tried start starting come coming see seeing think thinking feel able sure actually basically
-	maybe perhaps probably finally definitely especially particularly pretty bit lot lots kind sort type
+	maybe perhaps probably finally definitely especially particularly mostly mainly primarily largely chiefly pretty bit lot lots kind sort type
 	stuff way ways day days today tomorrow yesterday morning afternoon evening tonight week weekend time slot slots
 	times currently still already soon later next first last new latest wonder wondering curious keen hear
 	hearing attend attending visit visiting went meet meeting somewhere everyone people person folks guys

@@ -10,6 +10,12 @@ import (
 // at a mid-size bank", "we're a team of three").
 var selfDescription = regexp.MustCompile(`(?i)^(?:i\s+am|i'm|im|we\s+are|we're|i\s+work|we\s+work|my\s+name\s+is|my\s+(?:team|company|job|role)|our\s+(?:team|company|startup|firm|organi[sz]ation)|i\s+(?:lead|manage|head|run|own|teach|study|studied|research|do\s+research)|we\s+(?:run|own|teach|build|make|sell)|as\s+an?|i\s+(?:can|could|will)\s+(?:only\s+|just\s+)?(?:come|attend|be\s+there|make\s+it)|(?:i|we)(?:'ve|\s+have)?(?:\s+got)?\s+(?:a|an|my|our)\s+(?:\w+\s+)?(?:call|meeting|flight|train|appointment))\b`)
 
+// ownPlans is a clause about the attendee's own day, not a topic: what
+// they are through with ("done with talks for today") or whether they will
+// be there ("trying to decide if I stay for the last day").
+var ownPlans = regexp.MustCompile(`(?i)^(?:(?:i\s+am|i'm|im|we\s+are|we're)\s+)?(?:(?:all|just|now|pretty\s+much)\s+)?(?:done|finished)\s+with\b` +
+	`|^(?:(?:i\s+am|i'm|im|we\s+are|we're)\s+)?(?:still\s+)?(?:trying|wanting|hoping)\s+to\s+(?:decide|figure\s+out|work\s+out)\s+(?:if|whether)\s+(?:i|we)\s+(?:should\s+|will\s+|can\s+)?(?:stay|come|go|leave|attend|skip|stick\s+around|come\s+back)\b`)
+
 // afterIAm captures the word (and the one after it) that follows "I am"/
 // "we are" and an adverb: what tells a request or an activity ("I'm
 // looking for…", "we're replacing our dispensing cabinets") from who the

@@ -273,6 +273,9 @@ func lastWordy(all []string) int {
 // the message's last (see lastWordy).
 func need(clause string, last bool) []string {
 	c := strings.TrimSpace(peelGreeting(clause))
+	if ownPlans.MatchString(c) {
+		return nil
+	}
 	if (!selfDescription.MatchString(c) && (last || !roleIntro(c))) || notSelf(c) || askedBy.MatchString(c) || worry.MatchString(c) {
 		return []string{clause}
 	}

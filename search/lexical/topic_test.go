@@ -98,6 +98,11 @@ func TestTopicDropsSelfDescriptionAndRequestPhrasing(t *testing.T) {
 		"My team wants us to adopt FHIR":                                                                       "My team wants us to adopt FHIR",
 		"Which claims talk should I head to?":                                                                  "claims talk",
 		"I've got a call - which pricing talks can I fit in?":                                                  "pricing talks",
+		"Done with talks for today, is there anything social?":                                                 "social",
+		"I'm done with the keynotes. Any pricing talks?":                                                       "pricing talks",
+		"any talks on storage? trying to decide if I stay for the last day":                                    "storage",
+		"trying to decide whether to buy a heat pump":                                                          "decide whether to buy a heat pump",
+		"storage, batteries mostly":                                                                            "storage batteries mostly",
 	} {
 		assert.Equal(t, want, Topic(in), "Topic(%q)", in)
 	}

@@ -38,7 +38,9 @@ var (
 	reAround  = regexp.MustCompile(`(?:\b(?P<at>at)\s+)?\b(?P<cue>around|about|approximately|approx\.?|roughly|circa)\s*` + tm("a"))
 	reLeave   = regexp.MustCompile(`\b(?:leave|leaving|head\s+off|heading\s+off)\b(?:\s+(?:here|early|the\s+venue|the\s+conference))?(?:\s+(?:for|to)\s+(?:my|the|a|our)\s+\w+)?\s+(?:at|by|around|about)\s+` + tm("a") +
 		`|\b(?:before|until|till)\s+(?:my|our|the)\s+(?:\w+\s+)?(?:flight|train|bus|plane|ferry|meeting|call|appointment)s?\s+(?:(?:is|leaves|departs|starts)\s+)?(?:at|around|about)\s+` + tm("a") +
-		`|\b(?:my|our)\s+(?:\w+\s+)?(?:flight|train|bus|plane|ferry)(?:(?:'|’)s|\s+is|\s+leaves|\s+departs|\s+goes)?\s+(?:at|around|about)\s+` + tm("a"))
+		`|\b(?:my|our)\s+(?:\w+\s+)?(?:flight|train|bus|plane|ferry)(?:(?:'|’)s|\s+is|\s+leaves|\s+departs|\s+goes)?\s+(?:at|around|about)\s+` + tm("a") +
+		`|(?:\b(?:i|we)(?:(?:'|’)ve|\s+have)?\s+got\s+)?\b(?:a|an|my|our|the)\s+(?:` + tm("a") + `)\s+(?:flight|train|bus|plane|ferry)\b` +
+		`(?:\s+(?:home|(?:out\s+of|from|to|back\s+to|back\s+home\s+to)\s+\w+))?`)
 	reAt   = regexp.MustCompile(`(?:\bat\s+|@\s*)` + tm("a"))
 	reBare = regexp.MustCompile(tm("a"))
 )
@@ -313,6 +315,14 @@ func (p *found) at(m match) bool {
 	p.instant, p.atTime, p.atClock = c, true, len(p.clock)
 	return p.addClock(c-atSlack, c+atSlack, "at "+hhmm(c))
 }
+
+// reBeforeLeaving is "before I leave" or "until we have to go", said of a
+// time to leave already read ("a 1pm flight … what can I catch before I
+// leave?").
+var reBeforeLeaving = regexp.MustCompile(`\b(?:before|until|till)\s+(?:i|we)\s+(?:have\s+to\s+|need\s+to\s+|must\s+)?(?:leave|go|head\s+(?:off|out|home)|fly(?:\s+out)?)\b`)
+
+// beforeLeaving takes "before I leave" out when a time to leave was read.
+func (p *found) beforeLeaving(match) bool { return p.later && len(p.clock) > 0 }
 
 // reBeforeThen is "before it" or "before then", pointing back at a time
 // said earlier in the question ("a call at 1:30 … before it").

@@ -18,7 +18,7 @@ var (
 	reLater     = regexp.MustCompile(`\blater(?:\s+on)?\b`)
 	reToCome    = regexp.MustCompile(`\bto\s+come\b[\s\x1f]*(?:[?.!,;]|$)`) // "is there still a panel to come today?"
 	reLeft      = regexp.MustCompile(`\b(?:(?:still\s+)?(?:left|remaining)|still(?:\s+(?:going\s+on|going|on|running|happening|open))?)\b`)
-	reCatch     = regexp.MustCompile(`\b(?:i|we)\s+(?:can|could|might)\s+still\s+(?:catch|make|attend|get\s+to|see|join|go\s+to)\b`)
+	reCatch     = regexp.MustCompile(`\b(?:(?:i|we)\s+(?:can|could|might)|(?:can|could|might)\s+(?:i|we))\s+still\s+(?:catch|make|attend|get\s+to|see|join|go\s+to)\b`)
 	reNow       = regexp.MustCompile(`\b(?:happening\s+(?:right\s+)?now|right\s+now|now|currently|at\s+the\s+moment|at\s+present|at\s+this\s+moment|in\s+progress|under\s*way)\b`)
 	reNext      = regexp.MustCompile(`\b(?:what(?:'|’)?s|what\s+is|what\s+comes)\s+(?:up\s+)?next\b|\b(?:up\s+next|next\s+up|coming\s+up(?:\s+next)?|(?:start|starting|starts|coming|begin|beginning|begins)\s+(?:soon|shortly)|(?:starting|starts|beginning|begins)\s+(?:right\s+)?now|(?:about|going)\s+to\s+(?:start|begin|kick\s+off)|soon|next)\b`)
 	// reBreakSaid is the attendee saying where they are in the day at the
@@ -273,6 +273,7 @@ var steps = []step{
 	{reAt, (*found).at},
 	{reBare, (*found).bareTime},
 	{reBeforeThen, (*found).beforeThen}, // after the time it points back at
+	{reBeforeLeaving, (*found).beforeLeaving},
 	{reUpcoming, (*found).upcomingStep},
 	{reToCome, (*found).toComeStep},
 	{reCatch, (*found).catchStep},
