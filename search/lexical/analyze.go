@@ -155,7 +155,14 @@ func (c *Corpus) corrected(words []string, caps map[string]bool) []string {
 	out := make([]string, len(words))
 	for i, w := range words {
 		out[i] = w
-		if terms.IsStop(w) || c.vocab.df[terms.Stem(w)] > 0 || c.off.Spelling {
+		if c.off.Spelling {
+			continue
+		}
+		if fix := c.vocab.doubled(w); fix != "" && !caps[w] {
+			out[i] = fix
+			continue
+		}
+		if terms.IsStop(w) || c.vocab.df[terms.Stem(w)] > 0 {
 			continue
 		}
 		var fix string

@@ -54,6 +54,23 @@ func TestMisspellingsAreCorrectedAgainstTheConference(t *testing.T) {
 	assert.Empty(t, c.Analyze("xqzt").Fixed(), "a word far from any conference word was corrected")
 }
 
+func TestADroppedDoubleLetterIsCorrectedInShortWords(t *testing.T) {
+	c := Build([]Doc{
+		{Key: "sessions/a", Group: "sessions", Fields: []Field{{Text: "Keeping care staff", Weight: 2}, {Text: "Staffing rotas and staff wellbeing.", Weight: 1}}},
+		{Key: "sessions/b", Group: "sessions", Fields: []Field{{Text: "Electronic bills of lading", Weight: 2}, {Text: "Paperless bills.", Weight: 1}}},
+		{Key: "sessions/c", Group: "sessions", Fields: []Field{{Text: "Prem league", Weight: 2}, {Text: "Premises.", Weight: 1}}},
+	})
+	for typo, want := range map[string]string{"staf": "staff", "bils": "bills"} {
+		f := c.Analyze(typo).Fixed()
+		if assert.Len(t, f, 1, "%q: %+v", typo, f) {
+			assert.Equal(t, want, f[0].Fix, typo)
+		}
+	}
+	assert.Empty(t, c.Analyze("staff bills").Fixed(), "words the conference writes")
+	assert.Empty(t, c.Analyze("STAF").Fixed(), "an acronym")
+	assert.Empty(t, c.Analyze("pre").Fixed(), "three letters")
+}
+
 func TestSelfDescriptionDoesNotReachTheSearch(t *testing.T) {
 	c := corpus()
 	a := c.Analyze("I am a warehouse manager at a big retailer and I want to learn how to deploy models")

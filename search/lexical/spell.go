@@ -58,6 +58,29 @@ func (v *vocabulary) nearest(w string) (string, bool) {
 	return best, true
 }
 
+// doubled returns the conference word that w writes with one of its
+// doubled letters single ("staf" → staff, "bils" → bills): the commonest
+// slip of all, and one that words too short for a spelling correction make
+// too. Only a word the conference never writes, neither general English
+// nor a stop word, is read so, even when its stem happens to be the
+// conference's ("staf" is the stem of "staffing").
+func (v *vocabulary) doubled(w string) string {
+	if utf8.RuneCountInString(w) < 4 || v.words[w] > 0 || terms.IsEnglish(w) || terms.IsStop(w) {
+		return ""
+	}
+	best := ""
+	for i := range len(w) {
+		c := w[:i+1] + w[i:]
+		if c[i] < 'a' || c[i] > 'z' {
+			continue
+		}
+		if f := v.words[c]; f > v.words[best] || (f > 0 && f == v.words[best] && c < best) {
+			best = c
+		}
+	}
+	return best
+}
+
 // distance is the optimal-string-alignment Damerau–Levenshtein distance of
 // a and b (an adjacent transposition costs one), or limit+1 once it is
 // sure to exceed limit.
