@@ -8,12 +8,14 @@ import (
 	pb "github.com/weaviate/weaviate/grpc/generated/protocol/v1"
 )
 
-// Candidate rounds: the first asks for firstRound×limit vectors (an entity
-// has several facets, and the best entities' facets crowd the top), each
-// further round for growth times more, up to maxCandidates (Weaviate's
-// default QUERY_MAXIMUM_RESULTS).
+// Candidate rounds: the first asks for firstRoundFaceted×limit facet
+// vectors (an entity has several facets, and the best entities' facets
+// crowd the top), or limit+1 entity vectors in master mode (one per entity:
+// the one beyond the limit shows no tie at the k-th is cut off, and every
+// result Weaviate returns costs time); each further round asks for growth
+// times more, up to maxCandidates (Weaviate's default
+// QUERY_MAXIMUM_RESULTS).
 const (
-	firstRoundMaster  = 2
 	firstRoundFaceted = 8
 	growth            = 4
 	maxCandidates     = 10000
@@ -62,7 +64,7 @@ type candidate struct {
 }
 
 func (s *scan) run(ctx context.Context) ([]search.Hit, error) {
-	n := s.q.Limit * firstRoundMaster
+	n := s.q.Limit + 1
 	if s.q.Mode == search.Faceted {
 		n = s.q.Limit * firstRoundFaceted
 	}
@@ -143,9 +145,9 @@ func (s *scan) filter(kind string) where {
 // objects in master mode, whose similarity is the score, facet objects in
 // faceted mode.
 func (s *scan) candidates(ctx context.Context, n int) ([]candidate, error) {
-	kind := kindFacet
+	kind, props := kindFacet, []string{propEntity, propFacet}
 	if s.q.Mode == search.Master {
-		kind = kindEntity
+		kind, props = kindEntity, []string{propEntity}
 	}
 	// A vector below the threshold (or, of a facet, below the floor) cannot
 	// lift any entity to a score that counts.
@@ -153,7 +155,7 @@ func (s *scan) candidates(ctx context.Context, n int) ([]candidate, error) {
 		Collection: s.x.class, Limit: uint32(n), Filters: s.filter(kind).proto(),
 		NearVector: s.nearVector(max(s.q.Threshold, s.floor())),
 		Metadata:   &pb.MetadataRequest{Distance: true},
-		Properties: &pb.PropertiesRequest{NonRefProperties: []string{propEntity, propFacet}},
+		Properties: &pb.PropertiesRequest{NonRefProperties: props},
 	})
 	if err != nil {
 		return nil, err
