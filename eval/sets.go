@@ -127,6 +127,10 @@ var (
 	heldout21Bundle []byte
 	//go:embed heldout21/cases.jsonl
 	heldout21Cases []byte
+	//go:embed heldout22/bundle.json
+	heldout22Bundle []byte
+	//go:embed heldout22/cases.jsonl
+	heldout22Cases []byte
 	//go:embed realconf/cases.jsonl
 	realconfCases []byte
 	//go:embed realconf/dev_cases.jsonl
@@ -165,6 +169,7 @@ var Sets = []Set{
 	{Name: "heldout19", Role: HeldOut, About: "an insurance, actuarial and claims conference written apart from the code, frozen first", cases: heldout19Cases, bundle: heldout19Bundle},
 	{Name: "heldout20", Role: HeldOut, About: "a forestry and timber-industry conference written apart from the code, frozen first", cases: heldout20Cases, bundle: heldout20Bundle},
 	{Name: "heldout21", Role: HeldOut, About: "a public-health and epidemiology conference written apart from the code, frozen first", cases: heldout21Cases, bundle: heldout21Bundle},
+	{Name: "heldout22", Role: HeldOut, About: "a brewing, distilling, cider and winemaking conference across the European clock change, written apart from the code, frozen first", cases: heldout22Cases, bundle: heldout22Bundle},
 	{Name: "realconf", Role: HeldOut, About: "FOSSASIA Summit 2017, frozen cases", DataFile: realconfData, cases: realconfCases},
 }
 
