@@ -80,9 +80,9 @@ func sameWords(reading, message string) bool {
 // it was translated, else as written; without web and e-mail addresses.
 func (t *turn) asked() string {
 	if t.st.Reading != "" {
-		return lexical.Unaddressed(t.st.Reading)
+		return lexical.Retracted(lexical.Unaddressed(t.st.Reading))
 	}
-	return lexical.Unaddressed(t.st.Message)
+	return lexical.Retracted(lexical.Unaddressed(t.st.Message))
 }
 
 // knows says whether the conference uses a word, or, asked with a word in

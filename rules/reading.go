@@ -10,9 +10,9 @@ import (
 // was written in another language and translated, else as written.
 func asked(message, reading string) string {
 	if reading != "" {
-		return reading
+		return lexical.Retracted(reading)
 	}
-	return message
+	return lexical.Retracted(message)
 }
 
 // languageNote says, for a question in another language, that the agent

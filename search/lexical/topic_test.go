@@ -213,3 +213,16 @@ func TestOwnChoice(t *testing.T) {
 		assert.Equal(t, want, OwnChoice(s), s)
 	}
 }
+
+func TestRetractedKeepsWhatFollowsTheLastRetraction(t *testing.T) {
+	for in, want := range map[string]string{
+		"nutrition sessions please... actually scratch that, just the exhibitors for nutrition": "just the exhibitors for nutrition",
+		"talks on GIS. Forget that - who sells drones?":                                         "who sells drones?",
+		"any talks on cash transfers? never mind":                                               "any talks on cash transfers? never mind",
+		"scratch that": "scratch that",
+		"workshops on mapping. Never mind, any drone vendors?": "any drone vendors?",
+		"how do I scratch that itch for robotics?":             "how do I scratch that itch for robotics?",
+	} {
+		assert.Equal(t, want, Retracted(in), "Retracted(%q)", in)
+	}
+}

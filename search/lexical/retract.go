@@ -1,0 +1,25 @@
+package lexical
+
+import (
+	"regexp"
+	"strings"
+)
+
+// retraction takes back what was written before it ("nutrition sessions
+// please... actually scratch that, just the exhibitors"); the punctuation
+// after it tells it from "scratch that itch".
+var retraction = regexp.MustCompile(`(?i)\b(?:(?:scratch|forget|ignore|strike)\s+(?:that|this|it|all\s+that|what\s+i\s+(?:just\s+)?(?:said|asked|wrote))|never\s*mind(?:\s+(?:that|this|it))?)\s*[,.;:!?–—-]+\s*`)
+
+// Retracted is text without what its writer took back: what follows the
+// last retraction, when anything does.
+func Retracted(text string) string {
+	all := retraction.FindAllStringIndex(text, -1)
+	if len(all) == 0 {
+		return text
+	}
+	rest := strings.TrimSpace(text[all[len(all)-1][1]:])
+	if rest == "" {
+		return text
+	}
+	return rest
+}
