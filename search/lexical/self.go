@@ -8,7 +8,7 @@ import (
 // selfDescription opens a clause in which attendees say who they are; such
 // clauses tell nothing about what to search for ("I am a platform engineer
 // at a mid-size bank", "we're a team of three").
-var selfDescription = regexp.MustCompile(`(?i)^(?:i\s+am|i'm|im|we\s+are|we're|i\s+work|we\s+work|my\s+name\s+is|my\s+(?:team|company|job|role)|our\s+(?:team|company|startup|firm|organi[sz]ation)|i\s+(?:lead|manage|head|run|own|teach|study|studied|research|do\s+research)|we\s+(?:run|own|teach|build|make|sell)|as\s+an?|i\s+(?:can|could|will)\s+(?:only\s+|just\s+)?(?:come|attend|be\s+there|make\s+it)|(?:i|we)(?:'ve|\s+have)?(?:\s+got)?\s+(?:a|an|my|our)\s+(?:\w+\s+)?(?:call|meeting|flight|train|appointment))\b`)
+var selfDescription = regexp.MustCompile(`(?i)^(?:i\s+am|i'm|im|we\s+are|we're|i\s+work|we\s+work|my\s+name\s+is|my\s+(?:team|company|job|role)|our\s+(?:team|company|startup|firm|organi[sz]ation)|i\s+(?:lead|manage|head|run|own|teach|study|studied|research|do\s+research)|we\s+(?:run|own|teach|build|make|sell|maintain|operate|manage)|my\s+(?:wife|husband|partner|spouse|colleague|co-?worker|friend|son|daughter|brother|sister|dad|father|mum|mom|mother)\s+(?:is|was|works)|as\s+an?|i\s+(?:can|could|will)\s+(?:only\s+|just\s+)?(?:come|attend|be\s+there|make\s+it)|(?:i|we)(?:'ve|\s+have)?(?:\s+got)?\s+(?:a|an|my|our)\s+(?:\w+\s+)?(?:call|meeting|flight|train|appointment))\b`)
 
 // ownPlans is a clause about the attendee's own day, not a topic: what
 // they are through with ("done with talks for today") or whether they will

@@ -63,6 +63,9 @@ var (
 var requestPhrasing = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)^(?:(?:hi|hello|hey)(?:\s+there)?|thanks|thank\s+you|please|so|well|ok|okay|also|btw|quick\s+question)\b[\s,!]*`),
 	worry,
+	// A turn to another subject: "switching gears, …", "different topic: …"
+	// (not "a new topic modelling library").
+	regexp.MustCompile(`(?i)^(?:(?:ok(?:ay)?|so|right|alright|now)[\s,]+)?(?:switching\s+gears|changing\s+(?:the\s+)?(?:subject|topic|gears)|(?:on\s+)?(?:a\s+)?(?:different|new|another|separate|unrelated)\s+(?:topic|question|subject|note)|unrelated(?:\s+question)?|one\s+more\s+(?:thing|question)|another\s+(?:thing|question))(?:\s*[,:;!.–—-]+\s*|\s*$)`),
 	regexp.MustCompile(`(?i)^(?:i|we)\s+(?:really\s+)?(?:don't|dont|do\s+not)\s+want\s+to\s+(?:miss|overlook)(?:\s+out)?(?:\s+on)?\b`), // "I don't want to miss the keynote on RAG"
 	regexp.MustCompile(`(?i)^(?:i|we)(?:'m|'re|'d|\s+am|\s+are|\s+would)?\s+(?:really\s+)?(?:want|wanna|need|like|love|hope|plan|about\s+to|\w+ing|interested|keen|curious)(?:\s+(?:to|in|on|about|for|into|at))?\b`),
 	regexp.MustCompile(`(?i)^(?:i|we)(?:'ve|'d|'m|'re)?\s+(?:keep|kept|always|still|really|just|often|also|have\s+been|had\s+been|been|was|were)(?:\s+(?:been|really|always))?\s+(?:\w+ing|wanted|wondered|meant|hoped|needed|tried|planned)(?:\s+(?:to|in|on|about|for|how\s+to|how|what|whether|if))?\b`),
