@@ -50,6 +50,26 @@ func (t *turn) linked(refs []search.Ref) []search.Ref {
 	return out
 }
 
+// likeCited is what "more like that" looks for besides the earlier
+// question: the words the cited items' titles share, or, when they share
+// none, the title of the one talk or exhibitor cited (a speaker's name is
+// no topic).
+func likeCited(cited []search.Result) string {
+	if words := shared(titlesOf(cited)); words != "" {
+		return words
+	}
+	var topical []string
+	for _, r := range cited {
+		if r.Table != search.Speakers {
+			topical = append(topical, r.Title)
+		}
+	}
+	if len(topical) == 1 {
+		return topical[0]
+	}
+	return ""
+}
+
 // shared are the content words that at least two of titles have, once
 // each, in the order first written: what the items cited before have in
 // common, to look for more of.

@@ -113,7 +113,7 @@ func resolveFollowUp(msg string, hist []Turn, items func([]search.Ref) []search.
 	case len(refs) > 0 && anyWord(words, details) && (how != byDefault || len(words) <= 5):
 		return &FollowUp{Kind: FollowDetails, Refs: refs}
 	case ctx.question != "" && anyPhrase(lower, moreCues):
-		return &FollowUp{Kind: FollowMore, Refs: ctx.cited, Question: strings.TrimSpace(ctx.question + " " + shared(titlesOf(items(ctx.cited))))}
+		return &FollowUp{Kind: FollowMore, Refs: ctx.cited, Question: strings.TrimSpace(ctx.question + " " + likeCited(items(ctx.cited)))}
 	}
 	if tb, rest, ok := switchedTable(words); ok && ctx.question != "" {
 		return &FollowUp{Kind: FollowTable, Table: tb, Question: strings.TrimSpace(ctx.question + " " + rest)}

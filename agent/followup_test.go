@@ -53,3 +53,24 @@ func TestFollowUpsAreResolved(t *testing.T) {
 	}
 	assert.Nil(t, resolveFollowUp("when is it?", nil, titles), "without history")
 }
+
+func TestMoreLikeOneCitedTalkLooksForItsTitle(t *testing.T) {
+	hist := []Turn{
+		{Role: "user", Text: "volunteers measuring river levels, is that covered?"},
+		{Role: "assistant", Text: "Yes: Community river gauges [sessions/s53] with Josephine [speakers/p45]."},
+	}
+	items := func(refs []search.Ref) []search.Result {
+		var out []search.Result
+		for _, r := range refs {
+			out = append(out, search.Result{Item: search.Item{Ref: r, Title: map[string]string{
+				"s53": "Community river gauges: flood early warning", "p45": "Josephine Akinyi"}[r.ID]}})
+		}
+		return out
+	}
+	got := resolveFollowUp("any more like it?", hist, items)
+	if assert.NotNil(t, got) {
+		assert.Equal(t, FollowMore, got.Kind)
+		assert.Equal(t, "volunteers measuring river levels, is that covered? Community river gauges: flood early warning", got.Question,
+			"the one talk's title, not the speaker's name")
+	}
+}

@@ -84,6 +84,8 @@ var requestPhrasing = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)^(?:who|whom)(?:'s)?\b(?:\s+(?:is|are|can|could|should|will|would|might|does|do|gives?|giving|talks?|talking|speaks?|speaking|presents?|presenting|runs?|running|teach(?:es)?|teaching|knows?|works?|working|help|helps|me|us|a|an|the|about|on|with|in|to|most|best|here|covers?|covering|handles?|handling|doing|makes?|sells?|manufactures?|supplies|offers?|provides?|distributes?|builds?))*\b`),
 	regexp.MustCompile(`(?i)^(?:where|when|what|which)\b(?:\s+(?:is|are|was|can|could|should|do|does|will|would|i|we|me|us|my|our|find|get|go|give|help|show|teach|the|a|an|time|day|there|s|one|ones|sessions?|talks?|workshops?|speakers?|exhibitors?|booths?|companies|company|vendors?|best|most|more|really|actually|be|starts?|starting|begins?|beginning|kicks\s+off|covers?|covering|discuss(?:es)?|address(?:es)?|deals?\s+with|about|on))*\b`),
 	myConcernIs,
+	// "…, is that covered?": whether the programme has it, asked after it.
+	regexp.MustCompile(`(?i)^(?:is|are)\s+(?:that|this|it|they|these|those)\s+(?:(?:being\s+)?covered|included|offered|available|(?:on|in)\s+the\s+(?:agenda|programme|program|schedule)|on\s+offer|anywhere|here)\b`),
 	regexp.MustCompile(`(?i)^(?:to|about|on|for|with|more)\b`),
 }
 

@@ -98,6 +98,7 @@ func TestTopicDropsSelfDescriptionAndRequestPhrasing(t *testing.T) {
 		"My team wants us to adopt FHIR":                                                                       "My team wants us to adopt FHIR",
 		"Which claims talk should I head to?":                                                                  "claims talk",
 		"I've got a call - which pricing talks can I fit in?":                                                  "pricing talks",
+		"volunteers measuring river levels for flood warnings, is that covered?":                               "volunteers measuring river levels for flood warnings",
 		"switching gears, who's on the right to repair panels?":                                                "right to repair panels",
 		"different topic: my wife is a tech, is there anything for women in the trade?":                        "women in the trade",
 		"We maintain a fleet of regional jets. Any talks on engine wash?":                                      "engine wash",
