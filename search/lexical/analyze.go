@@ -167,7 +167,9 @@ func (c *Corpus) corrected(words []string, caps map[string]bool) []string {
 		}
 		var fix string
 		var ok bool
-		if caps[w] && !terms.IsEnglish(w) {
+		if one, plural := singular(w); caps[w] && plural && c.vocab.df[terms.Stem(one)] > 0 {
+			fix, ok = one, true // "VPPs" where the conference writes VPP
+		} else if caps[w] && !terms.IsEnglish(w) {
 			fix, ok = c.acronyms.transposed(w)
 		} else {
 			fix, ok = c.correction(w)

@@ -71,6 +71,17 @@ func TestADroppedDoubleLetterIsCorrectedInShortWords(t *testing.T) {
 	assert.Empty(t, c.Analyze("pre").Fixed(), "three letters")
 }
 
+func TestAPluralAcronymIsReadAsTheConferencesSingular(t *testing.T) {
+	c := Build([]Doc{
+		{Key: "sessions/a", Group: "sessions", Fields: []Field{{Text: "A residential battery VPP", Weight: 2}, {Text: "Bidding a VPP into the market.", Weight: 1}}},
+		{Key: "sessions/b", Group: "sessions", Fields: []Field{{Text: "Demand response design", Weight: 2}, {Text: "Load research.", Weight: 1}}},
+	})
+	a := c.Analyze("VPPs or demand response")
+	assert.Empty(t, a.Unknown(), "%+v", a.Concepts)
+	got := c.Rank("sessions", a, nil)
+	require.Len(t, got, 2, "both answer: %+v", got)
+}
+
 func TestSelfDescriptionDoesNotReachTheSearch(t *testing.T) {
 	c := corpus()
 	a := c.Analyze("I am a warehouse manager at a big retailer and I want to learn how to deploy models")
