@@ -152,7 +152,7 @@ func decideFor(in *agent.ReflectInput, q search.Query, off search.Ablation) (act
 	sum := summary(in, q.Table)
 	top, outcome := sum.TopScore, sum.Outcome
 	rw := rewrite(in.Lexicon, q.Table, q.Text, off)
-	unknown := len(rw.expanded)+len(rw.dropped) > 0
+	unknown := len(rw.expanded)+len(rw.dropped) > 0 && !rw.outweighed
 	text := q.Text
 	if unknown {
 		text = rw.text

@@ -17,6 +17,21 @@ type rewritten struct {
 	expanded [][2]string // word → expansion (mined from the conference, or the glossary)
 	dropped  []string    // unknown words nothing explains
 	related  []string    // words that co-occur with the query's in the conference
+	// outweighed: the dropped words weigh more than those left, so the
+	// rewrite would ask about something else ("ISO 17025 for our tool
+	// room" → "tool").
+	outweighed bool
+}
+
+// droppedShare is the share of a's word weight that the dropped words carry.
+func droppedShare(a lexical.Analysis, dropped []string) float64 {
+	var w float64
+	for _, k := range a.Concepts {
+		if slices.Contains(dropped, k.Word) {
+			w += k.Weight
+		}
+	}
+	return w / max(a.Weight(), 1e-9)
 }
 
 // rewrite puts a failing query in the conference's words. Words the
@@ -57,6 +72,7 @@ func rewrite(lex *search.Lexicon, tb search.Table, text string, off search.Ablat
 		r.related = related(lex, tb, a)
 		r.text = strings.TrimSpace(r.text + " " + strings.Join(r.related, " "))
 	}
+	r.outweighed = len(r.expanded) == 0 && len(a.Concepts)-len(r.dropped) <= 1 && droppedShare(a, r.dropped) > 0.5
 	r.changed = strings.TrimSpace(r.text) != "" && len(r.expanded)+len(r.dropped)+len(r.related) > 0
 	if !r.changed {
 		r.text = text

@@ -70,3 +70,17 @@ func TestGlossaryTermsWrittenApart(t *testing.T) {
 	_, n = expand([]string{"ml", "talks"}, 0)
 	assert.Equal(t, 1, n, "ml alone")
 }
+
+// A rewrite that would drop words weighing more than the one word it
+// keeps asks about something else ("ISO 17025 for our tool room" →
+// "tool"): it is not made. Two known words left are a question still.
+func TestARewriteLeavingOneLighterWordIsNotMade(t *testing.T) {
+	_, eng := searchtest.Demo(t)
+	lex := eng.Lexicon("aidata26")
+	r := rewrite(lex, search.Sessions, "zzqxv qqwwz for our kubernetes", nil)
+	assert.Equal(t, []string{"zzqxv", "qqwwz"}, r.dropped)
+	assert.True(t, r.outweighed, "text %q", r.text)
+	r = rewrite(lex, search.Sessions, "kubernetes security zzqxv", nil)
+	assert.Equal(t, []string{"zzqxv"}, r.dropped)
+	assert.False(t, r.outweighed, "text %q", r.text)
+}

@@ -186,7 +186,7 @@ func TestReflectorChoosesWithEvidence(t *testing.T) {
 		table    string
 	}{
 		{"abbreviation → rewrite", "k8s talks?", search.Query{Table: search.Sessions, Mode: search.Faceted, Text: "k8s"}, "rewrite", "kubernetes", "sessions"},
-		{"unknown word → rewrite without it", "sessions on kubernetes quokkas", search.Query{Table: search.Sessions, Mode: search.Faceted, Text: "kubernetes quokkas"}, "rewrite", "kubernetes", "sessions"},
+		{"unknown word → rewrite without it", "sessions on kubernetes security quokkas", search.Query{Table: search.Sessions, Mode: search.Faceted, Text: "kubernetes security quokkas"}, "rewrite", "kubernetes security", "sessions"},
 		{"jargon and a service need → rewrite, also among exhibitors", "Who can help me deploy ML models on-prem?", search.Query{Table: search.Speakers, Mode: search.Faceted, Text: "deploy ml models on-prem"}, "rewrite", "on-premises", "exhibitors"},
 		{"service need → pivot", "Who sells model monitoring?", search.Query{Table: search.Speakers, Mode: search.Faceted, Text: "model monitoring"}, "pivot", "model monitoring", "exhibitors"},
 	}
