@@ -43,8 +43,15 @@ func choose(in *agent.RespondInput) map[search.Table][]pick {
 		most = agent.AnswerLimit // "list all workshops": the list, not the best three
 	}
 	picks := map[search.Table][]pick{}
+	skip := func(search.Result) bool { return false }
+	if browsing(in) && !allPauses(in.Results[search.Sessions]) && !lexical.AsksForPause(asked(in.Message, in.Reading)) {
+		skip = pause // "what's on after lunch?" asks for talks, not the afternoon break
+	}
 	for tb, rs := range in.Results {
 		for _, r := range rs {
+			if skip(r) {
+				continue
+			}
 			if r.Score >= in.Calibration.Confident && r.Score >= nearTop*top && fits(r) && len(picks[tb]) < most {
 				picks[tb] = append(picks[tb], pick{r: r})
 			}
@@ -63,6 +70,21 @@ func choose(in *agent.RespondInput) map[search.Table][]pick {
 // and nothing else ("workshops tomorrow", "what's on in Hall 1?").
 func browsing(in *agent.RespondInput) bool {
 	return in.Filter != nil && topicText(in.Topic) == ""
+}
+
+// pause reports whether a result is a break or a meal of the programme: a
+// session of no talk format whose title names one ("Afternoon break",
+// "Lunch and exhibition").
+func pause(r search.Result) bool {
+	if r.Session == nil || (r.Session.Format != "" && r.Session.Format != "other") {
+		return false
+	}
+	return slices.ContainsFunc(terms.Words(r.Title), lexical.PauseWord)
+}
+
+// allPauses reports whether every result is a pause (or there are none).
+func allPauses(rs []search.Result) bool {
+	return !slices.ContainsFunc(rs, func(r search.Result) bool { return !pause(r) })
 }
 
 // judge returns whether a result answers the question (see evidence) and

@@ -420,3 +420,22 @@ func TestWhenTheAttendeeIsFreeIsTheQuestionsTime(t *testing.T) {
 	st = ask(t, eng, conf, "Our reefer fleet grew from 1 to 3 ships last year. Anything on cold chain?", sunday)
 	assert.Nil(t, st.Filter, "a story's time words: %+v", st.Filter)
 }
+
+// A listing of what is on leaves out the programme's breaks and meals,
+// unless the question asks about them or nothing else is on.
+func TestBrowsingListsTalksNotBreaks(t *testing.T) {
+	const bundle = `{"conferences":[{"id":"c","name":"Pause Days","timezone":"Europe/Paris","starts_on":"2026-05-12","ends_on":"2026-05-12"}],
+ "sessions":[
+  {"id":"t1","conference_id":"c","title":"Grid batteries","format":"talk","starts_at":"2026-05-12T14:00:00+02:00","ends_at":"2026-05-12T14:45:00+02:00"},
+  {"id":"b1","conference_id":"c","title":"Afternoon break","format":"other","starts_at":"2026-05-12T14:45:00+02:00","ends_at":"2026-05-12T15:15:00+02:00"},
+  {"id":"t2","conference_id":"c","title":"Heat pumps","format":"talk","starts_at":"2026-05-12T15:15:00+02:00","ends_at":"2026-05-12T16:00:00+02:00"}],
+ "exhibitors":[],"speakers":[]}`
+	b, err := conference.Parse("pause.json", []byte(bundle))
+	require.NoError(t, err)
+	eng, conf := searchtest.Engine(t, b), agent.Conference{ID: "c", Name: "Pause Days", StartsOn: "2026-05-12"}
+	now := time.Date(2026, 5, 12, 11, 0, 0, 0, time.UTC)
+	st := ask(t, eng, conf, "what's on this afternoon?", now)
+	assert.ElementsMatch(t, []string{"t1", "t2"}, cited(st), "answer %q", st.ResponseText)
+	st = ask(t, eng, conf, "when is the break this afternoon?", now)
+	assert.Contains(t, cited(st), "b1", "answer %q", st.ResponseText)
+}
