@@ -99,6 +99,8 @@ func TestTopicDropsSelfDescriptionAndRequestPhrasing(t *testing.T) {
 		"Which claims talk should I head to?":                                                                  "claims talk",
 		"I've got a call - which pricing talks can I fit in?":                                                  "pricing talks",
 		"volunteers measuring river levels for flood warnings, is that covered?":                               "volunteers measuring river levels for flood warnings",
+		"It exists some session on clinical documentation?":                                                    "session on clinical documentation",
+		"Which sessions treat the management of the chain of supply?":                                          "management of the chain of supply",
 		"switching gears, who's on the right to repair panels?":                                                "right to repair panels",
 		"different topic: my wife is a tech, is there anything for women in the trade?":                        "women in the trade",
 		"We maintain a fleet of regional jets. Any talks on engine wash?":                                      "engine wash",
