@@ -131,6 +131,10 @@ var (
 	heldout22Bundle []byte
 	//go:embed heldout22/cases.jsonl
 	heldout22Cases []byte
+	//go:embed heldout23/bundle.json
+	heldout23Bundle []byte
+	//go:embed heldout23/cases.jsonl
+	heldout23Cases []byte
 	//go:embed realconf/cases.jsonl
 	realconfCases []byte
 	//go:embed realconf/dev_cases.jsonl
@@ -170,6 +174,7 @@ var Sets = []Set{
 	{Name: "heldout20", Role: HeldOut, About: "a forestry and timber-industry conference written apart from the code, frozen first", cases: heldout20Cases, bundle: heldout20Bundle},
 	{Name: "heldout21", Role: HeldOut, About: "a public-health and epidemiology conference written apart from the code, frozen first", cases: heldout21Cases, bundle: heldout21Bundle},
 	{Name: "heldout22", Role: HeldOut, About: "a brewing, distilling, cider and winemaking conference across the European clock change, written apart from the code, frozen first", cases: heldout22Cases, bundle: heldout22Bundle},
+	{Name: "heldout23", Role: HeldOut, About: "a live music, touring and event-production conference written apart from the code, frozen first", cases: heldout23Cases, bundle: heldout23Bundle},
 	{Name: "realconf", Role: HeldOut, About: "FOSSASIA Summit 2017, frozen cases", DataFile: realconfData, cases: realconfCases},
 }
 
