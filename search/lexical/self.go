@@ -12,9 +12,10 @@ var selfDescription = regexp.MustCompile(`(?i)^(?:i\s+am|i'm|im|we\s+are|we're|i
 
 // ownPlans is a clause about the attendee's own day, not a topic: what
 // they are through with ("done with talks for today") or whether they will
-// be there ("trying to decide if I stay for the last day").
+// be there ("trying to decide if I stay for the last day", "trying to
+// figure out when to set my alarm").
 var ownPlans = regexp.MustCompile(`(?i)^(?:(?:i\s+am|i'm|im|we\s+are|we're)\s+)?(?:(?:all|just|now|pretty\s+much)\s+)?(?:done|finished)\s+with\b` +
-	`|^(?:(?:i\s+am|i'm|im|we\s+are|we're)\s+)?(?:still\s+)?(?:trying|wanting|hoping)\s+to\s+(?:decide|figure\s+out|work\s+out)\s+(?:if|whether)\s+(?:i|we)\s+(?:should\s+|will\s+|can\s+)?(?:stay|come|go|leave|attend|skip|stick\s+around|come\s+back)\b`)
+	`|^(?:(?:i\s+am|i'm|im|we\s+are|we're)\s+)?(?:still\s+)?(?:trying|wanting|hoping)\s+to\s+(?:decide|figure\s+out|work\s+out|plan)\s+(?:(?:if|whether)\s+(?:i|we)\s+(?:should\s+|will\s+|can\s+)?|(?:when|what\s+time|how\s+early)\s+(?:(?:i|we)\s+(?:should\s+|need\s+to\s+|have\s+to\s+)?|to\s+))(?:stay|come|go|leave|attend|skip|stick\s+around|come\s+back|arrive|get\s+(?:up|in|there)|wake\s+up|set\s+(?:my|an|the)\s+alarm|head\s+(?:over|in|out))\b`)
 
 // afterIAm captures the word (and the one after it) that follows "I am"/
 // "we are" and an adverb: what tells a request or an activity ("I'm

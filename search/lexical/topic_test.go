@@ -105,6 +105,7 @@ func TestTopicDropsSelfDescriptionAndRequestPhrasing(t *testing.T) {
 		"different topic: my wife is a tech, is there anything for women in the trade?":                        "women in the trade",
 		"We maintain a fleet of regional jets. Any talks on engine wash?":                                      "engine wash",
 		"a new topic modelling library":                                                                        "new topic modelling library",
+		"talks on storage? trying to figure out when to set my alarm":                                          "talks on storage",
 		"Done with talks for today, is there anything social?":                                                 "social",
 		"I'm done with the keynotes. Any pricing talks?":                                                       "pricing talks",
 		"any talks on storage? trying to decide if I stay for the last day":                                    "storage",
@@ -227,8 +228,10 @@ func TestRetractedKeepsWhatFollowsTheLastRetraction(t *testing.T) {
 		"talks on GIS. Forget that - who sells drones?":                                         "who sells drones?",
 		"any talks on cash transfers? never mind":                                               "any talks on cash transfers? never mind",
 		"scratch that": "scratch that",
-		"workshops on mapping. Never mind, any drone vendors?": "any drone vendors?",
-		"how do I scratch that itch for robotics?":             "how do I scratch that itch for robotics?",
+		"never mind the dubbing stuff, I'm more on the accessibility side - captions for deaf viewers": "I'm more on the accessibility side - captions for deaf viewers",
+		"I was going to ask about MT but actually more urgent: who does certified translations?":       "who does certified translations?",
+		"workshops on mapping. Never mind, any drone vendors?":                                         "any drone vendors?",
+		"how do I scratch that itch for robotics?":                                                     "how do I scratch that itch for robotics?",
 	} {
 		assert.Equal(t, want, Retracted(in), "Retracted(%q)", in)
 	}

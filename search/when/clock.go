@@ -45,6 +45,10 @@ var (
 	reBare = regexp.MustCompile(tm("a"))
 )
 
+// eventNouns after "the morning", "the evening" make it the name of an
+// event ("the evening reception", "the morning run"), not a time.
+var eventNouns = []string{"reception", "dinner", "party", "gig", "show", "drinks", "social", "mixer", "tour", "concert", "gala", "run", "walk", "swim", "yoga", "meetup", "cruise"}
+
 // roughly is a hedge between a bound and its time ("until about 1pm").
 const roughly = `(?:(?:about|around|approximately|roughly)\s+)?`
 
@@ -57,8 +61,8 @@ const (
 // part records "morning", "this afternoon", "in the evening"; "good
 // morning" is a greeting, not a time, and "in the mornings" any day's.
 func (p *found) part(m match) bool {
-	if prevWord(m) == "good" {
-		return false
+	if prevWord(m) == "good" || m.group("the") == "the" && slices.Contains(eventNouns, nextWord(m)) {
+		return false // "the evening reception" names an event
 	}
 	if p.placedAt > 0 && p.placedAt <= m.idx[0] && m.group("the") == "this" && blank(m.s.text[p.placedAt:m.idx[0]]) {
 		return true // "until the boat tour this evening": when the landmark is, not a window

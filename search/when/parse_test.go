@@ -54,6 +54,7 @@ func TestParseDays(t *testing.T) {
 		{msg: "I've only got until 2 today, which talks can I still catch?", now: sg(20, 9, 20),
 			from: sg(20, 9, 20), to: sg(20, 14, 0), ongoing: true, rest: "I've only got, which talks?"},
 		{msg: "a 3 day flight planning course", rest: "a 3 day flight planning course"},
+		{msg: "what time is the evening reception and where is it", rest: "what time is the evening reception and where is it"},
 		{msg: "I hack every weekend", rest: "I hack every weekend"},
 		{msg: "21st", from: sg(21, 0, 0), to: sg(22, 0, 0), rest: ""},
 		{msg: "21/10", from: sg(21, 0, 0), to: sg(22, 0, 0), rest: ""},
