@@ -2,7 +2,8 @@ package terms
 
 // stopWords are words that say nothing about a topic: function words,
 // question words and filler common in chat messages, and what is left of
-// a contraction once its apostrophe splits it ("we've", "they're", "I'd").
+// a contraction once its apostrophe splits it ("we've", "they're", "I'd"),
+// and contractions typed without one ("arent", "dont", "whats").
 var stopWords = setOf(`
 a about above after again against all also am an and any are aren as at be because been before being
 below between both but by can cannot could couldn did didn do does doesn doing don down during each
@@ -16,6 +17,8 @@ whatever when where whether which while who whom whose why will with within with
 you your yours yourself yourselves hi hello hey thanks thank bonjour bonsoir salut merci hola gracias hallo danke ciao buongiorno grazie olá obrigado obrigada hej bedankt anyone anybody someone somebody something
 anything thing things want wanted wants looking look find finding show tell know help helps
 ve re ll m d s t
+arent isnt dont doesnt didnt cant wont wasnt werent havent hasnt hadnt shouldnt couldnt wouldnt mustnt
+im ive youre youve theyre theyve weve whats thats theres whos
 `)
 
 func setOf(words string) map[string]bool {

@@ -41,6 +41,11 @@ func TestContentDropsStopWords(t *testing.T) {
 		got = append(got, tok.Raw)
 	}
 	assert.Equal(t, []string{"audit", "sure", "due", "say", "pass"}, got, "what contractions leave is no content")
+	got = nil
+	for _, tok := range terms.Content("varroa options that arent synthetic, dont know whats best") {
+		got = append(got, tok.Raw)
+	}
+	assert.Equal(t, []string{"varroa", "options", "synthetic", "best"}, got, "contractions typed without an apostrophe")
 }
 
 func TestIsEnglish(t *testing.T) {
@@ -49,5 +54,11 @@ func TestIsEnglish(t *testing.T) {
 		"databses": false, "kubernets": false, "sbom": false, "": false,
 	} {
 		assert.Equal(t, want, terms.IsEnglish(w), "IsEnglish(%q)", w)
+	}
+}
+
+func TestUnaccented(t *testing.T) {
+	for in, want := range map[string]string{"Tōtara Room": "Totara Room", "Salon Belvédère": "Salon Belvedere", "Kōwhai": "Kowhai", "Hall 1": "Hall 1", "Straße": "Straße"} {
+		assert.Equal(t, want, terms.Unaccented(in), in)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/erleah/erleah-agent/search/terms"
 )
 
 // roomKey is a word sequence that names one or more rooms.
@@ -44,7 +46,14 @@ func roomKeys(rooms []string, uses func(string) int) []roomKey {
 		heads[i] = wordsOf(headOf(r))
 	}
 	var keys []roomKey
-	add := func(words []string, room string) {
+	var addOne func(words []string, room string)
+	add := func(words []string, room string) { // as written and as typed without accents ("Tōtara" → totara)
+		addOne(words, room)
+		if plain := wordsOf(terms.Unaccented(strings.Join(words, " "))); !slices.Equal(plain, words) {
+			addOne(plain, room)
+		}
+	}
+	addOne = func(words []string, room string) {
 		if len(words) == 0 {
 			return
 		}

@@ -100,3 +100,13 @@ func TestParseTracks(t *testing.T) {
 		{msg: "what's in the postgres day track", rest: "what's in the postgres day track"},
 	})
 }
+
+// A room named with accents is found as attendees type it without them.
+func TestParseRoomsTypedWithoutAccents(t *testing.T) {
+	cal := when.Calendar{Location: singapore, Rooms: []string{"Tōtara Room", "Salon Belvédère (Level 7)"}}
+	runParse(t, cal, []parseCase{
+		{msg: "what's in the totara room", rooms: []string{"Tōtara Room"}, rest: "what's"},
+		{msg: "anything in the Tōtara Room?", rooms: []string{"Tōtara Room"}, rest: "anything?"},
+		{msg: "salon belvedere", rooms: []string{"Salon Belvédère (Level 7)"}, rest: ""},
+	})
+}
