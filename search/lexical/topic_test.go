@@ -228,6 +228,8 @@ func TestRetractedKeepsWhatFollowsTheLastRetraction(t *testing.T) {
 		"talks on GIS. Forget that - who sells drones?":                                         "who sells drones?",
 		"any talks on cash transfers? never mind":                                               "any talks on cash transfers? never mind",
 		"scratch that": "scratch that",
+		"ok scrap the sensor question, is there anything on hive theft?":                               "is there anything on hive theft?",
+		"drop the ball on hive theft":                                                                  "drop the ball on hive theft",
 		"never mind the dubbing stuff, I'm more on the accessibility side - captions for deaf viewers": "I'm more on the accessibility side - captions for deaf viewers",
 		"I was going to ask about MT but actually more urgent: who does certified translations?":       "who does certified translations?",
 		"workshops on mapping. Never mind, any drone vendors?":                                         "any drone vendors?",
