@@ -153,10 +153,36 @@ func hedged(in *agent.RespondInput, fits func(search.Result) bool) map[search.Ta
 		}
 	}
 	if best == "" {
+		best, bestResult = standout(in, fits)
+	}
+	if best == "" {
 		return nil
 	}
 	return map[search.Table][]pick{best: {{r: bestResult, hedged: true}}}
 }
+
+// standout is, when no item reaches the hedge level, an item that stands
+// alone in its table: above the threshold, at least twice the score of
+// the table's next item, and holding at least half the question's word
+// weight ("VSH or SMR stock" and the one talk that spells both out).
+func standout(in *agent.RespondInput, fits func(search.Result) bool) (search.Table, search.Result) {
+	for _, tb := range search.Tables {
+		rs := in.Results[tb]
+		if len(rs) == 0 || !slices.ContainsFunc(in.FirstPlan, func(q search.Query) bool { return q.Table == tb }) || !fits(rs[0]) || rs[0].Score < in.Calibration.Threshold || rs[0].Coverage < standoutCover {
+			continue
+		}
+		if len(rs) == 1 || rs[0].Score >= standoutRatio*rs[1].Score {
+			return tb, rs[0]
+		}
+	}
+	return "", search.Result{}
+}
+
+// An item stands out with this share of the question and this ratio to the next.
+const (
+	standoutCover = 0.5
+	standoutRatio = 2
+)
 
 // questionEvidence is the evidence of the question as first planned.
 func questionEvidence(in *agent.RespondInput) evidence {

@@ -4,6 +4,9 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/erleah/erleah-agent/agent"
+	"github.com/erleah/erleah-agent/search"
 )
 
 // A topic is quoted up to where a new part of its sentence starts, and not
@@ -18,4 +21,29 @@ func TestQuotableQuotesAPhraseOrNothing(t *testing.T) {
 	} {
 		assert.Equal(t, want, quotable(topic), topic)
 	}
+}
+
+// When nothing reaches the hedge level, an item that stands alone in a
+// table the question was searched in (twice the next score, half the
+// question's words) is offered, hedged; not one of a table only a
+// reflection turned to, nor one with a close second.
+func TestAnItemThatStandsAloneIsOfferedHedged(t *testing.T) {
+	item := func(tb search.Table, id string, score float32, cover float64) search.Result {
+		return search.Result{Item: search.Item{Ref: search.Ref{Table: tb, ID: id}, Title: id}, Score: score, Coverage: cover}
+	}
+	in := func(second float32, planned search.Table) *agent.RespondInput {
+		return &agent.RespondInput{
+			Calibration: search.Calibration{Threshold: 0.3, Confident: 0.6},
+			FirstPlan:   []search.Query{{Table: planned, Text: "vsh or smr stock"}},
+			Results: map[search.Table][]search.Result{search.Sessions: {
+				item(search.Sessions, "s26", 0.42, 0.72), item(search.Sessions, "s01", second, 0.28)}},
+		}
+	}
+	picks := choose(in(0.15, search.Sessions))
+	if assert.Len(t, picks[search.Sessions], 1) {
+		assert.Equal(t, "s26", picks[search.Sessions][0].r.ID)
+		assert.True(t, picks[search.Sessions][0].hedged)
+	}
+	assert.Empty(t, choose(in(0.3, search.Sessions)), "a close second")
+	assert.Empty(t, choose(in(0.15, search.Exhibitors)), "a table the question was not searched in")
 }
