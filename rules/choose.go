@@ -190,7 +190,7 @@ func questionEvidence(in *agent.RespondInput) evidence {
 	if len(planned) == 0 {
 		planned = in.Queries
 	}
-	return newEvidence(in.Lexicon, planned, in.Language)
+	return newEvidence(in.Lexicon, planned, in.Language, asked(in.Message, in.Reading))
 }
 
 // lacksARealThing reports whether the question, as first planned, names a
@@ -248,11 +248,12 @@ type evidence struct {
 	lacking  []float64 // per analysis, the share of its weight nothing here explains
 }
 
-func newEvidence(lex *search.Lexicon, planned []search.Query, language string) evidence {
+func newEvidence(lex *search.Lexicon, planned []search.Query, language, question string) evidence {
 	ev := evidence{lex: lex}
 	if lex == nil {
 		return ev
 	}
+	alts := alternates(question)
 	foreign := language != "" && language != lexical.English
 	for _, q := range planned {
 		a := lex.Analyze(q.Text)
@@ -265,7 +266,10 @@ func newEvidence(lex *search.Lexicon, planned []search.Query, language string) e
 					a.Explain(i, e)
 				}
 			}
-			if realThing(a.Concepts[i]) {
+		}
+		explainByAlternates(a, alts)
+		for i, k := range a.Concepts {
+			if realThing(k) {
 				a.Concepts[i].Weight *= terms.Specificity(k.Word)
 			}
 		}

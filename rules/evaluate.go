@@ -29,7 +29,7 @@ func evaluate(in *agent.EvalInput) verdict {
 	if len(planned) == 0 {
 		planned = []search.Query{{Text: topicText(asked(in.Message, in.Reading))}}
 	}
-	ev := newEvidence(in.Lexicon, planned, in.Language)
+	ev := newEvidence(in.Lexicon, planned, in.Language, asked(in.Message, in.Reading))
 	cited := map[string]bool{}
 	for _, c := range in.Citations {
 		cited[c.Key()] = true

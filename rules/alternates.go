@@ -1,0 +1,57 @@
+package rules
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/erleah/erleah-agent/search/lexical"
+	"github.com/erleah/erleah-agent/search/terms"
+)
+
+// altToken is a written word (with its inner dots, dashes and apostrophes:
+// "G.8275.1", "co-ops") or a slash.
+var altToken = regexp.MustCompile(`[\p{L}\p{N}]+(?:[.'’-][\p{L}\p{N}]+)*|/`)
+
+// alternates maps each acronym of a question that a slash joins to another
+// ("AAP / CFM stuff", "OOS/OOT") to the acronyms it is joined to: either is
+// what the attendee asks about. Words joined by "or", or a slash between
+// phrases ("crop insurance or agricultural hail"), are not read so: the
+// phrases are the alternatives, not the words beside the joint.
+func alternates(question string) map[string][]string {
+	toks := altToken.FindAllString(question, -1)
+	out := map[string][]string{}
+	for i := 1; i+1 < len(toks); i++ {
+		l, r := toks[i-1], toks[i+1]
+		if toks[i] != "/" || !acronym(l) || !acronym(r) {
+			continue
+		}
+		l, r = strings.ToLower(l), strings.ToLower(r)
+		out[l] = append(out[l], r)
+		out[r] = append(out[r], l)
+	}
+	return out
+}
+
+// acronym reports whether a written word is in capitals, digits allowed
+// ("CFM", "G8", "IPoDWDM" is not), and not a phrase's word.
+func acronym(w string) bool {
+	return len(w) >= 2 && strings.ToUpper(w) == w && strings.ToLower(w) != w && len(terms.Words(w)) == 1
+}
+
+// explainByAlternates lets a word the conference never uses be met by the
+// known word it is an alternative to: an item with "AAP" answers "AAP / CFM
+// stuff" as fully as one with both.
+func explainByAlternates(a lexical.Analysis, alts map[string][]string) {
+	for i, k := range a.Concepts {
+		if !missing(k) {
+			continue
+		}
+		for _, x := range alts[k.Word] {
+			for _, o := range a.Concepts {
+				if o.Word == x && o.Known() {
+					a.Explain(i, x)
+				}
+			}
+		}
+	}
+}
