@@ -168,14 +168,21 @@ func hedged(in *agent.RespondInput, fits func(search.Result) bool) map[search.Ta
 func standout(in *agent.RespondInput, fits func(search.Result) bool) (search.Table, search.Result) {
 	for _, tb := range search.Tables {
 		rs := in.Results[tb]
-		if len(rs) == 0 || !slices.ContainsFunc(in.FirstPlan, func(q search.Query) bool { return q.Table == tb }) || !fits(rs[0]) || rs[0].Score < in.Calibration.Threshold || rs[0].Coverage < standoutCover {
+		if len(rs) == 0 || !searchedIn(in.FirstPlan, tb) || !fits(rs[0]) {
 			continue
 		}
-		if len(rs) == 1 || rs[0].Score >= standoutRatio*rs[1].Score {
-			return tb, rs[0]
+		top := rs[0]
+		alone := len(rs) == 1 || top.Score >= standoutRatio*rs[1].Score
+		if alone && top.Score >= in.Calibration.Threshold && top.Coverage >= standoutCover {
+			return tb, top
 		}
 	}
 	return "", search.Result{}
+}
+
+// searchedIn reports whether queries search table tb.
+func searchedIn(queries []search.Query, tb search.Table) bool {
+	return slices.ContainsFunc(queries, func(q search.Query) bool { return q.Table == tb })
 }
 
 // An item stands out with this share of the question and this ratio to the next.
