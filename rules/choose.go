@@ -88,13 +88,21 @@ func allPauses(rs []search.Result) bool {
 }
 
 // judge returns whether a result answers the question (see evidence) and
-// meets its time and place constraints, judging each result once.
+// meets its time and place constraints, judging each result once. A
+// speaker the question did not ask for, found because a reflection looked
+// among speakers too, must hold half the question: a biography is long,
+// general prose, where a third of a question's words ("gas", "distribution"
+// in "Atlantic Gas & Electric… distribution system operator") is easily
+// met by chance.
 func judge(in *agent.RespondInput, ev evidence) func(search.Result) bool {
 	judged := map[string]bool{}
 	return func(r search.Result) bool {
 		ok, seen := judged[r.Key()]
 		if !seen {
 			ok = ev.answers(r) && inFilter(in.Filter, r, in.Talks[r.Key()], ev.answers)
+			if ok && r.Table == search.Speakers && !searchedIn(in.FirstPlan, search.Speakers) {
+				ok = ev.support(r) >= unaskedSpeakerSupport
+			}
 			judged[r.Key()] = ok
 		}
 		return ok
@@ -185,10 +193,12 @@ func searchedIn(queries []search.Query, tb search.Table) bool {
 	return slices.ContainsFunc(queries, func(q search.Query) bool { return q.Table == tb })
 }
 
-// An item stands out with this share of the question and this ratio to the next.
+// An item stands out with this share of the question and this ratio to the
+// next; a speaker nobody asked for needs this share of it.
 const (
-	standoutCover = 0.5
-	standoutRatio = 2
+	standoutCover         = 0.5
+	standoutRatio         = 2
+	unaskedSpeakerSupport = 0.5
 )
 
 // questionEvidence is the evidence of the question as first planned.

@@ -47,3 +47,19 @@ func TestAnItemThatStandsAloneIsOfferedHedged(t *testing.T) {
 	assert.Empty(t, choose(in(0.3, search.Sessions)), "a close second")
 	assert.Empty(t, choose(in(0.15, search.Exhibitors)), "a table the question was not searched in")
 }
+
+// A speaker the question did not ask for needs half of it to be
+// recommended; asked for, a third is enough.
+func TestAnUnaskedSpeakerNeedsHalfTheQuestion(t *testing.T) {
+	in := func(cover float64, planned search.Table) *agent.RespondInput {
+		return &agent.RespondInput{
+			Calibration: search.Calibration{Threshold: 0.3, Confident: 0.6},
+			FirstPlan:   []search.Query{{Table: planned, Text: "gas distribution leak detection"}},
+			Results: map[search.Table][]search.Result{search.Speakers: {{Item: search.Item{
+				Ref: search.Ref{Table: search.Speakers, ID: "p28"}, Title: "p28"}, Score: 0.76, Coverage: cover}}},
+		}
+	}
+	assert.Empty(t, choose(in(0.43, search.Sessions)), "a third of the question, speakers not asked for")
+	assert.Len(t, choose(in(0.55, search.Sessions))[search.Speakers], 1, "half of it")
+	assert.Len(t, choose(in(0.43, search.Speakers))[search.Speakers], 1, "speakers asked for")
+}
