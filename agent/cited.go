@@ -19,7 +19,8 @@ func (t *turn) aboutCited(byTable map[search.Table][]search.Result) {
 	if f == nil || f.Kind != FollowRefer {
 		return
 	}
-	linked := t.items(t.linked(f.Refs))
+	cited := t.items(f.Refs)
+	linked := append(cited, t.items(neighbours(cited))...)
 	keep := map[search.Ref]bool{}
 	for _, r := range linked {
 		keep[r.Ref] = true
@@ -35,14 +36,10 @@ func (t *turn) aboutCited(byTable map[search.Table][]search.Result) {
 	}
 }
 
-// linked are refs followed by the speakers of those that are sessions and
-// the talks of those that are speakers.
-func (t *turn) linked(refs []search.Ref) []search.Ref {
-	items := t.items(refs)
+// neighbours are the speakers of the sessions among items and the talks of
+// the speakers.
+func neighbours(items []search.Result) []search.Ref {
 	var out []search.Ref
-	for _, r := range items {
-		out = append(out, r.Ref)
-	}
 	for _, r := range items {
 		out = append(out, r.Speakers...)
 		out = append(out, r.Talks...)

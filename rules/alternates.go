@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/erleah/erleah-agent/search/lexical"
-	"github.com/erleah/erleah-agent/search/terms"
 )
 
 // altToken is a written word (with its inner dots, dashes and apostrophes:
@@ -22,7 +21,7 @@ func alternates(question string) map[string][]string {
 	out := map[string][]string{}
 	for i := 1; i+1 < len(toks); i++ {
 		l, r := toks[i-1], toks[i+1]
-		if toks[i] != "/" || !acronym(l) || !acronym(r) {
+		if toks[i] != "/" || !lexical.IsCapitals(l) || !lexical.IsCapitals(r) {
 			continue
 		}
 		l, r = strings.ToLower(l), strings.ToLower(r)
@@ -30,12 +29,6 @@ func alternates(question string) map[string][]string {
 		out[r] = append(out[r], l)
 	}
 	return out
-}
-
-// acronym reports whether a written word is in capitals, digits allowed
-// ("CFM", "G8", "IPoDWDM" is not), and not a phrase's word.
-func acronym(w string) bool {
-	return len(w) >= 2 && strings.ToUpper(w) == w && strings.ToLower(w) != w && len(terms.Words(w)) == 1
 }
 
 // explainByAlternates lets a word the conference never uses be met by the

@@ -436,6 +436,10 @@ func TestBrowsingListsTalksNotBreaks(t *testing.T) {
 	now := time.Date(2026, 5, 12, 11, 0, 0, 0, time.UTC)
 	st := ask(t, eng, conf, "what's on this afternoon?", now)
 	assert.ElementsMatch(t, []string{"t1", "t2"}, cited(st), "answer %q", st.ResponseText)
-	st = ask(t, eng, conf, "when is the break this afternoon?", now)
-	assert.Contains(t, cited(st), "b1", "answer %q", st.ResponseText)
+	st = ask(t, eng, conf, "what's on after 2pm?", now)
+	assert.NotContains(t, cited(st), "b1", "a listing, answer %q", st.ResponseText)
+	for _, q := range []string{"when is the break this afternoon?", "is there an afternoon break?"} {
+		st = ask(t, eng, conf, q, now)
+		assert.Contains(t, cited(st), "b1", "%q asks for the break: answer %q", q, st.ResponseText)
+	}
 }

@@ -23,7 +23,9 @@ type rewritten struct {
 	outweighed bool
 }
 
-// droppedShare is the share of a's word weight that the dropped words carry.
+// droppedShare is the share of a's word weight that the dropped words
+// carry: the rewrite's own reading of the words, which is not always the
+// analysis's set of unexplained concepts (see unexplained).
 func droppedShare(a lexical.Analysis, dropped []string) float64 {
 	var w float64
 	for _, k := range a.Concepts {

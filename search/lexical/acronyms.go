@@ -63,7 +63,7 @@ func (a *acronyms) addText(text string, seen map[string]bool) {
 	for _, m := range definition.FindAllStringSubmatchIndex(text, -1) {
 		acr := text[m[2]:m[3]]
 		want, ok := spelling(acr)
-		if long := longFormBefore(terms.Words(text[:m[0]]), want); ok && long != "" && isCapitals(acr) {
+		if long := longFormBefore(terms.Words(text[:m[0]]), want); ok && long != "" && IsCapitals(acr) {
 			a.defined[want] = long
 		}
 	}
@@ -84,7 +84,7 @@ func (a *acronyms) addText(text string, seen map[string]bool) {
 func (a *acronyms) addWords(sentence string) {
 	for _, w := range strings.Fields(sentence) {
 		w = unpunctuated(w)
-		if isCapitals(w) {
+		if IsCapitals(w) {
 			a.upper[strings.ToLower(w)] = true
 		}
 		if init := camelInitials(w); init != "" {

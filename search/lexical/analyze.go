@@ -191,7 +191,7 @@ func written(text string) (caps, named map[string]bool) {
 		if w == "" {
 			continue
 		}
-		if isCapitals(w) || (strings.HasSuffix(w, "s") && isCapitals(w[:len(w)-1])) {
+		if IsCapitals(w) || (strings.HasSuffix(w, "s") && IsCapitals(w[:len(w)-1])) {
 			caps[strings.ToLower(w)] = true
 		}
 		if unicode.IsUpper([]rune(w)[0]) {

@@ -20,9 +20,9 @@ func sameLetters(a, b string) bool {
 // unpunctuated is a written word without the punctuation around it.
 func unpunctuated(w string) string { return strings.Trim(w, `.,;:!?"'()[]{}`) }
 
-// isCapitals reports whether w is written like an acronym: two to ten
+// IsCapitals reports whether w is written like an acronym: two to ten
 // letters or digits, the letters all capitals ("SBOM", "K8S", "B2B").
-func isCapitals(w string) bool {
+func IsCapitals(w string) bool {
 	if n := len(w); n < 2 || n > 10 {
 		return false
 	}
@@ -52,7 +52,7 @@ func camelInitials(w string) string {
 			b.WriteRune(unicode.ToLower(r))
 		}
 	}
-	if b.Len() < 2 || !unicode.IsUpper(rs[0]) || isCapitals(w) {
+	if b.Len() < 2 || !unicode.IsUpper(rs[0]) || IsCapitals(w) {
 		return ""
 	}
 	return b.String()

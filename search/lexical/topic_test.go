@@ -238,17 +238,3 @@ func TestRetractedKeepsWhatFollowsTheLastRetraction(t *testing.T) {
 		assert.Equal(t, want, Retracted(in), "Retracted(%q)", in)
 	}
 }
-
-func TestAsksForPauseTellsBreaksFromTimesByThem(t *testing.T) {
-	for text, want := range map[string]bool{
-		"when is the coffee break?":     true,
-		"where's lunch today?":          true,
-		"anything to eat?":              true,
-		"what's on after lunch?":        false,
-		"what's on after the break?":    false,
-		"talks before the coffee break": false,
-		"what's left today?":            false,
-	} {
-		assert.Equal(t, want, AsksForPause(text), text)
-	}
-}

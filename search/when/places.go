@@ -46,25 +46,20 @@ func roomKeys(rooms []string, uses func(string) int) []roomKey {
 		heads[i] = wordsOf(headOf(r))
 	}
 	var keys []roomKey
-	var addOne func(words []string, room string)
-	add := func(words []string, room string) { // as written and as typed without accents ("Tōtara" → totara)
-		addOne(words, room)
-		if plain := wordsOf(terms.Unaccented(strings.Join(words, " "))); !slices.Equal(plain, words) {
-			addOne(plain, room)
-		}
-	}
-	addOne = func(words []string, room string) {
-		if len(words) == 0 {
+	add := func(written []string, room string) { // as written and as typed without accents ("Tōtara" → totara)
+		if len(written) == 0 {
 			return
 		}
-		cue := len(words) == 1 && plainWord(words[0])
-		i := slices.IndexFunc(keys, func(k roomKey) bool { return slices.Equal(k.words, words) })
-		if i < 0 {
-			keys = append(keys, roomKey{words: words, cue: cue})
-			i = len(keys) - 1
+		for _, words := range [][]string{written, wordsOf(terms.Unaccented(strings.Join(written, " ")))} {
+			cue := len(words) == 1 && plainWord(words[0])
+			i := slices.IndexFunc(keys, func(k roomKey) bool { return slices.Equal(k.words, words) })
+			if i < 0 {
+				keys = append(keys, roomKey{words: words, cue: cue})
+				i = len(keys) - 1
+			}
+			keys[i].rooms = addOnce(keys[i].rooms, room)
+			keys[i].cue = keys[i].cue && cue
 		}
-		keys[i].rooms = addOnce(keys[i].rooms, room)
-		keys[i].cue = keys[i].cue && cue
 	}
 	for i, r := range rooms {
 		add(wordsOf(r), r)
