@@ -176,7 +176,7 @@ func hedged(in *agent.RespondInput, fits func(search.Result) bool) map[search.Ta
 func standout(in *agent.RespondInput, fits func(search.Result) bool) (search.Table, search.Result) {
 	for _, tb := range search.Tables {
 		rs := in.Results[tb]
-		if len(rs) == 0 || !searchedIn(in.FirstPlan, tb) || !fits(rs[0]) {
+		if len(rs) == 0 || !searchedIn(in.FirstPlan, tb) || !fits(rs[0]) || fedBack(in, tb) {
 			continue
 		}
 		top := rs[0]
@@ -186,6 +186,21 @@ func standout(in *agent.RespondInput, fits func(search.Result) bool) (search.Tab
 		}
 	}
 	return "", search.Result{}
+}
+
+// fedBack reports whether table tb was searched with words taken from its
+// own best matches (pseudo-relevance feedback, see related): they lift
+// those matches over the rest, so a lead they give is no sign of standing
+// out ("installation vessels for offshore wind" and a rotor-sail talk,
+// lifted by its own "payback period").
+func fedBack(in *agent.RespondInput, tb search.Table) bool {
+	for _, f := range in.FirstPlan {
+		r := rewrite(in.Lexicon, tb, f.Text, nil)
+		if len(r.related) > 0 && slices.ContainsFunc(in.Queries, func(q search.Query) bool { return q.Table == tb && q.Text == r.text }) {
+			return true
+		}
+	}
+	return false
 }
 
 // searchedIn reports whether queries search table tb.

@@ -4,9 +4,11 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/search"
+	"github.com/erleah/erleah-agent/search/searchtest"
 )
 
 // A topic is quoted up to where a new part of its sentence starts, and not
@@ -62,4 +64,26 @@ func TestAnUnaskedSpeakerNeedsHalfTheQuestion(t *testing.T) {
 	assert.Empty(t, choose(in(0.43, search.Sessions)), "a third of the question, speakers not asked for")
 	assert.Len(t, choose(in(0.55, search.Sessions))[search.Speakers], 1, "half of it")
 	assert.Len(t, choose(in(0.43, search.Speakers))[search.Speakers], 1, "speakers asked for")
+}
+
+// A lead that words taken from the table's own best matches gave
+// (pseudo-relevance feedback) is no sign of standing out: those words lift
+// the matches they came from.
+func TestAFedBackLeadIsNoStandout(t *testing.T) {
+	_, eng := searchtest.Demo(t)
+	lex := eng.Lexicon("aidata26")
+	fed := rewrite(lex, search.Sessions, "kubernetes autoscaling", nil)
+	require.NotEmpty(t, fed.related, "the demo has words that co-occur with these")
+	in := func(searched string) *agent.RespondInput {
+		return &agent.RespondInput{
+			Calibration: search.Calibration{Threshold: 0.3, Confident: 0.6},
+			Lexicon:     lex,
+			FirstPlan:   []search.Query{{Table: search.Sessions, Text: "kubernetes autoscaling"}},
+			Queries:     []search.Query{{Table: search.Sessions, Text: searched}},
+			Results: map[search.Table][]search.Result{search.Sessions: {{Item: search.Item{
+				Ref: search.Ref{Table: search.Sessions, ID: "s055"}, Title: "s055"}, Score: 0.42, Coverage: 1}}},
+		}
+	}
+	assert.Len(t, choose(in("kubernetes autoscaling"))[search.Sessions], 1, "the question's own words")
+	assert.Empty(t, choose(in(fed.text)), "fed back")
 }
