@@ -192,26 +192,13 @@ func bestSupported(needs []string, most int, support func(string) float64) []str
 }
 
 // routes lists the tables a question asks for by the cue words of its
-// request, not of how attendees describe themselves ("I run a startup").
+// request, not of how attendees describe themselves ("I run a startup"),
+// clause by clause; sessions when no clause names a table.
 func routes(question string) []search.Table {
-	return cueTables(terms.Words(lexical.Request(question)))
-}
-
-// cueTables lists the tables the question's cue words point to; sessions
-// when none does.
-func cueTables(words []string) []search.Table {
 	has := map[search.Table]bool{}
-	for i, w := range words {
-		switch {
-		case speakerCues[w]:
-			has[search.Speakers] = true
-		case exhibitorCues[w]:
-			has[search.Exhibitors] = true
-		case sessionCues[w]:
-			has[search.Sessions] = true
-		case w == "help" && i+1 < len(words) && words[i+1] == "with",
-			i > 0 && words[i-1] == "who" && vendorVerbs[w]: // "who makes smart pumps?"
-			has[search.Exhibitors] = true
+	for _, clause := range strings.FieldsFunc(lexical.Request(question), func(r rune) bool { return r == ',' || r == ';' }) {
+		for _, tb := range cueTables(terms.Words(clause)) {
+			has[tb] = true
 		}
 	}
 	var out []search.Table
@@ -224,6 +211,47 @@ func cueTables(words []string) []search.Table {
 		out = []search.Table{search.Sessions}
 	}
 	return out
+}
+
+// cueTables lists the tables one clause's cue words point to; "what's on"
+// and a closing "go to" ask for the programme ("what should I go to?").
+func cueTables(words []string) []search.Table {
+	has := map[search.Table]bool{}
+	for i, w := range words {
+		switch {
+		case speakerCues[w]:
+			has[search.Speakers] = true
+		case exhibitorCues[w]:
+			has[search.Exhibitors] = true
+		case sessionCues[w], whatsOn(words, i), w == "go" && i+2 == len(words) && words[i+1] == "to":
+			has[search.Sessions] = true
+		case w == "help" && i+1 < len(words) && words[i+1] == "with",
+			i > 0 && words[i-1] == "who" && vendorVerbs[w]: // "who makes smart pumps?"
+			has[search.Exhibitors] = true
+		}
+	}
+	var out []search.Table
+	for _, tb := range search.Tables {
+		if has[tb] {
+			out = append(out, tb)
+		}
+	}
+	return out
+}
+
+func isExhibitorCue(w string) bool { return exhibitorCues[w] }
+
+// whatsOn reports whether words[i] starts "what's on" ("whats on", "what
+// is on") in a clause that names no company's cue ("what's on at the
+// booths" asks for exhibitors).
+func whatsOn(words []string, i int) bool {
+	rest := words[i:]
+	switch {
+	case len(rest) >= 3 && rest[0] == "what" && (rest[1] == "s" || rest[1] == "is") && rest[2] == "on",
+		len(rest) >= 2 && rest[0] == "whats" && rest[1] == "on":
+		return !slices.ContainsFunc(words, isExhibitorCue)
+	}
+	return false
 }
 
 // topicText is what the question is about, as the attendee wrote it

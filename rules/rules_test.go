@@ -59,6 +59,9 @@ func TestPlannerRoutesByCues(t *testing.T) {
 		{"Is anyone exhibiting labelling tools?", []search.Table{search.Exhibitors}, []search.Mode{search.Faceted}, "labelling tools"},
 		{"Who's presenting Fraud Detection with Graph Features: Uncovering Money-Mule Networks?", []search.Table{search.Sessions, search.Speakers}, []search.Mode{search.Master, search.Faceted}, "Fraud Detection with Graph Features: Uncovering Money-Mule Networks"},
 		{"Who makes annotation tools?", []search.Table{search.Exhibitors, search.Speakers}, []search.Mode{search.Faceted, search.Faceted}, "annotation tools"},
+		// "What's on" and a closing "go to" ask for the programme.
+		{"what's on fraud, and which vendors sell annotation tools?", []search.Table{search.Sessions, search.Exhibitors}, []search.Mode{search.Faceted, search.Faceted}, "fraud annotation tools"},
+		{"Fraud detection. What should I go to, and which vendors sell annotation tools?", []search.Table{search.Sessions, search.Exhibitors}, []search.Mode{search.Faceted, search.Faceted}, "Fraud detection annotation tools"},
 		// Cue words in how attendees describe themselves route nowhere.
 		{"I run a small startup. Any talks on fraud?", []search.Table{search.Sessions}, []search.Mode{search.Faceted}, "fraud"},
 		{"I'm the only security person at our company. What is there on fraud, sessions or vendors?", []search.Table{search.Sessions, search.Exhibitors}, []search.Mode{search.Faceted, search.Faceted}, "fraud"},
