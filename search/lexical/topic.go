@@ -55,14 +55,20 @@ func declinedPart(clause string) (bool, string) {
 var (
 	myConcernIs  = regexp.MustCompile(`(?i)^(?:my|our)\s+(?:(?:biggest|main|big|real|top|first|one|only|greatest|current|key)\s+)?(?:fear|concern|worry|problem|challenge|priority|goal|focus|interest|question|issue|headache|pain\s+point)s?\s+(?:is|are|was|were|right\s+now\s+is)\b`)
 	interestedIn = regexp.MustCompile(`(?i)^(?:interested|keen|curious)(?:\s+(?:in|on|about))?\b`)
-	outright     = []*regexp.Regexp{myConcernIs, interestedIn, worry}
+	// "I have no idea what to charge", "we don't know how to…": what they
+	// do not know is what they need.
+	noIdea   = regexp.MustCompile(`(?i)^(?:i|we)\s+(?:(?:have|had)\s+(?:absolutely\s+)?no\s+(?:idea|clue)|(?:really\s+)?(?:don't|dont|do\s+not|didn't|did\s+not)\s+(?:really\s+)?know)(?:\s+(?:how\s+to|how|what|which|where|whether|if|about))?\b`)
+	outright = []*regexp.Regexp{myConcernIs, interestedIn, worry, noIdea}
 )
 
 // requestPhrasing is how attendees ask rather than what they ask about; it
 // is peeled off the start of a clause, repeatedly.
 var requestPhrasing = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)^(?:(?:hi|hello|hey)(?:\s+there)?|thanks|thank\s+you|please|so|well|ok|okay|also|btw|quick\s+question)\b[\s,!]*`),
+	// A stance adverb that opens a clause ("honestly, I'm nervous about…").
+	regexp.MustCompile(`(?i)^(?:(?:and|but)\s+)?(?:honestly|frankly|basically|seriously|truthfully|admittedly|personally|anyway|anyways|tbh|to\s+be\s+(?:honest|fair|frank)|in\s+all\s+honesty)\b[\s,!]*`),
 	worry,
+	noIdea,
 	// A turn to another subject: "switching gears, …", "different topic: …"
 	// (not "a new topic modelling library").
 	regexp.MustCompile(`(?i)^(?:(?:ok(?:ay)?|so|right|alright|now)[\s,]+)?(?:switching\s+gears|changing\s+(?:the\s+)?(?:subject|topic|gears)|(?:on\s+)?(?:a\s+)?(?:different|new|another|separate|unrelated)\s+(?:topic|question|subject|note)|unrelated(?:\s+question)?|one\s+more\s+(?:thing|question)|another\s+(?:thing|question))(?:\s*[,:;!.–—-]+\s*|\s*$)`),

@@ -178,6 +178,19 @@ func TestNeedsReadWhatTroublesWhoAsks(t *testing.T) {
 	}
 }
 
+// A stance adverb opening a clause is how it is said, and what the
+// attendee does not know is what they need, however short.
+func TestNeedsReadStanceAndWhatIsNotKnown(t *testing.T) {
+	for in, want := range map[string][]Need{
+		"and honestly I'm nervous about my guys working near high voltage": {{Text: "my guys working near high voltage", Asked: true}},
+		"Frankly, anything on cold rooms?":                                 {{Text: "cold rooms", Asked: false}},
+		"I have no clue what to charge":                                    {{Text: "charge", Asked: true}},
+		"we don't know how to size a chiller":                              {{Text: "size a chiller", Asked: true}},
+	} {
+		assert.Equal(t, want, AskedNeeds(in), in)
+	}
+}
+
 func TestNeedsLeaveOutWhoAsksByRole(t *testing.T) {
 	for in, want := range map[string][]string{
 		"Director of food and nutrition services at a hospital. Any talks on patient meal ordering?": {"patient meal ordering"},
