@@ -135,6 +135,10 @@ var (
 	heldout23Bundle []byte
 	//go:embed heldout23/cases.jsonl
 	heldout23Cases []byte
+	//go:embed heldout24/bundle.json
+	heldout24Bundle []byte
+	//go:embed heldout24/cases.jsonl
+	heldout24Cases []byte
 	//go:embed realconf/cases.jsonl
 	realconfCases []byte
 	//go:embed realconf/dev_cases.jsonl
@@ -175,6 +179,7 @@ var Sets = []Set{
 	{Name: "heldout21", Role: HeldOut, About: "a public-health and epidemiology conference written apart from the code, frozen first", cases: heldout21Cases, bundle: heldout21Bundle},
 	{Name: "heldout22", Role: HeldOut, About: "a brewing, distilling, cider and winemaking conference across the European clock change, written apart from the code, frozen first", cases: heldout22Cases, bundle: heldout22Bundle},
 	{Name: "heldout23", Role: HeldOut, About: "a live music, touring and event-production conference written apart from the code, frozen first", cases: heldout23Cases, bundle: heldout23Bundle},
+	{Name: "heldout24", Role: HeldOut, About: "an aquaculture, fisheries and seafood-processing conference across the European clock change, written apart from the code, frozen first", cases: heldout24Cases, bundle: heldout24Bundle},
 	{Name: "realconf", Role: HeldOut, About: "FOSSASIA Summit 2017, frozen cases", DataFile: realconfData, cases: realconfCases},
 }
 
