@@ -58,7 +58,9 @@ var (
 	// "I have no idea what to charge", "we don't know how to…": what they
 	// do not know is what they need.
 	noIdea   = regexp.MustCompile(`(?i)^(?:i|we)\s+(?:(?:have|had)\s+(?:absolutely\s+)?no\s+(?:idea|clue)|(?:really\s+)?(?:don't|dont|do\s+not|didn't|did\s+not)\s+(?:really\s+)?know)(?:\s+(?:how\s+to|how|what|which|where|whether|if|about))?\b`)
-	outright = []*regexp.Regexp{myConcernIs, interestedIn, worry, noIdea}
+	// "We struggle to get interpreters…", "we have trouble finding…".
+	struggle = regexp.MustCompile(`(?i)^(?:i|we)\s+(?:(?:really|still|always|often|constantly|keep)\s+)*(?:struggle|struggled|battle|have\s+(?:(?:real|a\s+lot\s+of|so\s+much)\s+)?(?:trouble|difficulty|difficulties|a\s+hard\s+time|problems)|find\s+it\s+(?:hard|difficult))(?:\s+(?:to|with|in))?\b`)
+	outright = []*regexp.Regexp{myConcernIs, interestedIn, worry, noIdea, struggle}
 )
 
 // requestPhrasing is how attendees ask rather than what they ask about; it
@@ -69,6 +71,7 @@ var requestPhrasing = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)^(?:(?:and|but)\s+)?(?:honestly|frankly|basically|seriously|truthfully|admittedly|personally|anyway|anyways|tbh|to\s+be\s+(?:honest|fair|frank)|in\s+all\s+honesty)\b[\s,!]*`),
 	worry,
 	noIdea,
+	struggle,
 	// A turn to another subject: "switching gears, …", "different topic: …"
 	// (not "a new topic modelling library").
 	regexp.MustCompile(`(?i)^(?:(?:ok(?:ay)?|so|right|alright|now)[\s,]+)?(?:switching\s+gears|changing\s+(?:the\s+)?(?:subject|topic|gears)|(?:on\s+)?(?:a\s+)?(?:different|new|another|separate|unrelated)\s+(?:topic|question|subject|note)|unrelated(?:\s+question)?|one\s+more\s+(?:thing|question)|another\s+(?:thing|question))(?:\s*[,:;!.–—-]+\s*|\s*$)`),

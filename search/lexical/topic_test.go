@@ -179,7 +179,8 @@ func TestNeedsReadWhatTroublesWhoAsks(t *testing.T) {
 }
 
 // A stance adverb opening a clause is how it is said, and what the
-// attendee does not know is what they need, however short.
+// attendee does not know or struggles with is what they need, however
+// short.
 func TestNeedsReadStanceAndWhatIsNotKnown(t *testing.T) {
 	for in, want := range map[string][]Need{
 		"and honestly I'm nervous about my guys working near high voltage": {{Text: "my guys working near high voltage", Asked: true}},
