@@ -57,7 +57,7 @@ var (
 	interestedIn = regexp.MustCompile(`(?i)^(?:interested|keen|curious)(?:\s+(?:in|on|about))?\b`)
 	// "I have no idea what to charge", "we don't know how to…": what they
 	// do not know is what they need.
-	noIdea   = regexp.MustCompile(`(?i)^(?:i|we)\s+(?:(?:have|had)\s+(?:absolutely\s+)?no\s+(?:idea|clue)|(?:really\s+)?(?:don't|dont|do\s+not|didn't|did\s+not)\s+(?:really\s+)?know)(?:\s+(?:how\s+to|how|what|which|where|whether|if|about))?\b`)
+	noIdea = regexp.MustCompile(`(?i)^(?:i|we)\s+(?:(?:have|had)\s+(?:absolutely\s+)?no\s+(?:idea|clue)|(?:really\s+)?(?:don't|dont|do\s+not|didn't|did\s+not)\s+(?:really\s+)?know)(?:\s+(?:how\s+to|how|what|which|where|whether|if|about))?\b`)
 	// "We struggle to get interpreters…", "we have trouble finding…".
 	struggle = regexp.MustCompile(`(?i)^(?:i|we)\s+(?:(?:really|still|always|often|constantly|keep)\s+)*(?:struggle|struggled|battle|have\s+(?:(?:real|a\s+lot\s+of|so\s+much)\s+)?(?:trouble|difficulty|difficulties|a\s+hard\s+time|problems)|find\s+it\s+(?:hard|difficult))(?:\s+(?:to|with|in))?\b`)
 	outright = []*regexp.Regexp{myConcernIs, interestedIn, worry, noIdea, struggle}
