@@ -165,12 +165,38 @@ func (l *Lexicon) Mentions(text string) []Mention {
 		if n.plain {
 			continue
 		}
-		if strings.Contains(words, n.words) || n.short != "" && strings.Contains(words, n.short) || l.distinctive(n, words) {
+		if strings.Contains(words, n.words) || n.short != "" && strings.Contains(words, n.short) || l.distinctive(n, words) || l.misspelt(n, words) {
 			out = append(out, Mention{Ref: n.ref, Title: n.title})
 		}
 	}
 	slices.SortFunc(out, func(a, b Mention) int { return strings.Compare(a.Ref.Key(), b.Ref.Key()) })
 	return out
+}
+
+// misspelt reports whether words name a speaker of two or more names with
+// one of them misspelt ("sian pritchad"): every other name as written, the
+// misspelt one a slip away and no word of the conference.
+func (l *Lexicon) misspelt(n name, words string) bool {
+	parts, ws := strings.Fields(n.words), strings.Fields(words)
+	if n.ref.Table != Speakers || len(parts) < 2 {
+		return false
+	}
+	for i := 0; i+len(parts) <= len(ws); i++ {
+		slips := 0
+		for j, p := range parts {
+			switch w := ws[i+j]; {
+			case w == p:
+			case lexical.OneSlip(w, p) && !l.corpus.Knows(w):
+				slips++
+			default:
+				slips = len(parts)
+			}
+		}
+		if slips == 1 {
+			return true
+		}
+	}
+	return false
 }
 
 func (l *Lexicon) distinctive(n name, words string) bool {

@@ -196,6 +196,28 @@ func TestMentionsByMainTitle(t *testing.T) {
 	assert.Equal(t, []string{"sessions/s7"}, mentioned("where is kubernetes?"), "a one-word title no English word")
 }
 
+// A speaker is named with one of their names misspelt by a slip, the
+// others as written; two slips, or a slip into a word the programme
+// uses, name nobody.
+func TestMentionsASpeakerWithOneSlip(t *testing.T) {
+	b := &conference.Bundle{
+		Speakers: []conference.Speaker{{ID: "p1", ConferenceID: "c1", Name: "Sian Pritchard"}, {ID: "p2", ConferenceID: "c1", Name: "Tom Parker"}},
+		Sessions: []conference.Session{{ID: "s1", ConferenceID: "c1", Title: "Parkes and gardens"}},
+	}
+	lex := search.NewLexicon(b)
+	mentioned := func(q string) []string {
+		var got []string
+		for _, m := range lex.Mentions(q) {
+			got = append(got, m.Ref.Key())
+		}
+		return got
+	}
+	assert.Equal(t, []string{"speakers/p1"}, mentioned("when is sian pritchad speaking"))
+	assert.Equal(t, []string{"speakers/p1"}, mentioned("when is sian prtichard speaking"), "two letters swapped")
+	assert.Empty(t, mentioned("when is sain pritchad speaking"), "two slips")
+	assert.Empty(t, mentioned("is tom parkes here?"), "a word the programme uses")
+}
+
 func newEngine(t *testing.T) *search.Engine {
 	t.Helper()
 	emb := hashembed.New(0)

@@ -81,6 +81,13 @@ func (v *vocabulary) doubled(w string) string {
 	return best
 }
 
+// OneSlip reports whether a word of at least five letters is written
+// with one slip (a letter added, left out, changed or two swapped):
+// "pritchad" for Pritchard.
+func OneSlip(written, word string) bool {
+	return written != word && utf8.RuneCountInString(word) >= 5 && distance(written, word, 1) == 1
+}
+
 // distance is the optimal-string-alignment Damerau–Levenshtein distance of
 // a and b (an adjacent transposition costs one), or limit+1 once it is
 // sure to exceed limit.
