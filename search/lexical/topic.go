@@ -55,22 +55,16 @@ func declinedPart(clause string) (bool, string) {
 var (
 	myConcernIs  = regexp.MustCompile(`(?i)^(?:my|our)\s+(?:(?:biggest|main|big|real|top|first|one|only|greatest|current|key)\s+)?(?:fear|concern|worry|problem|challenge|priority|goal|focus|interest|question|issue|headache|pain\s+point)s?\s+(?:is|are|was|were|right\s+now\s+is)\b`)
 	interestedIn = regexp.MustCompile(`(?i)^(?:interested|keen|curious)(?:\s+(?:in|on|about))?\b`)
-	// "I have no idea what to charge", "we don't know how to…": what they
-	// do not know is what they need.
-	noIdea = regexp.MustCompile(`(?i)^(?:i|we)\s+(?:(?:have|had)\s+(?:absolutely\s+)?no\s+(?:idea|clue)|(?:really\s+)?(?:don't|dont|do\s+not|didn't|did\s+not)\s+(?:really\s+)?know)(?:\s+(?:how\s+to|how|what|which|where|whether|if|about))?\b`)
 	// "We struggle to get interpreters…", "we have trouble finding…".
 	struggle = regexp.MustCompile(`(?i)^(?:i|we)\s+(?:(?:really|still|always|often|constantly|keep)\s+)*(?:struggle|struggled|battle|have\s+(?:(?:real|a\s+lot\s+of|so\s+much)\s+)?(?:trouble|difficulty|difficulties|a\s+hard\s+time|problems)|find\s+it\s+(?:hard|difficult))(?:\s+(?:to|with|in))?\b`)
-	outright = []*regexp.Regexp{myConcernIs, interestedIn, worry, noIdea, struggle}
+	outright = []*regexp.Regexp{myConcernIs, interestedIn, worry, struggle}
 )
 
 // requestPhrasing is how attendees ask rather than what they ask about; it
 // is peeled off the start of a clause, repeatedly.
 var requestPhrasing = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)^(?:(?:hi|hello|hey)(?:\s+there)?|thanks|thank\s+you|please|so|well|ok|okay|also|btw|quick\s+question)\b[\s,!]*`),
-	// A stance adverb that opens a clause ("honestly, I'm nervous about…").
-	regexp.MustCompile(`(?i)^(?:(?:and|but)\s+)?(?:honestly|frankly|basically|seriously|truthfully|admittedly|personally|anyway|anyways|tbh|to\s+be\s+(?:honest|fair|frank)|in\s+all\s+honesty)\b[\s,!]*`),
 	worry,
-	noIdea,
 	struggle,
 	// A turn to another subject: "switching gears, …", "different topic: …"
 	// (not "a new topic modelling library").
