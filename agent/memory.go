@@ -251,7 +251,7 @@ func (t *turn) lesson(ctx context.Context, r Reflection, f TableStatus) (memory.
 		Queries: tried, Confidence: 0.5}
 	for _, q := range tried {
 		if i := slices.IndexFunc(r.After, func(s TableStatus) bool { return s.Table == q.Table }); i >= 0 {
-			l.Recovered = l.Recovered || r.After[i].Outcome == OK
+			l.Recovered = l.Recovered || r.After[i].Outcome == OK || t.answeredFrom(r, q.Table)
 			l.Gain = max(l.Gain, float64(r.After[i].TopScore-f.TopScore))
 		}
 	}
@@ -265,6 +265,16 @@ func (t *turn) lesson(ctx context.Context, r Reflection, f TableStatus) (memory.
 			DecisionAppropriate: ev.DecisionAppropriate, Confidence: ev.ConfidenceScore}
 	}
 	return l, len(l.Terms) > 0
+}
+
+// answeredFrom reports whether the answer cites an item of table tb that
+// round r turned to (a pivot's table, not searched before it): the round
+// found what was recommended, even short of the confidence band.
+func (t *turn) answeredFrom(r Reflection, tb search.Table) bool {
+	if slices.ContainsFunc(r.Before, func(q search.Query) bool { return q.Table == tb }) {
+		return false
+	}
+	return slices.ContainsFunc(t.st.Citations, func(c Citation) bool { return c.Collection == tb })
 }
 
 // importance is how much a round is worth remembering: little when it did

@@ -151,6 +151,23 @@ func TestMemoryStopsRetryingATableThatOnlyAPivotRescued(t *testing.T) {
 	assert.Greater(t, second(healed).Attempts, 1, "sessions not retried although retrying it healed it before")
 }
 
+// TestMemoryCountsAPivotWhoseTableTheAnswerCites: a pivot round whose
+// table stays short of the confidence band recovered all the same when the
+// answer recommends what it found there; not when the answer cites
+// nothing.
+func TestMemoryCountsAPivotWhoseTableTheAnswerCites(t *testing.T) {
+	pivot := `{"reasoning":"a company, not a talk","strategy":"pivot","user_message":"Looking at exhibitors.","new_queries":[{"table":"exhibitors","query_text":"k8s"}]}`
+	for answer, want := range map[string]bool{"Item e1 may help [exhibitors/e1]": true, "Nothing fits.": false} {
+		m := &scripted{replies: map[agent.Step][]string{agent.StepPlan: {planSessions}, agent.StepReflect: {pivot}, agent.StepRespond: {answer}}}
+		a := agent.New(m, &fakeSearch{lex: tinyLexicon(t), results: weakEverywhere}, agent.Options{Memory: bankOf(t), MaxRetries: 1, Now: fixedClock()})
+		st, err := a.Run(context.Background(), agent.Request{Message: "k8s talks?", Conference: conf1}, nil)
+		require.NoError(t, err)
+		lessons := a.Lessons(context.Background(), st)
+		require.Len(t, lessons, 1, "lessons %+v", lessons)
+		assert.Equal(t, want, lessons[0].Recovered, "answer %q, citations %+v: recovered", answer, st.Citations)
+	}
+}
+
 // TestMemorySkipsRoundsThatNeverHelped: when similar failures of a table
 // were retried before and none recovered, the table is not retried.
 func TestMemorySkipsRoundsThatNeverHelped(t *testing.T) {
