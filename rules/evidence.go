@@ -26,7 +26,7 @@ func pivotTarget(in *agent.ReflectInput, q search.Query, top float32, jargon boo
 	if best.Table != "" && clears && best.TopScore > top+0.05 {
 		return best.Table, fmt.Sprintf("%s probe scores %.2f (%q)", best.Table, best.TopScore, first(best.TopTitles))
 	}
-	if p := supportedProbe(in, q); p.Table != "" && summary(in, q.Table).Support < search.MinCoverage {
+	if p := supportedProbe(in, q); p.Table != "" && (summary(in, q.Table).Support < search.MinCoverage || p.Support >= summary(in, q.Table).Support+supportLead) {
 		return p.Table, fmt.Sprintf("%s probe has the question's words (%q), %s found here do not", p.Table, first(p.TopTitles), tableWords(q.Table))
 	}
 	if q.Filter == nil && q.Table != search.Exhibitors && !planned(in, search.Exhibitors) && !triedTable(in, search.Exhibitors) {
@@ -38,6 +38,11 @@ func pivotTarget(in *agent.ReflectInput, q search.Query, top float32, jargon boo
 	}
 	return "", ""
 }
+
+// supportLead is how much more of the question's word weight another
+// table's probe must hold than the failing table's results to be pivoted
+// to when both hold enough of it.
+const supportLead = 0.25
 
 // Words that ask for a product or a service, something exhibitors offer
 // rather than talks: vendorWords whole, vendorPrefixes as the start of a

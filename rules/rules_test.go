@@ -280,9 +280,9 @@ func TestReflectorRelaxesKnownWordsThenSwitchesMode(t *testing.T) {
 }
 
 // TestReflectorPivotsToWhereTheWordsAre: sessions resemble the question
-// but none holds its words, while the exhibitors probe scores lower and
-// has them: the reflector looks among the exhibitors. Without the words
-// there, it relaxes as before.
+// but none holds its words (or holds clearly fewer of them), while the
+// exhibitors probe scores lower and has them: the reflector looks among
+// the exhibitors. With the words there too, it relaxes as before.
 func TestReflectorPivotsToWhereTheWordsAre(t *testing.T) {
 	eng := demoEngine(t)
 	in := handMade(eng)
@@ -299,6 +299,12 @@ func TestReflectorPivotsToWhereTheWordsAre(t *testing.T) {
 	in.Tables[0].Support = 0.8 // the sessions found have the words: a close miss
 	in.Probes[0].TopScore, in.Probes[0].Support = eng.Calibration().Threshold+0.01, 0.8
 	assert.Equal(t, agent.Relax, decide(t, in).Strategy)
+
+	in = handMade(eng)
+	in.Tables[0].Support = 0.5 // enough of the words, but the exhibitors hold clearly more
+	in.Probes[0].TopScore, in.Probes[0].Support = eng.Calibration().Threshold+0.01, 0.8
+	d = decide(t, in)
+	assert.Equal(t, agent.Pivot, d.Strategy, "%+v", d)
 }
 
 func TestResponderCitesOnlyWhatFits(t *testing.T) {
