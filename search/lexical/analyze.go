@@ -119,25 +119,8 @@ func (c *Corpus) Analyze(text string) Analysis {
 	}
 	if !c.off.Acronyms {
 		c.abbreviated(a, words)
-		c.spelledOut(a, caps)
 	}
 	return a
-}
-
-// spelledOut lets a document that spells out an acronym the question
-// writes in capitals have it, when the conference uses the letters too:
-// "PPM" is "planned preventive maintenance" in a programme that also
-// writes "1,000 ppm of carbon dioxide", and "FM" is "facilities
-// management" in a talk that never abbreviates it. (An acronym the
-// conference never uses is explained where it is judged and rewritten.)
-func (c *Corpus) spelledOut(a Analysis, caps map[string]bool) {
-	for j, k := range a.Concepts {
-		if caps[k.Word] && k.Known() && k.Fix == "" {
-			for _, e := range c.acronyms.expansions(k.Word) {
-				a.Explain(j, e)
-			}
-		}
-	}
 }
 
 // abbreviated lets a document that writes the conference's acronym for a

@@ -138,20 +138,6 @@ func TestAPhraseTheConferenceAbbreviatesIsCoveredByItsAcronym(t *testing.T) {
 	assert.Equal(t, "oss", d.Abbreviation("open source software"))
 }
 
-// An acronym the question writes in capitals is also the phrase the
-// conference spells out with its letters, even where the conference uses
-// the letters in another sense ("1,000 ppm").
-func TestACapitalAcronymIsAlsoItsSpelledOutPhrase(t *testing.T) {
-	c := Build([]Doc{
-		{Key: "sessions/s1", Group: "sessions", Fields: []Field{{Text: "Out of reactive mode", Weight: 2}, {Text: "Moving to planned preventive maintenance with task schedules.", Weight: 1}}},
-		{Key: "sessions/s2", Group: "sessions", Fields: []Field{{Text: "Ventilation in classrooms", Weight: 2}, {Text: "Keeping carbon dioxide under 1,000 ppm.", Weight: 1}}},
-		{Key: "sessions/s3", Group: "sessions", Fields: []Field{{Text: "Planned preventive maintenance for lifts", Weight: 2}, {Text: "Regimes that work.", Weight: 1}}},
-	})
-	assert.InDelta(t, 1, c.Coverage("sessions", "sessions/s1", c.Analyze("PPM")), 1e-9, "spelled out")
-	assert.InDelta(t, 1, c.Coverage("sessions", "sessions/s2", c.Analyze("PPM")), 1e-9, "the letters")
-	assert.Zero(t, c.Coverage("sessions", "sessions/s1", c.Analyze("ppm")), "not written as an acronym")
-}
-
 // An acronym's 2 and 4 stand for "to" and "for", and its X for a word
 // beginning with cross, trans or ex, as acronyms are written; other
 // numerals stand for letters left out and spell nothing.
