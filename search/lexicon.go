@@ -182,21 +182,26 @@ func (l *Lexicon) misspelt(n name, words string) bool {
 		return false
 	}
 	for i := 0; i+len(parts) <= len(ws); i++ {
-		slips := 0
-		for j, p := range parts {
-			switch w := ws[i+j]; {
-			case w == p:
-			case lexical.OneSlip(w, p) && !l.corpus.Knows(w):
-				slips++
-			default:
-				slips = len(parts)
-			}
-		}
-		if slips == 1 {
+		if j, ok := oneOff(parts, ws[i:i+len(parts)]); ok && lexical.OneSlip(ws[i+j], parts[j]) && !l.corpus.Knows(ws[i+j]) {
 			return true
 		}
 	}
 	return false
+}
+
+// oneOff returns the one position where written differs from parts, when
+// it differs in exactly one.
+func oneOff(parts, written []string) (int, bool) {
+	at := -1
+	for j, p := range parts {
+		if written[j] != p {
+			if at >= 0 {
+				return 0, false
+			}
+			at = j
+		}
+	}
+	return at, at >= 0
 }
 
 func (l *Lexicon) distinctive(n name, words string) bool {
