@@ -23,9 +23,10 @@ type Lexicon struct {
 type name struct {
 	ref   Ref
 	title string
-	words string // " w1 w2 " for whole-word matching
-	short string // the same for a session's main title, when it has a subtitle
-	plain bool   // the name is no name in a question: empty, or one English word ("Breakfast")
+	words string   // " w1 w2 " for whole-word matching
+	short string   // the same for a session's main title, when it has a subtitle
+	plain bool     // the name is no name in a question: empty, or one English word ("Breakfast")
+	parts []string // a speaker's names, when there are two or more (see misspelt)
 }
 
 // TermStat says how often one content word of a text occurs in a conference.
@@ -52,7 +53,11 @@ func NewLexicon(b *conference.Bundle) *Lexicon { return lexiconOf(Documents(b), 
 func lexiconOf(docs []Document, off Ablation) *Lexicon {
 	l := &Lexicon{}
 	for _, d := range docs {
-		l.names = append(l.names, name{ref: d.Ref, title: d.Title, words: phrase(d.Title), plain: plainName(d.Title)})
+		n := name{ref: d.Ref, title: d.Title, words: phrase(d.Title), plain: plainName(d.Title)}
+		if parts := strings.Fields(n.words); d.Ref.Table == Speakers && len(parts) >= 2 {
+			n.parts = parts
+		}
+		l.names = append(l.names, n)
 	}
 	l.mainTitles()
 	l.corpus = lexical.BuildWithout(lexicalDocs(docs), lexical.Off{Spelling: off.Off("spelling"),
@@ -160,12 +165,13 @@ type Mention struct {
 // question before it is a name.
 func (l *Lexicon) Mentions(text string) []Mention {
 	words := phrase(text)
+	ws := strings.Fields(words)
 	var out []Mention
 	for _, n := range l.names {
 		if n.plain {
 			continue
 		}
-		if strings.Contains(words, n.words) || n.short != "" && strings.Contains(words, n.short) || l.distinctive(n, words) || l.misspelt(n, words) {
+		if strings.Contains(words, n.words) || n.short != "" && strings.Contains(words, n.short) || l.distinctive(n, words) || l.misspelt(n, words, ws) {
 			out = append(out, Mention{Ref: n.ref, Title: n.title})
 		}
 	}
@@ -173,16 +179,15 @@ func (l *Lexicon) Mentions(text string) []Mention {
 	return out
 }
 
-// misspelt reports whether words name a speaker of two or more names with
-// one of them misspelt ("sian pritchad"): every other name as written, the
-// misspelt one a slip away and no word of the conference.
-func (l *Lexicon) misspelt(n name, words string) bool {
-	parts, ws := strings.Fields(n.words), strings.Fields(words)
-	if n.ref.Table != Speakers || len(parts) < 2 {
+// misspelt reports whether words (ws, one by one) name a speaker of two or
+// more names with one of them misspelt ("sian pritchad"): every other name
+// as written, the misspelt one a slip away and no word of the conference.
+func (l *Lexicon) misspelt(n name, words string, ws []string) bool {
+	if n.parts == nil || !slices.ContainsFunc(n.parts, func(p string) bool { return strings.Contains(words, " "+p+" ") }) {
 		return false
 	}
-	for i := 0; i+len(parts) <= len(ws); i++ {
-		if j, ok := oneOff(parts, ws[i:i+len(parts)]); ok && lexical.OneSlip(ws[i+j], parts[j]) && !l.corpus.Knows(ws[i+j]) {
+	for i := 0; i+len(n.parts) <= len(ws); i++ {
+		if j, ok := oneOff(n.parts, ws[i:i+len(n.parts)]); ok && lexical.OneSlip(ws[i+j], n.parts[j]) && !l.corpus.Knows(ws[i+j]) {
 			return true
 		}
 	}
