@@ -180,13 +180,7 @@ func TestMentionsByMainTitle(t *testing.T) {
 		{ID: "s7", ConferenceID: "c1", Title: "Kubernetes"},
 	}}
 	lex := search.NewLexicon(b)
-	mentioned := func(q string) []string {
-		var got []string
-		for _, m := range lex.Mentions(q) {
-			got = append(got, m.Ref.Key())
-		}
-		return got
-	}
+	mentioned := mentionsIn(lex)
 	assert.Equal(t, []string{"sessions/s1"}, mentioned("where is the FHIR in production session being held?"))
 	assert.Equal(t, []string{"sessions/s5"}, mentioned("when is android auto for your app?"))
 	assert.Empty(t, mentioned("any workshop on patient portals?"), "a format is no main title")
@@ -205,17 +199,22 @@ func TestMentionsASpeakerWithOneSlip(t *testing.T) {
 		Sessions: []conference.Session{{ID: "s1", ConferenceID: "c1", Title: "Parkes and gardens"}},
 	}
 	lex := search.NewLexicon(b)
-	mentioned := func(q string) []string {
+	mentioned := mentionsIn(lex)
+	assert.Equal(t, []string{"speakers/p1"}, mentioned("when is sian pritchad speaking"))
+	assert.Equal(t, []string{"speakers/p1"}, mentioned("when is sian prtichard speaking"), "two letters swapped")
+	assert.Empty(t, mentioned("when is sain pritchad speaking"), "two slips")
+	assert.Empty(t, mentioned("is tom parkes here?"), "a word the programme uses")
+}
+
+// mentionsIn lists the keys of the entities a question names.
+func mentionsIn(lex *search.Lexicon) func(string) []string {
+	return func(q string) []string {
 		var got []string
 		for _, m := range lex.Mentions(q) {
 			got = append(got, m.Ref.Key())
 		}
 		return got
 	}
-	assert.Equal(t, []string{"speakers/p1"}, mentioned("when is sian pritchad speaking"))
-	assert.Equal(t, []string{"speakers/p1"}, mentioned("when is sian prtichard speaking"), "two letters swapped")
-	assert.Empty(t, mentioned("when is sain pritchad speaking"), "two slips")
-	assert.Empty(t, mentioned("is tom parkes here?"), "a word the programme uses")
 }
 
 func newEngine(t *testing.T) *search.Engine {
