@@ -26,8 +26,14 @@ func pivotTarget(in *agent.ReflectInput, q search.Query, top float32, jargon boo
 	if best.Table != "" && clears && best.TopScore > top+0.05 {
 		return best.Table, fmt.Sprintf("%s probe scores %.2f (%q)", best.Table, best.TopScore, first(best.TopTitles))
 	}
-	if p := supportedProbe(in, q); p.Table != "" && (summary(in, q.Table).Support < search.MinCoverage || p.Support >= summary(in, q.Table).Support+supportLead) {
-		return p.Table, fmt.Sprintf("%s probe has the question's words (%q), %s found here do not", p.Table, first(p.TopTitles), tableWords(q.Table))
+	if p := supportedProbe(in, q); p.Table != "" {
+		here := summary(in, q.Table).Support
+		switch {
+		case here < search.MinCoverage:
+			return p.Table, fmt.Sprintf("%s probe has the question's words (%q), %s found here do not", p.Table, first(p.TopTitles), tableWords(q.Table))
+		case p.Support >= here+supportLead:
+			return p.Table, fmt.Sprintf("%s probe has more of the question's words (%q: %.2f of their weight, %.2f here)", p.Table, first(p.TopTitles), p.Support, here)
+		}
 	}
 	if q.Filter == nil && q.Table != search.Exhibitors && !planned(in, search.Exhibitors) && !triedTable(in, search.Exhibitors) {
 		for _, w := range terms.Words(asked(in.Message, in.Reading)) {

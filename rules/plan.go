@@ -239,6 +239,7 @@ func cueTables(words []string) []search.Table {
 	return out
 }
 
+// isExhibitorCue reports whether a word asks for a company ("booth", "vendor").
 func isExhibitorCue(w string) bool { return exhibitorCues[w] }
 
 // whatsOn reports whether words[i] starts "what's on" ("whats on", "what

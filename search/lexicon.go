@@ -160,7 +160,8 @@ type Mention struct {
 
 // Mentions returns the entities named in text: a whole exhibitor or speaker
 // name or session title, or a distinctive first word of an exhibitor or
-// speaker name (one no other entity uses, at least five letters long). A
+// speaker name (one no other entity uses, at least five letters long), or a
+// speaker's full name with one of its names misspelt (see misspelt). A
 // name of one English word ("Breakfast", "Networking") is that word in a
 // question before it is a name.
 func (l *Lexicon) Mentions(text string) []Mention {
