@@ -30,6 +30,7 @@ var entries = []struct{ head, text string }{
 	{"schiffen", "schiffen /ʃˈɪfən/ <vi>\nto navigate <v>\n"},
 	{"schiff", "Schiff /ʃˈɪf/ <neut, n, sg>\nship <n>, vessel <n>\n"},
 	{"rag", "rag /rɑx/\ncobweb\n"},
+	{"thema", "Thema /tˈeːma/ <neut, n, sg>\ntopic of conversation <n>, subject <n>, theme <n>\n"},
 }
 
 // writeDict writes entries as dictd files (index and dictzip text, in
@@ -122,6 +123,8 @@ func TestGlossaryReadsWordsInTheSenseTheConferenceUses(t *testing.T) {
 	assert.Equal(t, "access", got, "an inflection ending is dropped to find the entry")
 	got = read(t, g, "de", "ochtend", nil)
 	assert.Equal(t, "morning", got, "a numbered sense without its number")
+	got = read(t, g, "de", "Gibt es Vorträge zum Thema Netzwerksicherheit?", conference)
+	assert.Equal(t, "talks network security?", got, "\"zum Thema\" introduces the topic; it is none")
 }
 
 // "Nicht" and "kein" say "not", where dropping them would ask for what

@@ -227,14 +227,14 @@ var functionWords = map[string]map[string]bool{
 		"ich du er sie wir ihr mich mir uns euch mein meine unser unsere ihr ihre was wer wo wann wie welche welcher welches warum " +
 		"in im an am auf aus bei mit nach von vom zu zum zur über unter für gegen ohne um vor hinter durch " +
 		"kann können könnte möchte möchten will wollen soll sollte habe hat haben bin bist gerne gern etwas irgendwas " +
-		"hier auch noch schon bitte hallo hi danke"),
+		"hier auch noch schon bitte hallo hi danke thema themen"),
 	"nl": set("de het een en of maar er is zijn was ik jij je hij zij wij we mijn ons onze wat wie waar wanneer hoe welke waarom " +
 		"in op aan bij met naar van voor over onder door om te tot uit " +
-		"kan kunnen wil willen zou graag iets hier ook nog al alsjeblieft hallo dank"),
+		"kan kunnen wil willen zou graag iets hier ook nog al alsjeblieft hallo dank onderwerp onderwerpen"),
 	"da": set("den det en et og eller men der er var jeg du han hun vi min mit vores hvad hvem hvor hvornår hvordan hvilke hvorfor " +
-		"i på ad ved med til fra for om under gennem af kan vil gerne noget her også hej tak nogen nogle"),
+		"i på ad ved med til fra for om under gennem af kan vil gerne noget her også hej tak nogen nogle emne emner"),
 	"sv": set("den det en ett och eller men finns är var jag du han hon vi min mitt vår vad vem var när hur vilka varför " +
-		"i på vid med till från för om under genom av kan vill gärna något här också hej tack några"),
+		"i på vid med till från för om under genom av kan vill gärna något här också hej tack några ämne ämnen"),
 }
 
 func set(words string) map[string]bool {
