@@ -197,9 +197,7 @@ func bestSupported(needs []string, most int, support func(string) float64) []str
 func routes(question string) []search.Table {
 	has := map[search.Table]bool{}
 	for _, clause := range strings.FieldsFunc(lexical.Request(question), func(r rune) bool { return r == ',' || r == ';' }) {
-		for _, tb := range cueTables(terms.Words(clause)) {
-			has[tb] = true
-		}
+		markCues(terms.Words(clause), has)
 	}
 	var out []search.Table
 	for _, tb := range search.Tables {
@@ -213,10 +211,10 @@ func routes(question string) []search.Table {
 	return out
 }
 
-// cueTables lists the tables one clause's cue words point to; "what's on"
-// and a closing "go to" ask for the programme ("what should I go to?").
-func cueTables(words []string) []search.Table {
-	has := map[search.Table]bool{}
+// markCues marks in has the tables one clause's cue words point to;
+// "what's on" and a closing "go to" ask for the programme ("what should I
+// go to?").
+func markCues(words []string, has map[search.Table]bool) {
 	for i, w := range words {
 		switch {
 		case speakerCues[w]:
@@ -230,13 +228,6 @@ func cueTables(words []string) []search.Table {
 			has[search.Exhibitors] = true
 		}
 	}
-	var out []search.Table
-	for _, tb := range search.Tables {
-		if has[tb] {
-			out = append(out, tb)
-		}
-	}
-	return out
 }
 
 // isExhibitorCue reports whether a word asks for a company ("booth", "vendor").

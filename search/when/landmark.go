@@ -65,7 +65,7 @@ func (p *found) landmarkNamed(m match) bool {
 		if slices.Contains(eventWords, words[n-1]) || slices.Contains(words[:n], "lunch") {
 			continue
 		}
-		if k, ok := p.pickLandmark(p.landmarksEnding(day, words[:n]), today); ok {
+		if k, ok := p.pickLandmark(p.landmarksTitled(day, words[:n]), today); ok {
 			return p.relativeTo(k, m, strings.Join(words[:n], " "), day, today)
 		}
 	}
@@ -150,10 +150,10 @@ func (p *found) pickLandmark(on []Landmark, today bool) (Landmark, bool) {
 	return on[len(on)-1], true
 }
 
-// landmarksEnding are a day's landmarks whose titles end or begin with
+// landmarksTitled are a day's landmarks whose titles end or begin with
 // words ("the boat tour": "Harbour Boat Tour"; "the drinks": "Drinks
 // reception and awards"), by start.
-func (p *found) landmarksEnding(day time.Time, words []string) []Landmark {
+func (p *found) landmarksTitled(day time.Time, words []string) []Landmark {
 	var on []Landmark
 	for _, k := range p.c.landmarks {
 		title := wordsOf(headOf(k.Title)) // "Harbour Boat Tour: Rotterdam from the Water"
