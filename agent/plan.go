@@ -130,12 +130,13 @@ func (t *turn) readQuestion(ctx context.Context) {
 
 // parseWhen reads a question's time, place and format. A story's time
 // words filter nothing ("the repo is now 40 GB"), unless it says when the
-// attendee is free; of what it turns down, only what the attendee says in
-// their own voice counts.
+// attendee is free or the question points back at its time ("I've got a
+// meeting at 3pm. Anything I can catch before then?"); of what it turns
+// down, only what the attendee says in their own voice counts.
 func parseWhen(text string, now time.Time, cal when.Calendar) when.Parsed {
 	p := when.Parse(text, now, cal)
 	ask, context := lexical.Split(text)
-	if len(context) == 0 || lexical.SaysWhenFree(text) {
+	if len(context) == 0 || lexical.SaysWhenFree(text) || when.PointsBack(strings.Join(ask, " ")) {
 		return p
 	}
 	a := when.Parse(strings.Join(ask, " "), now, cal)

@@ -365,6 +365,17 @@ func TestAStorySentenceIsNoTopic(t *testing.T) {
 	assert.Equal(t, []string{"sun-pm"}, cited(st), "answer: %s", st.ResponseText)
 }
 
+// "Before then" bounds the question by a time said in a sentence of its
+// own: the time of the attendee's call is the end of the window.
+func TestBeforeThenPointsBackAcrossSentences(t *testing.T) {
+	eng, conf := harbour(t)
+	sun := time.Date(2026, 10, 25, 8, 0, 0, 0, time.UTC) // Sunday 09:00 in Amsterdam
+	st := ask(t, eng, conf, "I've got a call at 3pm. Any cold chain sessions I can catch before then?", sun)
+	require.NotNil(t, st.Filter, "no filter: %s", st.ResponseText)
+	assert.Equal(t, time.Date(2026, 10, 25, 14, 0, 0, 0, time.UTC), st.Filter.To.UTC(), "15:00 in Amsterdam")
+	assert.ElementsMatch(t, []string{"sun-am", "sun-pm"}, cited(st), "answer: %s", st.ResponseText)
+}
+
 // A format or kind of item asked for with a typo is still asked for:
 // "worksops" filters to workshops, "vendrs" asks for exhibitors.
 func TestAMisspeltAskingWordStillAsks(t *testing.T) {

@@ -38,6 +38,7 @@ var (
 	reAround  = regexp.MustCompile(`(?:\b(?P<at>at)\s+)?\b(?P<cue>around|about|approximately|approx\.?|roughly|circa)\s*` + tm("a"))
 	reLeave   = regexp.MustCompile(`\b(?:leave|leaving|head\s+off|heading\s+off)\b(?:\s+(?:here|early|the\s+venue|the\s+conference))?(?:\s+(?:for|to)\s+(?:my|the|a|our)\s+\w+)?\s+(?:at|by|around|about)\s+` + tm("a") +
 		`|\b(?:before|until|till)\s+(?:my|our|the)\s+(?:\w+\s+)?(?:flight|train|bus|plane|ferry|meeting|call|appointment)s?\s+(?:(?:is|leaves|departs|starts)\s+)?(?:at|around|about)\s+` + tm("a") +
+		`|\b(?:before|until|till)\s+(?:my|our|the)\s+` + tm("a") + `\s+(?:\w+\s+)?(?:flight|train|bus|plane|ferry|meeting|call|appointment)s?\b` +
 		`|\b(?:my|our)\s+(?:\w+\s+)?(?:flight|train|bus|plane|ferry)(?:(?:'|’)s|\s+is|\s+leaves|\s+departs|\s+goes)?\s+(?:at|around|about)\s+` + tm("a") +
 		`|(?:\b(?:i|we)(?:(?:'|’)ve|\s+have)?\s+got\s+)?\b(?:a|an|my|our|the)\s+(?:` + tm("a") + `)\s+(?:flight|train|bus|plane|ferry)\b` +
 		`(?:\s+(?:home|(?:out\s+of|from|to|back\s+to|back\s+home\s+to)\s+\w+))?`)
@@ -331,6 +332,11 @@ func (p *found) beforeLeaving(match) bool { return p.later && len(p.clock) > 0 }
 // reBeforeThen is "before it" or "before then", pointing back at a time
 // said earlier in the question ("a call at 1:30 … before it").
 var reBeforeThen = regexp.MustCompile(`\b(?:before|until|till)\s+(?:it|then|that)\b`)
+
+// PointsBack reports whether text bounds a time by one said elsewhere
+// ("… anything I can catch before then?"): the time it points back at
+// belongs to the question even when said in a sentence of its own.
+func PointsBack(text string) bool { return reBeforeThen.MatchString(strings.ToLower(text)) }
 
 // beforeThen turns the time said with "at" into the end of the window: "I've
 // got a call at 1:30, which talks can I fit in before it?" asks for what ends
