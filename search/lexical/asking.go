@@ -16,10 +16,10 @@ var sentenceMark = regexp.MustCompile(`[.!?…]+(?:\s+|$)|\n+`)
 
 // asks marks a sentence that asks for something: a question mark, a
 // request verb of the attendee's ("I'd love", "we need", "looking for",
-// "would help"), a request's opening ("any talks…", "which…"), or the
-// time the attendee must leave ("I have to leave at 3"), which bounds what
+// "would help"), a request's opening ("any talks…", "which…", "can
+// I…", but not "can't sleep"), or the time the attendee must leave ("I have to leave at 3"), which bounds what
 // is asked.
-var asks = regexp.MustCompile(`(?i)\?|\b(?:i|we)(?:'d|'m|'re|\s+would|\s+am|\s+are|\s+really|\s+also|\s+still)*\s+(?:want|wanna|need|like|love|hope|hoping|looking|interested|keen|curious|wonder|wondering)\b|\b(?:looking|hoping|searching)\s+(?:for|to)\b|\bwould\s+(?:help|be\s+(?:great|nice|useful|ideal|good|helpful|handy))\b|\b(?:recommend|suggest|point\s+me|show\s+me|tell\s+me|help\s+(?:me|us))\b|\b(?:have|has|need|got)\s+to\s+(?:leave|head\s+off)\b|^\W*(?:any|anything|anyone|anybody|someone|is\s+there|are\s+there|which|who|where|what|when|how|can|could|please|find|list)\b`)
+var asks = regexp.MustCompile(`(?i)\?|\b(?:i|we)(?:'d|'m|'re|\s+would|\s+am|\s+are|\s+really|\s+also|\s+still)*\s+(?:want|wanna|need|like|love|hope|hoping|looking|interested|keen|curious|wonder|wondering)\b|\b(?:looking|hoping|searching)\s+(?:for|to)\b|\bwould\s+(?:help|be\s+(?:great|nice|useful|ideal|good|helpful|handy))\b|\b(?:recommend|suggest|point\s+me|show\s+me|tell\s+me|help\s+(?:me|us))\b|\b(?:have|has|need|got)\s+to\s+(?:leave|head\s+off)\b|^\W*(?:any|anything|anyone|anybody|someone|is\s+there|are\s+there|which|who|where|what|when|how|can\s|could|please|find|list)\b`)
 
 // sentences splits text into sentences, each with its closing marks.
 func sentences(text string) []string {

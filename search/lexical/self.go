@@ -53,8 +53,22 @@ func notSelf(c string) bool {
 }
 
 // needStart cuts a self-description where the need begins ("we're a team
-// of 3 trying to get our first models into prod").
+// of 3 trying to get our first models into prod"); "looking after" is
+// what the attendee does ("a contractor looking after 25 buildings"), not
+// what they look for.
 var needStart = regexp.MustCompile(`(?i)\b(?:trying|looking|hoping|wanting|planning|searching|interested|who\s+wants?|that\s+wants?|and\s+want|keen)\b`)
+
+var lookingAfter = regexp.MustCompile(`(?i)^looking\s+after\b`)
+
+// needStartIn is where the need begins in a self-description, or nil.
+func needStartIn(c string) []int {
+	for _, loc := range needStart.FindAllStringIndex(c, -1) {
+		if !lookingAfter.MatchString(c[loc[0]:]) {
+			return loc
+		}
+	}
+	return nil
+}
 
 // role is a clause that opens with who the attendee is, without a verb
 // ("integration analyst at a children's hospital here", "nurse manager

@@ -288,7 +288,7 @@ func need(clause string, last bool) []string {
 	if (!selfDescription.MatchString(c) && (last || !roleIntro(c))) || notSelf(c) || askedBy.MatchString(c) || worry.MatchString(c) {
 		return []string{clause}
 	}
-	if loc := needStart.FindStringIndex(c); loc != nil {
+	if loc := needStartIn(c); loc != nil {
 		return []string{c[loc[0]:]}
 	}
 	if loc := grievance.FindStringIndex(c); loc != nil {

@@ -134,6 +134,9 @@ func TestTopicDropsRhetoricalEndsAndStartVerbs(t *testing.T) {
 	assert.True(t, SaysWhenFree("I’m free after 3"))
 	assert.True(t, SaysWhenFree("I've got a gap after lunch"))
 	assert.False(t, SaysWhenFree("I'm a terminal manager from Antwerp."))
+	asking, told := Told("Can't sleep, jet lag. Can I still get into a workshop?")
+	assert.Equal(t, []string{"Can I still get into a workshop?"}, asking)
+	assert.Equal(t, []string{"Can't sleep, jet lag."}, told)
 }
 
 func TestNeedsKeepNumbersAndNamesWhole(t *testing.T) {
@@ -191,17 +194,18 @@ func TestNeedsReadWhatIsStruggledWith(t *testing.T) {
 
 func TestNeedsLeaveOutWhoAsksByRole(t *testing.T) {
 	for in, want := range map[string][]string{
-		"Director of food and nutrition services at a hospital. Any talks on patient meal ordering?": {"patient meal ordering"},
-		"Technical superintendent at a ship manager. What is there on hull cleaning?":                {"hull cleaning"},
-		"Lead in drinking water - any session?":                                                      {"Lead in drinking water"},
-		"Operators in small ports: who is presenting?":                                               {"Operators in small ports"},
-		"Implementation partner for SAP?":                                                            {"Implementation partner for SAP"},
-		"Security engineer for our platform?":                                                        {"Security engineer for our platform"},
-		"Nurse manager for a county hospital. Anything on rostering?":                                {"rostering"},
-		"ML engineer for Zalando here - anything on recommender systems?":                            {"recommender systems"},
-		"Product owner at a fintech, anything on feature flags?":                                     {"feature flags"},
-		"Cloud operator in Europe with GPUs?":                                                        {"Cloud operator in Europe with GPUs"},
-		"Compliance advisor for GDPR?":                                                               {"Compliance advisor for GDPR"},
+		"Director of food and nutrition services at a hospital. Any talks on patient meal ordering?":              {"patient meal ordering"},
+		"Technical superintendent at a ship manager. What is there on hull cleaning?":                             {"hull cleaning"},
+		"Lead in drinking water - any session?":                                                                   {"Lead in drinking water"},
+		"Operators in small ports: who is presenting?":                                                            {"Operators in small ports"},
+		"Implementation partner for SAP?":                                                                         {"Implementation partner for SAP"},
+		"Security engineer for our platform?":                                                                     {"Security engineer for our platform"},
+		"Nurse manager for a county hospital. Anything on rostering?":                                             {"rostering"},
+		"ML engineer for Zalando here - anything on recommender systems?":                                         {"recommender systems"},
+		"Product owner at a fintech, anything on feature flags?":                                                  {"feature flags"},
+		"Cloud operator in Europe with GPUs?":                                                                     {"Cloud operator in Europe with GPUs"},
+		"Compliance advisor for GDPR?":                                                                            {"Compliance advisor for GDPR"},
+		"I run the helpdesk for a contractor looking after 25 office buildings. Anything on planned maintenance?": {"planned maintenance"},
 	} {
 		assert.Equal(t, want, Needs(in), in)
 	}
