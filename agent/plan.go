@@ -121,7 +121,7 @@ func (t *turn) readQuestion(ctx context.Context) {
 	case !p.Filter.IsZero():
 		f := p.Filter
 		st.Filter = &f
-		st.Topic = t.untold(st.Topic)
+		st.Topic = t.untold(ctx, st.Topic)
 	case st.Topic == "":
 		st.Topic = text
 	}
@@ -162,22 +162,59 @@ func turnedDownAside(context []string, now time.Time, cal when.Calendar) []when.
 }
 
 // untold drops from a question's topic the sentences that ask nothing and
-// hold no word the conference uses: "Just landed in Toronto. Is there a
-// keynote first thing tomorrow?" asks only for its time. Only a question
-// with a time or place is read so; it still asks for something without
-// them.
-func (t *turn) untold(topic string) string {
+// name nothing the question's time or place holds: "Just landed in
+// Toronto. Is there a keynote first thing tomorrow?" and "can't sleep.
+// When's the keynote in the morning?" ask only for their time. A sentence
+// that only tells still counts when what it names is on then ("I'm into
+// security. Any workshops tomorrow?" and a security workshop tomorrow).
+// Only a question with a time or place is read so; it still asks for
+// something without them.
+func (t *turn) untold(ctx context.Context, topic string) string {
 	asking, told := lexical.Told(topic)
 	if len(asking) == 0 || len(told) == 0 {
 		return topic
 	}
-	lex := t.lexicon()
 	for _, s := range told {
-		if slices.ContainsFunc(lex.Analyze(s).Concepts, func(c lexical.Concept) bool { return c.Known() || len(c.Alts) > 0 }) {
+		if slices.ContainsFunc(t.namedIn(s), func(n string) bool { return t.heldThen(ctx, n) }) {
 			return topic
 		}
 	}
 	return strings.Join(asking, " ")
+}
+
+// namedIn lists what a sentence that only tells may name: its rarest word
+// the conference uses ("varroa" in a long story of a lost hive), each of
+// its needs (lexical.Needs), and the whole sentence. None when it holds no
+// word the conference uses.
+func (t *turn) namedIn(s string) []string {
+	var rarest *lexical.Concept
+	for _, c := range t.lexicon().Analyze(s).Concepts {
+		if c.Known() && (rarest == nil || c.Weight > rarest.Weight) {
+			rarest = &c
+		}
+	}
+	if rarest == nil {
+		return nil
+	}
+	return append(lexical.Needs(s), s, rarest.Word)
+}
+
+// heldThen reports whether a session or speaker that meets the question's
+// filter holds what text names: at least search.MinCoverage of its word
+// weight. A story is judged need by need (lexical.Needs), since its
+// sentences are long.
+func (t *turn) heldThen(ctx context.Context, text string) bool {
+	for _, tb := range []search.Table{search.Sessions, search.Speakers} {
+		q := search.Query{Table: tb, Mode: search.Faceted, Text: text, Filter: t.st.Filter, Limit: search.DefaultLimit}
+		rs, err := t.agent.search.Search(ctx, t.st.Conference.ID, q)
+		if err != nil {
+			return true // unsure: keep what the attendee said
+		}
+		if slices.ContainsFunc(rs, func(r search.Result) bool { return r.Coverage >= search.MinCoverage }) {
+			return true
+		}
+	}
+	return false
 }
 
 // onlyFormats reports whether f constrains formats and nothing else.

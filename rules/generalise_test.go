@@ -363,6 +363,20 @@ func TestAStorySentenceIsNoTopic(t *testing.T) {
 	assert.Equal(t, []string{"sun-am"}, cited(st), "answer: %s", st.ResponseText)
 	st = ask(t, eng, conf, "Reefer insurance. Anything on Sunday?", sat)
 	assert.Equal(t, []string{"sun-pm"}, cited(st), "answer: %s", st.ResponseText)
+	st = ask(t, eng, conf, "Can't sleep, jet lag. Any workshops tomorrow morning?", sat)
+	assert.Equal(t, []string{"sun-am"}, cited(st), "answer: %s", st.ResponseText)
+}
+
+// A story sentence with the conference's words is the topic only when
+// something at the time asked for has them: "customs" is no topic of
+// tomorrow morning's workshops, but is of Sunday's.
+func TestAStorySentenceNamesATopicOnlyWhenItIsOnThen(t *testing.T) {
+	eng, conf := harbour(t)
+	sat := time.Date(2026, 10, 24, 16, 0, 0, 0, time.UTC) // Saturday 18:00 in Amsterdam
+	st := ask(t, eng, conf, "Customs declarations are new to me. Any workshops tomorrow morning?", sat)
+	assert.Equal(t, []string{"sun-am"}, cited(st), "answer: %s", st.ResponseText)
+	st = ask(t, eng, conf, "Customs declarations are new to me. Any workshops on Sunday?", sat)
+	assert.Equal(t, []string{"sun-late"}, cited(st), "answer: %s", st.ResponseText)
 }
 
 // "Before then" bounds the question by a time said in a sentence of its
