@@ -75,6 +75,9 @@ func TestParseDays(t *testing.T) {
 func TestParsePartsOfDay(t *testing.T) {
 	runParse(t, sgCal, []parseCase{
 		{msg: "any maths workshops this arvo?", from: sg(20, 12, 0), to: sg(20, 17, 0), formats: []string{"workshop"}, rest: "any maths?"},
+		// A hyphenated word's "on" is no "on this afternoon".
+		{msg: "anything hands-on this afternoon?", from: sg(20, 12, 0), to: sg(20, 17, 0), formats: []string{"workshop"}, rest: "anything?"},
+		{msg: "a follow-on this afternoon?", from: sg(20, 12, 0), to: sg(20, 17, 0), rest: "a follow-on?"},
 		{msg: "this morning", from: sg(20, 6, 0), to: sg(20, 12, 0), rest: "", label: "this morning (Tue 20 Oct)"},
 		{msg: "in the afternoon", from: sg(20, 12, 0), to: sg(20, 17, 0), rest: ""},
 		// A part of the day as a kind of session: any day's evening.

@@ -1,6 +1,7 @@
 package when
 
 import (
+	"bytes"
 	"regexp"
 	"slices"
 	"strings"
@@ -77,10 +78,14 @@ func (s *scan) each(re *regexp.Regexp, fn func(m match) bool) {
 var fillerOn = regexp.MustCompile(`\bwhat(?:'|’)?s\s+$|\bwhat\s+is\s+$`)
 
 // consume marks text[a:b] as recognised. A leading "on " stays when it
-// belongs to "what's on".
+// belongs to "what's on", and a leading word stays when it ends a
+// hyphenated one ("hands-on this afternoon": the format's "on").
 func (s *scan) consume(a, b int) {
 	if strings.HasPrefix(string(s.text[a:min(b, a+3)]), "on ") && fillerOn.Match(s.text[max(0, a-16):a]) {
 		a += 3
+	}
+	if sp := bytes.IndexByte(s.text[a:b], ' '); a > 0 && s.text[a-1] == '-' && sp > 0 {
+		a += sp + 1
 	}
 	for i := a; i < b; i++ {
 		s.text[i] = mask
