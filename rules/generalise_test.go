@@ -365,6 +365,8 @@ func TestAStorySentenceIsNoTopic(t *testing.T) {
 	assert.Equal(t, []string{"sun-pm"}, cited(st), "answer: %s", st.ResponseText)
 	st = ask(t, eng, conf, "Can't sleep, jet lag. Any workshops tomorrow morning?", sat)
 	assert.Equal(t, []string{"sun-am"}, cited(st), "answer: %s", st.ResponseText)
+	st = ask(t, eng, conf, "Trying to plan ahead — any workshops tomorrow morning?", sat)
+	assert.Equal(t, []string{"sun-am"}, cited(st), "answer: %s", st.ResponseText)
 }
 
 // A story sentence with the conference's words is the topic only when

@@ -19,19 +19,51 @@ var sentenceMark = regexp.MustCompile(`[.!?…]+(?:\s+|$)|\n+`)
 // "would help"), a request's opening ("any talks…", "which…", "can
 // I…", but not "can't sleep"), or the time the attendee must leave ("I have to leave at 3"), which bounds what
 // is asked.
-var asks = regexp.MustCompile(`(?i)\?|\b(?:i|we)(?:'d|'m|'re|\s+would|\s+am|\s+are|\s+really|\s+also|\s+still)*\s+(?:want|wanna|need|like|love|hope|hoping|looking|interested|keen|curious|wonder|wondering)\b|\b(?:looking|hoping|searching)\s+(?:for|to)\b|\bwould\s+(?:help|be\s+(?:great|nice|useful|ideal|good|helpful|handy))\b|\b(?:recommend|suggest|point\s+me|show\s+me|tell\s+me|help\s+(?:me|us))\b|\b(?:have|has|need|got)\s+to\s+(?:leave|head\s+off)\b|^\W*(?:any|anything|anyone|anybody|someone|is\s+there|are\s+there|which|who|where|what|when|how|can\s|could|please|find|list)\b`)
+var asks = regexp.MustCompile(`(?i)\?|\b(?:i|we)(?:'d|'m|'re|\s+would|\s+am|\s+are|\s+really|\s+also|\s+still)*\s+(?:want|wanna|need|like|love|hope|hoping|looking|interested|keen|curious|wonder|wondering)\b|\b(?:looking|hoping|searching)\s+(?:for|to)\b|\bwould\s+(?:help|be\s+(?:great|nice|useful|ideal|good|helpful|handy))\b|\b(?:recommend|suggest|point\s+me|show\s+me|tell\s+me|help\s+(?:me|us))\b|\b(?:have|has|need|got)\s+to\s+(?:leave|head\s+off)\b|^` + requestOpening)
+
+// requestOpening is how a sentence that asks may open.
+const requestOpening = `\W*(?:any|anything|anyone|anybody|someone|is\s+there|are\s+there|which|who|where|what|when|how|can\s|could|please|find|list)\b`
+
+// dashedRequest is a spaced dash that opens a request ("Trying to plan
+// before I fly in — which workshops are on Saturday?"): what comes before
+// it tells, as a sentence of its own would (see Told).
+var dashedRequest = regexp.MustCompile(`(?i)\s[—–]\s+(?:` + requestOpening + `)`)
 
 // sentences splits text into sentences, each with its closing marks.
 func sentences(text string) []string {
 	var out []string
 	last := 0
 	for _, m := range sentenceMark.FindAllStringIndex(text, -1) {
-		if s := strings.TrimSpace(text[last:m[1]]); s != "" {
-			out = append(out, s)
-		}
+		out = appendTrimmed(out, text[last:m[1]])
 		last = m[1]
 	}
-	if s := strings.TrimSpace(text[last:]); s != "" {
+	return appendTrimmed(out, text[last:])
+}
+
+// toldApart splits text into sentences, and a sentence where a dash opens
+// a request into what it tells and what it asks.
+func toldApart(text string) []string {
+	var out []string
+	for _, s := range sentences(text) {
+		out = appendDashed(out, s)
+	}
+	return out
+}
+
+// appendDashed appends sentence s, cut where a dash opens a request.
+func appendDashed(out []string, s string) []string {
+	start := 0
+	for _, loc := range dashedRequest.FindAllStringIndex(s, -1) {
+		out = appendTrimmed(out, s[start:loc[0]])
+		start = loc[0]
+	}
+	return appendTrimmed(out, s[start:])
+}
+
+// appendTrimmed appends s without its surrounding space and leading dash,
+// unless that leaves nothing.
+func appendTrimmed(out []string, s string) []string {
+	if s = strings.TrimLeft(strings.TrimSpace(s), "—– "); s != "" {
 		out = append(out, s)
 	}
 	return out
@@ -92,9 +124,11 @@ var ownChoice = regexp.MustCompile(`(?i)\b(?:i|we)(?:['’]m|['’]re|\s+am|\s+a
 func OwnChoice(sentence string) bool { return ownChoice.MatchString(strings.TrimSpace(sentence)) }
 
 // Told splits text into the sentences that ask for something and those
-// that only tell ("Just landed in Toronto."), whatever their length.
+// that only tell ("Just landed in Toronto."), whatever their length; a
+// dash that opens a request ends what tells ("Trying to plan — which
+// workshops are on Saturday?").
 func Told(text string) (asking, told []string) {
-	for _, s := range sentences(text) {
+	for _, s := range toldApart(text) {
 		if asks.MatchString(s) {
 			asking = append(asking, s)
 		} else {

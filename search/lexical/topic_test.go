@@ -137,6 +137,9 @@ func TestTopicDropsRhetoricalEndsAndStartVerbs(t *testing.T) {
 	asking, told := Told("Can't sleep, jet lag. Can I still get into a workshop?")
 	assert.Equal(t, []string{"Can I still get into a workshop?"}, asking)
 	assert.Equal(t, []string{"Can't sleep, jet lag."}, told)
+	asking, told = Told("Trying to plan before I fly in — which workshops are on Saturday? Sessions on git – the beginner ones")
+	assert.Equal(t, []string{"which workshops are on Saturday?"}, asking)
+	assert.Equal(t, []string{"Trying to plan before I fly in", "Sessions on git – the beginner ones"}, told)
 }
 
 func TestNeedsKeepNumbersAndNamesWhole(t *testing.T) {
