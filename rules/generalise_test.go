@@ -390,6 +390,23 @@ func TestBeforeThenPointsBackAcrossSentences(t *testing.T) {
 	require.NotNil(t, st.Filter, "no filter: %s", st.ResponseText)
 	assert.Equal(t, time.Date(2026, 10, 25, 14, 0, 0, 0, time.UTC), st.Filter.To.UTC(), "15:00 in Amsterdam")
 	assert.ElementsMatch(t, []string{"sun-am", "sun-pm"}, cited(st), "answer: %s", st.ResponseText)
+	noon := time.Date(2026, 10, 25, 11, 0, 0, 0, time.UTC) // 12:00: the morning workshop is over
+	st = ask(t, eng, conf, "I've got a call at 3pm. What can I squeeze in before then?", noon)
+	assert.Equal(t, []string{"sun-pm"}, cited(st), "answer: %s", st.ResponseText)
+}
+
+// What attendees say of where they are or of their own day, and how they
+// ask what starts, name no topic: the question is its time or place.
+func TestHowAttendeesAskWhatIsOnNamesNoTopic(t *testing.T) {
+	eng, conf := harbour(t)
+	sat := time.Date(2026, 10, 24, 16, 0, 0, 0, time.UTC) // Saturday 18:00 in Amsterdam
+	st := ask(t, eng, conf, "what's on tomorrow morning? trying to work out if I can sleep in lol", sat)
+	assert.Equal(t, []string{"sun-am"}, cited(st), "answer: %s", st.ResponseText)
+	sun := time.Date(2026, 10, 25, 12, 50, 0, 0, time.UTC) // Sunday 13:50
+	st = ask(t, eng, conf, "im sitting in room b, whats on next in here", sun)
+	assert.Equal(t, []string{"sun-pm"}, cited(st), "answer: %s", st.ResponseText)
+	st = ask(t, eng, conf, "What's kicking off in the next half hour or so?", sun)
+	assert.Equal(t, []string{"sun-pm"}, cited(st), "answer: %s", st.ResponseText)
 }
 
 // A format or kind of item asked for with a typo is still asked for:

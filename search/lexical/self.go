@@ -15,7 +15,7 @@ var selfDescription = regexp.MustCompile(`(?i)^(?:i\s+am|i'm|im|we\s+are|we're|i
 // be there ("trying to decide if I stay for the last day", "trying to
 // figure out when to set my alarm").
 var ownPlans = regexp.MustCompile(`(?i)^(?:(?:i\s+am|i'm|im|we\s+are|we're)\s+)?(?:(?:all|just|now|pretty\s+much)\s+)?(?:done|finished)\s+with\b` +
-	`|^(?:(?:i\s+am|i'm|im|we\s+are|we're)\s+)?(?:still\s+)?(?:trying|wanting|hoping)\s+to\s+(?:decide|figure\s+out|work\s+out|plan)\s+(?:(?:if|whether)\s+(?:i|we)\s+(?:should\s+|will\s+|can\s+)?|(?:when|what\s+time|how\s+early)\s+(?:(?:i|we)\s+(?:should\s+|need\s+to\s+|have\s+to\s+)?|to\s+))(?:stay|come|go|leave|attend|skip|stick\s+around|come\s+back|arrive|get\s+(?:up|in|there)|wake\s+up|set\s+(?:my|an|the)\s+alarm|head\s+(?:over|in|out))\b`)
+	`|^(?:(?:i\s+am|i'm|im|we\s+are|we're)\s+)?(?:still\s+)?(?:trying|wanting|hoping)\s+to\s+(?:decide|figure\s+out|work\s+out|plan)\s+(?:(?:if|whether)\s+(?:i|we)\s+(?:should\s+|will\s+|can\s+)?|(?:when|what\s+time|how\s+early)\s+(?:(?:i|we)\s+(?:should\s+|need\s+to\s+|have\s+to\s+)?|to\s+))(?:stay|come|go|leave|attend|skip|stick\s+around|come\s+back|arrive|get\s+(?:up|in|there)|wake\s+up|sleep\s+in|lie\s+in|set\s+(?:my|an|the)\s+alarm|head\s+(?:over|in|out))\b`)
 
 // afterIAm captures the word (and the one after it) that follows "I am"/
 // "we are" and an adverb: what tells a request or an activity ("I'm
@@ -27,9 +27,10 @@ var (
 	// requestWords after "I'm" start a request.
 	requestWords = map[string]bool{"interested": true, "curious": true, "keen": true, "after": true, "into": true, "here": true}
 	// identityIng are the verbs in -ing that say where someone is or comes
-	// from, or what they do here, not what they want.
+	// from ("I'm sitting in the Rata room"), or what they do here, not what
+	// they want.
 	identityIng = map[string]bool{"living": true, "coming": true, "visiting": true, "attending": true, "staying": true,
-		"speaking": true, "presenting": true, "exhibiting": true}
+		"sitting": true, "standing": true, "waiting": true, "speaking": true, "presenting": true, "exhibiting": true}
 	// workPlace words after "working" make it a place of work.
 	workPlace = map[string]bool{"at": true, "for": true, "in": true, "as": true, "with": true}
 )

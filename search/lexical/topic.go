@@ -86,7 +86,7 @@ var requestPhrasing = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)^(?:(?:is|are|does|do|will)\s+)?(?:anything|something|any\s+(?:talks?|sessions?|workshops?))\s+(?:(?:in|on|at)\s+(?:the|this)\s+(?:programme|program|agenda|schedule|conference|event)\s+)?(?:(?:cover(?:s|ing)?|address(?:es|ing)?|deal(?:s|ing)?\s+with|touch(?:es|ing)?\s+on|scheduled|being\s+(?:presented|given|held|run))(?:\s+(?:on|about))?|about|on)\b`),
 	regexp.MustCompile(`(?i)^(?:(?:is|are|will|does)\s+)?(?:anyone|anybody|someone|somebody)(?:\s+here)?\s+(?:(?:presenting|talking|speaking|covering|discussing|giving\s+a\s+talk|doing\s+a\s+talk)(?:\s+(?:on|about))?(?:\s+(?:that|this|it)\s*$)?)?\b`),
 	regexp.MustCompile(`(?i)^(?:who|whom)(?:'s)?\b(?:\s+(?:is|are|can|could|should|will|would|might|does|do|gives?|giving|talks?|talking|speaks?|speaking|presents?|presenting|runs?|running|teach(?:es)?|teaching|knows?|works?|working|help|helps|me|us|a|an|the|about|on|with|in|to|most|best|here|covers?|covering|handles?|handling|doing|makes?|sells?|manufactures?|supplies|offers?|provides?|distributes?|builds?))*\b`),
-	regexp.MustCompile(`(?i)^(?:where|when|what|which)\b(?:\s+(?:is|are|was|can|could|should|do|does|will|would|i|we|me|us|my|our|find|get|go|give|help|show|teach|the|a|an|time|day|there|s|one|ones|sessions?|talks?|workshops?|speakers?|exhibitors?|booths?|companies|company|vendors?|best|most|more|really|actually|be|starts?|starting|begins?|beginning|kicks\s+off|covers?|covering|treats?|treating|discuss(?:es)?|address(?:es)?|deals?\s+with|about|on))*\b`),
+	regexp.MustCompile(`(?i)^(?:where|when|what|which)\b(?:(?:\s+|['’])(?:is|are|was|can|could|should|do|does|will|would|i|we|me|us|my|our|find|get|go|give|help|show|teach|the|a|an|time|day|there|s|one|ones|sessions?|talks?|workshops?|speakers?|exhibitors?|booths?|companies|company|vendors?|best|most|more|really|actually|be|starts?|starting|begins?|beginning|kick(?:s|ing)?\s+off|(?:fit|squeeze)(?:\s+in)?|covers?|covering|treats?|treating|discuss(?:es)?|address(?:es)?|deals?\s+with|about|on))*\b`),
 	myConcernIs,
 	// "…, is that covered?": whether the programme has it, asked after it.
 	regexp.MustCompile(`(?i)^(?:is|are)\s+(?:that|this|it|they|these|those)\s+(?:(?:being\s+)?covered|included|offered|available|(?:on|in)\s+the\s+(?:agenda|programme|program|schedule)|on\s+offer|anywhere|here)\b`),
@@ -94,7 +94,7 @@ var requestPhrasing = []*regexp.Regexp{
 }
 
 // trailing filler closes a clause without adding to it.
-var trailing = regexp.MustCompile(`(?i)(?:\s+(?:please|thanks|thank\s+you|here|at\s+(?:the|this)\s+(?:conference|event|summit|venue)|if\s+any|or\s+something|etc|(?:being\s+)?held|taking\s+place|located|happening|going\s+on|exists?|available|on\s+offer|out\s+there|` + canAttend + `))+\s*$`)
+var trailing = regexp.MustCompile(`(?i)(?:\s+(?:please|thanks|thank\s+you|here|at\s+(?:the|this)\s+(?:conference|event|summit|venue)|if\s+any|or\s+something|or\s+so|etc|(?:being\s+)?held|taking\s+place|located|happening|going\s+on|exists?|available|on\s+offer|out\s+there|` + canAttend + `))+\s*$`)
 
 // rhetorical closes a question with the answer the attendee fears ("…, or
 // is it just sandwiches?", "or is it all vendor pitches?"): not a need.

@@ -106,6 +106,8 @@ func TestTopicDropsSelfDescriptionAndRequestPhrasing(t *testing.T) {
 		"We maintain a fleet of regional jets. Any talks on engine wash?":                                      "engine wash",
 		"a new topic modelling library":                                                                        "new topic modelling library",
 		"talks on storage? trying to figure out when to set my alarm":                                          "talks on storage",
+		"talks on storage? trying to work out if I can sleep in lol":                                           "talks on storage",
+		"what's kicking off on storage?":                                                                       "storage",
 		"Done with talks for today, is there anything social?":                                                 "social",
 		"I'm done with the keynotes. Any pricing talks?":                                                       "pricing talks",
 		"any talks on storage? trying to decide if I stay for the last day":                                    "storage",

@@ -347,7 +347,7 @@ func (p *found) beforeThen(match) bool {
 	}
 	p.clock = slices.Delete(p.clock, p.atClock, p.atClock+1)
 	p.clockWords = slices.Delete(p.clockWords, p.atClock, p.atClock+1)
-	p.atTime = false
+	p.atTime, p.later = false, true // the attendee's own engagement: what is still to come before it
 	return p.addClock(0, p.instant, "before "+hhmm(p.instant))
 }
 
