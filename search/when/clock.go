@@ -62,7 +62,7 @@ const (
 // part records "morning", "this afternoon", "in the evening"; "good
 // morning" is a greeting, not a time, and "in the mornings" any day's.
 func (p *found) part(m match) bool {
-	if prevWord(m) == "good" || m.group("the") == "the" && slices.Contains(eventNouns, nextWord(m)) {
+	if prevWord(m) == "good" && m.group("the") == "" || m.group("the") == "the" && slices.Contains(eventNouns, nextWord(m)) {
 		return false // "the evening reception" names an event
 	}
 	if p.placedAt > 0 && p.placedAt <= m.idx[0] && m.group("the") == "this" && blank(m.s.text[p.placedAt:m.idx[0]]) {

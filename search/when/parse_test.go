@@ -75,6 +75,9 @@ func TestParseDays(t *testing.T) {
 func TestParsePartsOfDay(t *testing.T) {
 	runParse(t, sgCal, []parseCase{
 		{msg: "any maths workshops this arvo?", from: sg(20, 12, 0), to: sg(20, 17, 0), formats: []string{"workshop"}, rest: "any maths?"},
+		// "Good" before a part of the day greets; before "on this afternoon" it asks.
+		{msg: "anything good on this arvo?", from: sg(20, 12, 0), to: sg(20, 17, 0), rest: "anything good?"},
+		{msg: "good afternoon, anything on heat pumps", rest: "good afternoon, anything on heat pumps"},
 		// A hyphenated word's "on" is no "on this afternoon".
 		{msg: "anything hands-on this afternoon?", from: sg(20, 12, 0), to: sg(20, 17, 0), formats: []string{"workshop"}, rest: "anything?"},
 		{msg: "a follow-on this afternoon?", from: sg(20, 12, 0), to: sg(20, 17, 0), rest: "a follow-on?"},
