@@ -107,6 +107,7 @@ func TestTopicDropsSelfDescriptionAndRequestPhrasing(t *testing.T) {
 		"a new topic modelling library":                                                                        "new topic modelling library",
 		"talks on storage? trying to figure out when to set my alarm":                                          "talks on storage",
 		"talks on storage? trying to work out if I can sleep in lol":                                           "talks on storage",
+		"whos talking about PIAs":                                                                              "PIAs",
 		"what's kicking off on storage?":                                                                       "storage",
 		"Done with talks for today, is there anything social?":                                                 "social",
 		"I'm done with the keynotes. Any pricing talks?":                                                       "pricing talks",
