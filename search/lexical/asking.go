@@ -16,9 +16,9 @@ var sentenceMark = regexp.MustCompile(`[.!?…]+(?:\s+|$)|\n+`)
 
 // asks marks a sentence that asks for something: a question mark, a
 // request verb of the attendee's ("I'd love", "we need", "looking for",
-// "would help"), a request's opening ("any talks…", "which…", "can
-// I…", but not "can't sleep"), or the time the attendee must leave ("I have to leave at 3"), which bounds what
-// is asked.
+// "would help"), a request's opening ("any talks…", "which…", "can I…",
+// not "can't sleep"), or the time the attendee must leave ("I have to
+// leave at 3"), which bounds what is asked.
 var asks = regexp.MustCompile(`(?i)\?|\b(?:i|we)(?:'d|'m|'re|\s+would|\s+am|\s+are|\s+really|\s+also|\s+still)*\s+(?:want|wanna|need|like|love|hope|hoping|looking|interested|keen|curious|wonder|wondering)\b|\b(?:looking|hoping|searching)\s+(?:for|to)\b|\bwould\s+(?:help|be\s+(?:great|nice|useful|ideal|good|helpful|handy))\b|\b(?:recommend|suggest|point\s+me|show\s+me|tell\s+me|help\s+(?:me|us))\b|\b(?:have|has|need|got)\s+to\s+(?:leave|head\s+off)\b|^` + requestOpening)
 
 // requestOpening is how a sentence that asks may open.
