@@ -96,7 +96,7 @@ func fullBank(b *testing.B, eng *search.Engine, learnt bool) *memory.Bank {
 // BenchmarkOfflineTurnRealProgramme runs whole turns on the real FOSSASIA
 // Summit 2017 programme (214 sessions, 184 speakers; read from beside the
 // checkout, skipped without it) for a short question, a typo, a long
-// chatty question and a time question.
+// chatty question and two time questions, one told beside a story.
 // realProgramme is the search engine over the FOSSASIA Summit 2017
 // programme, read from beside the checkout; the test is skipped without it.
 func realProgramme(tb testing.TB) (*search.Engine, agent.Conference) {
@@ -119,6 +119,7 @@ func BenchmarkOfflineTurnRealProgramme(b *testing.B) {
 		"elastic serch and kibanna dashboards",
 		"Hi! I teach physics and maths at a secondary school and I'd really like to know which sessions would give me free software or hands-on projects I could bring into my classroom to get the kids more engaged. Thanks!",
 		"any workshops this afternoon about databases?",
+		"Just back from lunch and the coffee is wearing off. Anything on databases this afternoon?",
 	} {
 		b.Run(strings.Fields(msg)[0]+"…", func(b *testing.B) {
 			var times []time.Duration
