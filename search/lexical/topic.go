@@ -63,7 +63,7 @@ var (
 // requestPhrasing is how attendees ask rather than what they ask about; it
 // is peeled off the start of a clause, repeatedly.
 var requestPhrasing = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)^(?:(?:hi|hello|hey)(?:\s+there)?|thanks|thank\s+you|please|so|well|ok|okay|also|btw|quick\s+question)\b[\s,!]*`),
+	regexp.MustCompile(`(?i)^(?:(?:hi|hello|hey)(?:\s+there)?|thanks|thank\s+you|please|so|well|ok|okay|also|btw|anyway|anyhow|quick\s+question)\b[\s,!]*`),
 	worry,
 	struggle,
 	// A turn to another subject: "switching gears, …", "different topic: …"
@@ -102,7 +102,7 @@ var rhetorical = regexp.MustCompile(`(?i)[\s,]+or\s+(?:is|are|was|will)\s+(?:it|
 
 // canAttend is a closing clause that says the attendee could go ("… I can
 // still catch", "… we could attend", "… should I head to"), not what about.
-const canAttend = `(?:that\s+|which\s+)?(?:i|we)\s+(?:can|could|might|may|should|will|would)\s+(?:still\s+|actually\s+|easily\s+)?(?:catch|attend|make|see|join|visit|hear|watch|go\s+to|get\s+to|head\s+to|drop\s+in\s+on|drop\s+into)` +
+const canAttend = `(?:that\s+|which\s+)?(?:i|we)\s+(?:can|could|might|may|should|will|would)\s+(?:still\s+|actually\s+|easily\s+)?(?:catch|attend|make|see|join|visit|hear|watch|go\s+to|get\s+to|head\s+to|drop\s+in\s+on|drop\s+into|squeeze\s+in|fit\s+in)` +
 	`|(?:should|can|could|shall)\s+(?:i|we)\s+(?:go|head(?:\s+over)?|get|walk|fit)(?:\s+(?:to|in))?`
 
 // Topic returns what a question is about in the attendee's own words:

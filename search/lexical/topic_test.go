@@ -107,6 +107,7 @@ func TestTopicDropsSelfDescriptionAndRequestPhrasing(t *testing.T) {
 		"a new topic modelling library":                                                                        "new topic modelling library",
 		"talks on storage? trying to figure out when to set my alarm":                                          "talks on storage",
 		"talks on storage? trying to work out if I can sleep in lol":                                           "talks on storage",
+		"anyway, any talks on storage I can squeeze in?":                                                       "storage",
 		"whos talking about PIAs":                                                                              "PIAs",
 		"what's kicking off on storage?":                                                                       "storage",
 		"Done with talks for today, is there anything social?":                                                 "social",
@@ -140,6 +141,9 @@ func TestTopicDropsRhetoricalEndsAndStartVerbs(t *testing.T) {
 	asking, told := Told("Can't sleep, jet lag. Can I still get into a workshop?")
 	assert.Equal(t, []string{"Can I still get into a workshop?"}, asking)
 	assert.Equal(t, []string{"Can't sleep, jet lag."}, told)
+	asking, told = Told("The filter coffee here is unreal. Anyway, what's starting next?")
+	assert.Equal(t, []string{"Anyway, what's starting next?"}, asking)
+	assert.Equal(t, []string{"The filter coffee here is unreal."}, told)
 	asking, told = Told("Trying to plan before I fly in — which workshops are on Saturday? Sessions on git – the beginner ones")
 	assert.Equal(t, []string{"which workshops are on Saturday?"}, asking)
 	assert.Equal(t, []string{"Trying to plan before I fly in", "Sessions on git – the beginner ones"}, told)
