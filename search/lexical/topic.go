@@ -105,6 +105,10 @@ var rhetorical = regexp.MustCompile(`(?i)[\s,]+or\s+(?:is|are|was|will)\s+(?:it|
 const canAttend = `(?:that\s+|which\s+)?(?:i|we)\s+(?:can|could|might|may|should|will|would)\s+(?:still\s+|actually\s+|easily\s+)?(?:catch|attend|make|see|join|visit|hear|watch|go\s+to|get\s+to|head\s+to|drop\s+in\s+on|drop\s+into|squeeze\s+in|fit\s+in)` +
 	`|(?:should|can|could|shall)\s+(?:i|we)\s+(?:go|head(?:\s+over)?|get|walk|fit)(?:\s+(?:to|in))?`
 
+// onlyAttending is a clause that only says the attendee could go ("I can
+// squeeze in", "which I could still catch"): it names no topic.
+var onlyAttending = regexp.MustCompile(`(?i)^(?:` + canAttend + `)\W*$`)
+
 // Topic returns what a question is about in the attendee's own words:
 // self-description clauses, what is turned down ("not interested in…") and
 // request phrasing are dropped, the rest is
@@ -184,7 +188,7 @@ func askedNeeds(text string) []Need {
 		}
 		for _, part := range parts {
 			p, asked := peel(rhetorical.ReplaceAllString(part, ""))
-			if t := strings.TrimSpace(trailing.ReplaceAllString(p, "")); t != "" {
+			if t := strings.TrimSpace(trailing.ReplaceAllString(p, "")); t != "" && !onlyAttending.MatchString(t) {
 				kept = append(kept, Need{Text: t, Asked: asked})
 			}
 		}

@@ -141,6 +141,7 @@ func TestTopicDropsRhetoricalEndsAndStartVerbs(t *testing.T) {
 	asking, told := Told("Can't sleep, jet lag. Can I still get into a workshop?")
 	assert.Equal(t, []string{"Can I still get into a workshop?"}, asking)
 	assert.Equal(t, []string{"Can't sleep, jet lag."}, told)
+	assert.Empty(t, Needs("anything good I can squeeze in?"), "only says the attendee could go")
 	asking, told = Told("The filter coffee here is unreal. Anyway, what's starting next?")
 	assert.Equal(t, []string{"Anyway, what's starting next?"}, asking)
 	assert.Equal(t, []string{"The filter coffee here is unreal."}, told)

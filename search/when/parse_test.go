@@ -51,6 +51,8 @@ func TestParseDays(t *testing.T) {
 			from: sg(20, 14, 0), to: sg(20, 17, 0), rest: "any retrofit talks?"},
 		{msg: "any retrofit talks I can catch before my 3pm meeting?", now: sg(20, 13, 30),
 			from: sg(20, 13, 30), to: sg(20, 15, 0), rest: "any retrofit talks I can catch?"},
+		{msg: "I'm free till 3, anything on heat pumps?", now: sg(20, 13, 30),
+			from: sg(20, 13, 30), to: sg(20, 15, 0), rest: "I'm, anything on heat pumps?"},
 		{msg: "until our 4.30 train, anything on heat pumps?", now: sg(20, 13, 30),
 			from: sg(20, 13, 30), to: sg(20, 16, 30), rest: "anything on heat pumps?"},
 		{msg: "I've got a 1pm flight out of town, what can I still catch before I leave?", now: sg(20, 9, 20),

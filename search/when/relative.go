@@ -300,12 +300,15 @@ func (p *found) clockSaid(m match) bool {
 
 // free takes "free" out when it says the attendee has time, not what they
 // look for ("free software"): before a gap in the day, or right beside a
-// time already read ("the afternoon free", "free after lunch").
+// time already read ("the afternoon free", "free after lunch"). Free until
+// a time is free from now ("I'm free till 3": not the morning's talks).
 func (p *found) free(m match) bool {
 	if m.group("gap") != "" {
 		return true
 	}
 	before := bytes.TrimRight(m.s.text[:m.idx[0]], " ")
 	after := bytes.TrimLeft(m.s.text[m.idx[1]:], " ")
-	return len(before) > 0 && before[len(before)-1] == mask || len(after) > 0 && after[0] == mask
+	beside := len(before) > 0 && before[len(before)-1] == mask || len(after) > 0 && after[0] == mask
+	p.later = p.later || beside && len(p.clock) > 0
+	return beside
 }
