@@ -363,10 +363,15 @@ func TestAStorySentenceIsNoTopic(t *testing.T) {
 	assert.Equal(t, []string{"sun-am"}, cited(st), "answer: %s", st.ResponseText)
 	st = ask(t, eng, conf, "Reefer insurance. Anything on Sunday?", sat)
 	assert.Equal(t, []string{"sun-pm"}, cited(st), "answer: %s", st.ResponseText)
-	st = ask(t, eng, conf, "Can't sleep, jet lag. Any workshops tomorrow morning?", sat)
-	assert.Equal(t, []string{"sun-am"}, cited(st), "answer: %s", st.ResponseText)
-	st = ask(t, eng, conf, "Trying to plan ahead — any workshops tomorrow morning?", sat)
-	assert.Equal(t, []string{"sun-am"}, cited(st), "answer: %s", st.ResponseText)
+	citesAt(t, eng, conf, sat, "Can't sleep, jet lag. Any workshops tomorrow morning?", "sun-am")
+	citesAt(t, eng, conf, sat, "Trying to plan ahead — any workshops tomorrow morning?", "sun-am")
+}
+
+// citesAt asks msg at now and checks that the answer cites exactly want.
+func citesAt(t *testing.T, eng *search.Engine, conf agent.Conference, now time.Time, msg string, want ...string) {
+	t.Helper()
+	st := ask(t, eng, conf, msg, now)
+	assert.Equal(t, want, cited(st), "%s\nanswer: %s", msg, st.ResponseText)
 }
 
 // A story sentence with the conference's words is the topic only when
@@ -375,10 +380,8 @@ func TestAStorySentenceIsNoTopic(t *testing.T) {
 func TestAStorySentenceNamesATopicOnlyWhenItIsOnThen(t *testing.T) {
 	eng, conf := harbour(t)
 	sat := time.Date(2026, 10, 24, 16, 0, 0, 0, time.UTC) // Saturday 18:00 in Amsterdam
-	st := ask(t, eng, conf, "Customs declarations are new to me. Any workshops tomorrow morning?", sat)
-	assert.Equal(t, []string{"sun-am"}, cited(st), "answer: %s", st.ResponseText)
-	st = ask(t, eng, conf, "Customs declarations are new to me. Any workshops on Sunday?", sat)
-	assert.Equal(t, []string{"sun-late"}, cited(st), "answer: %s", st.ResponseText)
+	citesAt(t, eng, conf, sat, "Customs declarations are new to me. Any workshops tomorrow morning?", "sun-am")
+	citesAt(t, eng, conf, sat, "Customs declarations are new to me. Any workshops on Sunday?", "sun-late")
 }
 
 // "Before then" bounds the question by a time said in a sentence of its
@@ -391,8 +394,7 @@ func TestBeforeThenPointsBackAcrossSentences(t *testing.T) {
 	assert.Equal(t, time.Date(2026, 10, 25, 14, 0, 0, 0, time.UTC), st.Filter.To.UTC(), "15:00 in Amsterdam")
 	assert.ElementsMatch(t, []string{"sun-am", "sun-pm"}, cited(st), "answer: %s", st.ResponseText)
 	noon := time.Date(2026, 10, 25, 11, 0, 0, 0, time.UTC) // 12:00: the morning workshop is over
-	st = ask(t, eng, conf, "I've got a call at 3pm. What can I squeeze in before then?", noon)
-	assert.Equal(t, []string{"sun-pm"}, cited(st), "answer: %s", st.ResponseText)
+	citesAt(t, eng, conf, noon, "I've got a call at 3pm. What can I squeeze in before then?", "sun-pm")
 }
 
 // What attendees say of where they are or of their own day, and how they
@@ -400,13 +402,10 @@ func TestBeforeThenPointsBackAcrossSentences(t *testing.T) {
 func TestHowAttendeesAskWhatIsOnNamesNoTopic(t *testing.T) {
 	eng, conf := harbour(t)
 	sat := time.Date(2026, 10, 24, 16, 0, 0, 0, time.UTC) // Saturday 18:00 in Amsterdam
-	st := ask(t, eng, conf, "what's on tomorrow morning? trying to work out if I can sleep in lol", sat)
-	assert.Equal(t, []string{"sun-am"}, cited(st), "answer: %s", st.ResponseText)
+	citesAt(t, eng, conf, sat, "what's on tomorrow morning? trying to work out if I can sleep in lol", "sun-am")
 	sun := time.Date(2026, 10, 25, 12, 50, 0, 0, time.UTC) // Sunday 13:50
-	st = ask(t, eng, conf, "im sitting in room b, whats on next in here", sun)
-	assert.Equal(t, []string{"sun-pm"}, cited(st), "answer: %s", st.ResponseText)
-	st = ask(t, eng, conf, "What's kicking off in the next half hour or so?", sun)
-	assert.Equal(t, []string{"sun-pm"}, cited(st), "answer: %s", st.ResponseText)
+	citesAt(t, eng, conf, sun, "im sitting in room b, whats on next in here", "sun-pm")
+	citesAt(t, eng, conf, sun, "What's kicking off in the next half hour or so?", "sun-pm")
 }
 
 // A format or kind of item asked for with a typo is still asked for:
