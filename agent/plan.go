@@ -182,10 +182,10 @@ func (t *turn) untold(ctx context.Context, topic string) string {
 	return strings.Join(asking, " ")
 }
 
-// namedIn lists what a sentence that only tells may name: its rarest word
-// the conference uses ("varroa" in a long story of a lost hive), each of
-// its needs (lexical.Needs), and the whole sentence. None when it holds no
-// word the conference uses.
+// namedIn lists what a sentence that only tells may name, each once: its
+// rarest word the conference uses ("varroa" in a long story of a lost
+// hive), the whole sentence and each of its needs (lexical.Needs). None
+// when it holds no word the conference uses.
 func (t *turn) namedIn(s string) []string {
 	var rarest *lexical.Concept
 	for _, c := range t.lexicon().Analyze(s).Concepts {
@@ -196,7 +196,13 @@ func (t *turn) namedIn(s string) []string {
 	if rarest == nil {
 		return nil
 	}
-	return append(lexical.Needs(s), s, rarest.Word)
+	out := []string{rarest.Word, s}
+	for _, n := range lexical.Needs(s) {
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // heldThen reports whether a session or speaker that meets the question's

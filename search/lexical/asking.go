@@ -21,8 +21,12 @@ var sentenceMark = regexp.MustCompile(`[.!?…]+(?:\s+|$)|\n+`)
 // leave at 3"), which bounds what is asked.
 var asks = regexp.MustCompile(`(?i)\?|\b(?:i|we)(?:'d|'m|'re|\s+would|\s+am|\s+are|\s+really|\s+also|\s+still)*\s+(?:want|wanna|need|like|love|hope|hoping|looking|interested|keen|curious|wonder|wondering)\b|\b(?:looking|hoping|searching)\s+(?:for|to)\b|\bwould\s+(?:help|be\s+(?:great|nice|useful|ideal|good|helpful|handy))\b|\b(?:recommend|suggest|point\s+me|show\s+me|tell\s+me|help\s+(?:me|us))\b|\b(?:have|has|need|got)\s+to\s+(?:leave|head\s+off)\b|^` + requestOpening)
 
+// discourseMarkers open a sentence without adding to it ("anyway, what's
+// starting next?").
+const discourseMarkers = `so|well|ok|okay|also|btw|anyway|anyhow`
+
 // requestOpening is how a sentence that asks may open.
-const requestOpening = `\W*(?:(?:anyway|anyhow|so|ok|okay|right|well|also|btw)[\s,]+)?(?:any|anything|anyone|anybody|someone|is\s+there|are\s+there|which|who|where|what|when|how|can\s|could|please|find|list)\b`
+const requestOpening = `\W*(?:(?:right|` + discourseMarkers + `)[\s,]+)?(?:any|anything|anyone|anybody|someone|is\s+there|are\s+there|which|who|where|what|when|how|can\s|could|please|find|list)\b`
 
 // dashedRequest is a spaced dash that opens a request ("Trying to plan
 // before I fly in — which workshops are on Saturday?"): what comes before

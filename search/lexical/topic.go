@@ -63,7 +63,7 @@ var (
 // requestPhrasing is how attendees ask rather than what they ask about; it
 // is peeled off the start of a clause, repeatedly.
 var requestPhrasing = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)^(?:(?:hi|hello|hey)(?:\s+there)?|thanks|thank\s+you|please|so|well|ok|okay|also|btw|anyway|anyhow|quick\s+question)\b[\s,!]*`),
+	regexp.MustCompile(`(?i)^(?:(?:hi|hello|hey)(?:\s+there)?|thanks|thank\s+you|please|` + discourseMarkers + `|quick\s+question)\b[\s,!]*`),
 	worry,
 	struggle,
 	// A turn to another subject: "switching gears, …", "different topic: …"
