@@ -143,6 +143,10 @@ var (
 	heldout25Bundle []byte
 	//go:embed heldout25/cases.jsonl
 	heldout25Cases []byte
+	//go:embed heldout26/bundle.json
+	heldout26Bundle []byte
+	//go:embed heldout26/cases.jsonl
+	heldout26Cases []byte
 	//go:embed realconf/cases.jsonl
 	realconfCases []byte
 	//go:embed realconf/dev_cases.jsonl
@@ -185,6 +189,7 @@ var Sets = []Set{
 	{Name: "heldout23", Role: HeldOut, About: "a live music, touring and event-production conference written apart from the code, frozen first", cases: heldout23Cases, bundle: heldout23Bundle},
 	{Name: "heldout24", Role: HeldOut, About: "an aquaculture, fisheries and seafood-processing conference across the European clock change, written apart from the code, frozen first", cases: heldout24Cases, bundle: heldout24Bundle},
 	{Name: "heldout25", Role: HeldOut, About: "a wine, viticulture, brewing and distilling conference in Adelaide across the South Australian clock change, written apart from the code, frozen first", cases: heldout25Cases, bundle: heldout25Bundle},
+	{Name: "heldout26", Role: HeldOut, About: "a people-operations and HR conference in St. John's across the Newfoundland clock change, written apart from the code, frozen first", cases: heldout26Cases, bundle: heldout26Bundle},
 	{Name: "realconf", Role: HeldOut, About: "FOSSASIA Summit 2017, frozen cases", DataFile: realconfData, cases: realconfCases},
 }
 
