@@ -46,6 +46,8 @@ type Searcher interface {
 	Lexicon(conference string) *search.Lexicon
 	Calendar(conference string) when.Calendar
 	Items(conference string, refs []search.Ref) []search.Result
+	// Catalogue is every item of a table of the conference, by title.
+	Catalogue(conference string, tb search.Table) []search.Result
 	// Meaning embeds a text for comparing it with others of the conference
 	// (reflection memory's recall by meaning).
 	Meaning(ctx context.Context, conference, text string) (search.Meaning, error)
@@ -260,12 +262,12 @@ type turn struct {
 func (t *turn) run(ctx context.Context) error {
 	t.readQuestion(ctx)
 	switch {
+	case t.aboutConference():
+		return t.answerPlainly(ctx, t.tellAbout)
+	case t.listing() != "":
+		return t.answerPlainly(ctx, t.tellList(t.listing()))
 	case t.vague():
-		if err := t.step(ctx, StepRespond, t.askWhat); err != nil {
-			return err
-		}
-		t.emit(Answer{Text: t.st.ResponseText})
-		return nil
+		return t.answerPlainly(ctx, t.askWhat)
 	case t.st.Outside != "": // a day outside the conference: nothing to search, say so
 		return t.answerTurn(ctx)
 	case t.details():
@@ -303,6 +305,16 @@ func (t *turn) run(ctx context.Context) error {
 		}
 	}
 	return t.answerTurn(ctx)
+}
+
+// answerPlainly answers with write, which neither searches nor calls a
+// model.
+func (t *turn) answerPlainly(ctx context.Context, write func(context.Context) error) error {
+	if err := t.step(ctx, StepRespond, write); err != nil {
+		return err
+	}
+	t.emit(Answer{Text: t.st.ResponseText})
+	return nil
 }
 
 // answerTurn writes the answer, evaluates it when feedback is on, and

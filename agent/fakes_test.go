@@ -133,6 +133,11 @@ func (f *fakeSearch) Items(_ string, refs []search.Ref) []search.Result {
 	return out
 }
 
+// Catalogue knows the first item of each table.
+func (f *fakeSearch) Catalogue(_ string, tb search.Table) []search.Result {
+	return []search.Result{result(tb, idFor(tb), 1)}
+}
+
 func (f *fakeSearch) Lexicon(id string) *search.Lexicon {
 	if id == "c1" {
 		return f.lex

@@ -159,6 +159,9 @@ type State struct {
 	// conference, that it does.
 	Filter  *when.Filter `json:"filter,omitempty"`
 	Outside string       `json:"outside,omitempty"`
+	// About is the answer to a question about the conference itself (when
+	// it runs, starts or ends, where it is), read from its record.
+	About string `json:"about,omitempty"`
 	// Recalled are the remembered lessons the turn acted on.
 	Recalled []RecalledUse `json:"recalled,omitempty"`
 	// FollowUp says how the question continues the conversation, if it

@@ -195,6 +195,7 @@ type Searcher interface {
 	Lexicon(conference string) *search.Lexicon
 	Calendar(conference string) when.Calendar
 	Items(conference string, refs []search.Ref) []search.Result
+	Catalogue(conference string, tb search.Table) []search.Result
 	Meaning(ctx context.Context, conference, text string) (search.Meaning, error)
 }
 

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -230,6 +231,23 @@ func (e *Engine) Items(conference string, refs []Ref) []Result {
 			out = append(out, Result{Item: *item, Score: 1, Coverage: 1})
 		}
 	}
+	return out
+}
+
+// Catalogue returns every item of table tb in a conference, by title, as
+// results that match fully.
+func (e *Engine) Catalogue(conference string, tb Table) []Result {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	var out []Result
+	for r, item := range e.items {
+		if r.Conference == conference && r.Table == tb {
+			out = append(out, Result{Item: *item, Score: 1, Coverage: 1})
+		}
+	}
+	slices.SortFunc(out, func(a, b Result) int {
+		return cmp.Or(cmp.Compare(strings.ToLower(a.Title), strings.ToLower(b.Title)), cmp.Compare(a.ID, b.ID))
+	})
 	return out
 }
 

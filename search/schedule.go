@@ -27,7 +27,7 @@ type slot struct {
 // from its documents; talks links each speaker to its sessions, whichever
 // side of the bundle lists the link (speakerSessions).
 func scheduleOf(c conference.Conference, docs []Document, talks map[string][]conference.Session) *schedule {
-	s := &schedule{cal: when.Calendar{Name: c.Name, Location: location(c.Timezone)}, talksOf: map[string][]int{}}
+	s := &schedule{cal: when.Calendar{Name: c.Name, Venue: strings.TrimSpace(c.Venue), Location: location(c.Timezone)}, talksOf: map[string][]int{}}
 	days := map[string]time.Time{}
 	index := map[string]int{}
 	s.index = index
@@ -43,6 +43,7 @@ func scheduleOf(c conference.Conference, docs []Document, talks map[string][]con
 		if landmark(x.Format) && !x.Starts.IsZero() && !x.Ends.IsZero() {
 			s.cal.Landmarks = append(s.cal.Landmarks, when.Landmark{Title: landmarkTitle(d.Title, x.Format), Start: x.Starts, End: x.Ends, Format: x.Format})
 		}
+		s.cal.Opening, s.cal.Closing = bounds(s.cal.Opening, s.cal.Closing, d.Title, x)
 		if !x.Starts.IsZero() {
 			day := x.Starts.In(s.cal.Location)
 			days[day.Format(time.DateOnly)] = time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, s.cal.Location)
@@ -58,6 +59,22 @@ func scheduleOf(c conference.Conference, docs []Document, talks map[string][]con
 	s.cal.Days = conferenceDays(c, s.cal.Location, days)
 	s.cal.Uses = when.Uses(entryTexts(docs))
 	return s
+}
+
+// bounds keeps the programme's first session (by start) and last (by end)
+// as x, titled title, is read; a session without both times is left out.
+func bounds(first, last when.Landmark, title string, x *Slot) (when.Landmark, when.Landmark) {
+	if x.Starts.IsZero() || x.Ends.IsZero() {
+		return first, last
+	}
+	l := when.Landmark{Title: title, Start: x.Starts, End: x.Ends, Format: x.Format}
+	if first.Start.IsZero() || x.Starts.Before(first.Start) {
+		first = l
+	}
+	if last.End.IsZero() || x.Ends.After(last.End) {
+		last = l
+	}
+	return first, last
 }
 
 // entryTexts are the texts of the programme's sessions, one per session:

@@ -36,6 +36,11 @@ type Calendar struct {
 	// (their titles with the word "keynote") and breaks, for "after the
 	// keynote" or "during the coffee break".
 	Landmarks []Landmark
+	// Venue is where the conference is held, as its record says.
+	Venue string
+	// Opening and Closing are the programme's first session (by start)
+	// and its last (by end); zero when no session has times.
+	Opening, Closing Landmark
 	// Uses, when set, is in how many of the programme's sessions (titles,
 	// descriptions, facets) a word occurs: a room's first word that two or
 	// more sessions use for their topic ("quay" of "Quay Lab" at a port

@@ -1,0 +1,142 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/erleah/erleah-agent/search"
+	"github.com/erleah/erleah-agent/search/lexical"
+	"github.com/erleah/erleah-agent/search/when"
+)
+
+// Questions about the conference itself and its parts, answered from its
+// record, calendar and catalogue without searching or calling a model:
+// "when does it all kick off?", "who's exhibiting?".
+
+// aboutConference reports whether the question asks only when the
+// conference runs, starts or ends, how long it lasts or where it is, and
+// keeps the answer: nothing else in it to search for, and no earlier
+// answer it refers to.
+func (t *turn) aboutConference() bool {
+	st := t.st
+	if st.FollowUp != nil || st.Filter != nil || st.Outside != "" {
+		return false
+	}
+	answer, rest := when.About(lexical.Respelled(t.asked()), st.AskedAt, t.agent.search.Calendar(st.Conference.ID))
+	if answer == "" || !t.nothingMore(rest) {
+		return false
+	}
+	st.About = answer
+	return true
+}
+
+// listing reports whether the question asks for a whole part of the
+// programme ("who's exhibiting?", "what tracks are there?") and nothing
+// more, and which.
+func (t *turn) listing() string {
+	st := t.st
+	if st.FollowUp != nil || st.Filter != nil || st.Outside != "" {
+		return ""
+	}
+	kind, rest := lexical.Listing(lexical.Respelled(t.asked()))
+	if kind == "" || !t.nothingMore(rest) {
+		return ""
+	}
+	return kind
+}
+
+// nothingMore reports whether words left over from a question name
+// nothing to search for.
+func (t *turn) nothingMore(rest string) bool {
+	lex := t.lexicon()
+	return len(lex.Mentions(rest)) == 0 && len(lex.Analyze(rest).Concepts) == 0
+}
+
+// tellAbout answers a question about the conference itself from its
+// record, without searching or calling a model.
+func (t *turn) tellAbout(context.Context) error {
+	g := newCiteGuard(nil, t.chunk)
+	g.write(t.st.About + "\n")
+	t.finish(g, FromMechanical)
+	return nil
+}
+
+// listLimit is how many items a listing names before saying how many more
+// there are.
+const listLimit = 25
+
+// tellList answers a question asking for a whole part of the programme.
+func (t *turn) tellList(kind string) func(context.Context) error {
+	return func(context.Context) error {
+		st := t.st
+		st.Intent = "list " + kind
+		cal := t.agent.search.Calendar(st.Conference.ID)
+		var text string
+		var shown []search.Result
+		switch kind {
+		case lexical.ListTracks:
+			text = names(st.Conference.Name, "track", cal.Tracks, "The programme does not group its sessions into tracks.")
+		case lexical.ListRooms:
+			text = names(st.Conference.Name, "room", cal.Rooms, "The programme does not say which rooms its sessions are in.")
+		default:
+			tb := search.Table(kind)
+			all := t.agent.search.Catalogue(st.Conference.ID, tb)
+			shown = all[:min(len(all), listLimit)]
+			st.QueryResults[tb] = shown
+			text = catalogue(st.Conference.Name, tb, shown, len(all))
+		}
+		allowed := map[string]search.Result{}
+		for _, r := range shown {
+			allowed[r.Key()] = r
+		}
+		g := newCiteGuard(allowed, t.chunk)
+		g.write(text)
+		t.finish(g, FromMechanical)
+		return nil
+	}
+}
+
+// names lists a calendar's names of one kind: "X has 3 tracks: A, B and C."
+func names(conf, noun string, all []string, none string) string {
+	if len(all) == 0 {
+		return none + "\n"
+	}
+	return fmt.Sprintf("%s has %d %s: %s. Ask me what is on in one of them.\n", conf, len(all), counted(len(all), noun), joinAnd(all))
+}
+
+// catalogue lists the items shown of a table of n, each with its details
+// and citation.
+func catalogue(conf string, tb search.Table, shown []search.Result, n int) string {
+	if n == 0 {
+		return fmt.Sprintf("%s lists no %s.\n", conf, tb)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s has %d %s:\n", conf, n, counted(n, strings.TrimSuffix(string(tb), "s")))
+	for _, r := range shown {
+		b.WriteString("- " + r.Title)
+		if r.Details != "" {
+			b.WriteString(" (" + r.Details + ")")
+		}
+		fmt.Fprintf(&b, " [%s]\n", r.Key())
+	}
+	if more := n - len(shown); more > 0 {
+		fmt.Fprintf(&b, "…and %d more. Tell me what you are looking for and I'll find the ones that fit.\n", more)
+	}
+	return b.String()
+}
+
+func counted(n int, noun string) string {
+	if n == 1 {
+		return noun
+	}
+	return noun + "s"
+}
+
+// joinAnd joins names as a sentence lists them: "A, B and C".
+func joinAnd(all []string) string {
+	if len(all) == 1 {
+		return all[0]
+	}
+	return strings.Join(all[:len(all)-1], ", ") + " and " + all[len(all)-1]
+}

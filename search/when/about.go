@@ -1,0 +1,170 @@
+package when
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// Questions about the conference itself: when it runs, starts or ends, how
+// long it lasts, where it is held. The programme's sessions cannot answer
+// them; its record and calendar can.
+
+var (
+	// reSelf names the conference as the subject of a question: "the
+	// conference", "this summit", "it all", "the whole thing", or "it"
+	// when nothing else is named.
+	reSelf  = regexp.MustCompile(`\b(?:(?:the|this|this\s+year(?:'|’)?s|your)\s+(?:whole\s+)?(?:conference|summit|congress|convention|symposium|forum|event|festival)|it\s+all|the\s+whole\s+thing|everything|things|it)\b`)
+	reVenue = regexp.MustCompile(`\b(?:the\s+)?(?:venue|address|location)\b`)
+	reStart = regexp.MustCompile(`\b(?:start(?:s|ing)?|begin(?:s|ning)?|open(?:s|ing)?|kick(?:s|ing)?\s+off|get(?:s|ting)?\s+(?:going|started|underway)|commence(?:s)?)\b`)
+	reEnd   = regexp.MustCompile(`\b(?:end(?:s|ing)?|finish(?:es|ing)?|close(?:s)?|closing|wrap(?:s|ping)?\s+up|over)\b`)
+	reWhen  = regexp.MustCompile(`\b(?:when(?:'|’)?s|when|what\s+time|what\s+day|which\s+day|(?:what|which)\s+days)\b`)
+	// reDates asks for the dates, which are the conference's unless the
+	// question names something else.
+	reDates = regexp.MustCompile(`\b(?:(?:what|which)\s+(?:are\s+the\s+|is\s+the\s+)?dates?|the\s+dates)\b`)
+	reLong  = regexp.MustCompile(`\bhow\s+(?:long|many\s+days)\b`)
+	reWhere = regexp.MustCompile(`\b(?:where(?:'|’)?s|where|located)\b`)
+	// reHeld is how a question says a conference takes place, which asks
+	// nothing by itself.
+	reHeld = regexp.MustCompile(`\b(?:held|hosted|tak(?:e|es|ing)\s+place|happen(?:s|ing)?|run(?:s|ning)?|last(?:s)?|go(?:es)?\s+on)\b`)
+)
+
+// asked is what a question asks about the conference.
+type asked struct{ start, end, when, long, where bool }
+
+func (a asked) any() bool { return a.start || a.end || a.when || a.long || a.where }
+
+// About answers a message that asks when the conference runs, starts or
+// ends, how long it lasts or where it is held, from the calendar and the
+// clock: the answer, and the words of the message that are not part of
+// that question (the caller decides whether they ask for something more:
+// "when does the conference dinner start?" leaves "dinner"). The answer is
+// "" when the message asks none of this of the conference.
+func About(message string, now time.Time, cal Calendar) (answer, rest string) {
+	s := newScan(message)
+	var a asked
+	self, venue := false, false
+	consume := func(re *regexp.Regexp, seen *bool) {
+		s.each(re, func(match) bool { *seen = true; return true })
+	}
+	consume(reVenue, &venue)
+	consume(reSelf, &self)
+	if name := nameWords(cal.Name); name != nil {
+		consume(name, &self)
+	}
+	var dates bool
+	consume(reDates, &dates)
+	consume(reLong, &a.long)
+	consume(reWhen, &a.when)
+	consume(reWhere, &a.where)
+	consume(reStart, &a.start)
+	consume(reEnd, &a.end)
+	var held bool
+	consume(reHeld, &held)
+	a.where = a.where || venue && !a.when && !a.long
+	a.when = a.when || dates
+	if !a.any() || !self && !venue && !dates || (a.start || a.end) && !a.when && !a.long {
+		return "", message
+	}
+	c := cal.conf()
+	if len(c.days) == 0 {
+		return "", message
+	}
+	return c.about(a, now, cal), s.rest()
+}
+
+// nameWords matches the conference's name without its year ("the FOSSASIA
+// Summit"), or its first word alone ("FOSSASIA"), nil when that word has
+// three letters or fewer.
+func nameWords(name string) *regexp.Regexp {
+	var words []string
+	for _, w := range strings.Fields(strings.ToLower(name)) {
+		if w = strings.Trim(w, `.,:;!?"'()–—-`); w != "" && strings.Trim(w, "0123456789") != "" {
+			words = append(words, regexp.QuoteMeta(w))
+		}
+	}
+	if len(words) == 0 || len(words[0]) <= 3 {
+		return nil
+	}
+	return regexp.MustCompile(`\b(?:the\s+)?` + words[0] + `(?:\s+` + strings.Join(words[1:], `\s+`) + `)?\b`)
+}
+
+// about writes the answer to what a asks.
+func (c conf) about(a asked, now time.Time, cal Calendar) string {
+	first, last := c.days[0], c.days[len(c.days)-1]
+	span := dateRange(first, last, "January")
+	var b strings.Builder
+	switch {
+	case a.where && cal.Venue != "":
+		fmt.Fprintf(&b, "%s is at %s, %s.", c.name, cal.Venue, fromTo(first, last, span))
+	case a.where:
+		fmt.Fprintf(&b, "The programme does not say where %s is held; it runs %s.", c.name, fromTo(first, last, span))
+	case a.long:
+		fmt.Fprintf(&b, "%s runs for %s, %s.", c.name, days(len(c.days)), fromTo(first, last, span))
+	default:
+		b.WriteString(c.runs() + ".")
+	}
+	if a.start && !cal.Opening.Start.IsZero() {
+		o := cal.Opening
+		fmt.Fprintf(&b, " The programme starts at %s on %s with “%s”.", clock(o.Start, c.loc), short(c.date(o.Start)), o.Title)
+	}
+	if a.end && !cal.Closing.End.IsZero() {
+		l := cal.Closing
+		fmt.Fprintf(&b, " The last session, “%s”, ends at %s on %s.", l.Title, clock(l.End, c.loc), short(c.date(l.End)))
+	}
+	if (a.start || a.end) && cal.Location != nil {
+		fmt.Fprintf(&b, " Times are local (%s).", cal.Location)
+	}
+	if !a.where || a.when {
+		b.WriteString(c.relative(now))
+	}
+	return b.String()
+}
+
+// relative places now against the conference days: " That is in 3 days.",
+// " Today is day 2 of 4.", " It ended on Sun 19 Mar." ("" without a clock).
+func (c conf) relative(now time.Time) string {
+	if now.IsZero() {
+		return ""
+	}
+	today := c.today(now)
+	first, last := c.days[0], c.days[len(c.days)-1]
+	switch {
+	case today.Before(first):
+		n := int(first.Sub(today).Hours() / 24)
+		if n == 1 {
+			return " That is tomorrow."
+		}
+		return fmt.Sprintf(" That is in %d days.", n)
+	case today.After(last):
+		return " It ended on " + short(last) + "."
+	}
+	for i, d := range c.days {
+		if d.Equal(today) {
+			return fmt.Sprintf(" It is on now: today is day %d of %d.", i+1, len(c.days))
+		}
+	}
+	return " It is on now."
+}
+
+// fromTo is "from Fri 17 to Sun 19 March", or "on Fri 17 March" for one day.
+func fromTo(first, last time.Time, span string) string {
+	if first.Equal(last) {
+		return "on " + span
+	}
+	return "from " + span
+}
+
+func days(n int) string {
+	if n == 1 {
+		return "1 day"
+	}
+	return fmt.Sprintf("%d days", n)
+}
+
+// date is t's local calendar date in the conference's location.
+func (c conf) date(t time.Time) time.Time { return civil(t.In(c.loc)) }
+
+// clock writes t's local time of day: "09:30".
+func clock(t time.Time, loc *time.Location) string { return t.In(loc).Format("15:04") }

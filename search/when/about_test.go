@@ -1,0 +1,78 @@
+package when_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/erleah/erleah-agent/search/when"
+)
+
+// berlin runs Sat 24 to Mon 26 October 2026, across the end of summer time
+// (03:00 CEST on Sun 25 October becomes 02:00 CET): it opens at 09:00 CEST
+// and closes at 17:30 CET.
+var (
+	berlin    = mustLoad("Europe/Berlin")
+	berlinCal = when.Calendar{
+		Name: "Harbour Summit 2026", Venue: "Kongresshalle, Am Hafen 3", Location: berlin,
+		Days:    days(berlin, time.October, 24, 26),
+		Opening: when.Landmark{Title: "Registration and coffee", Start: oct(24, 9, 0), End: oct(24, 10, 0), Format: "other"},
+		Closing: when.Landmark{Title: "Closing keynote", Start: oct(26, 16, 30), End: oct(26, 17, 30), Format: "keynote"},
+	}
+)
+
+func oct(day, h, m int) time.Time { return time.Date(2026, time.October, day, h, m, 0, 0, berlin) }
+
+func TestAboutAnswersFromTheCalendarAndTheClock(t *testing.T) {
+	const runs = "Harbour Summit 2026 runs from Sat 24 to Mon 26 October."
+	const opens = " The programme starts at 09:00 on Sat 24 Oct with “Registration and coffee”. Times are local (Europe/Berlin)."
+	const closes = " The last session, “Closing keynote”, ends at 17:30 on Mon 26 Oct. Times are local (Europe/Berlin)."
+	for _, c := range []struct {
+		msg  string
+		now  time.Time
+		want string
+	}{
+		{"When does the conference start?", oct(20, 12, 0), runs + opens + " That is in 4 days."},
+		{"when does it all kick off", oct(23, 20, 0), runs + opens + " That is tomorrow."},
+		{"what time does the Harbour Summit get going?", oct(23, 20, 0), runs + opens + " That is tomorrow."},
+		// The day after the clock change: Monday's 17:30 is CET, and day 2 is Sunday.
+		{"when does the summit end?", oct(25, 11, 0), runs + closes + " It is on now: today is day 2 of 3."},
+		{"What are the dates?", oct(28, 9, 0), runs + " It ended on Mon 26 Oct."},
+		{"how long is the conference?", time.Time{}, "Harbour Summit 2026 runs for 3 days, from Sat 24 to Mon 26 October."},
+		{"where is the conference being held?", oct(20, 12, 0), "Harbour Summit 2026 is at Kongresshalle, Am Hafen 3, from Sat 24 to Mon 26 October."},
+		{"what's the venue address", oct(20, 12, 0), "Harbour Summit 2026 is at Kongresshalle, Am Hafen 3, from Sat 24 to Mon 26 October."},
+	} {
+		got, rest := when.About(c.msg, c.now, berlinCal)
+		assert.Equal(t, c.want, got, "About(%q)", c.msg)
+		for _, w := range strings.Fields(strings.Trim(rest, " ?")) {
+			assert.Contains(t, []string{"does", "is", "being", "what's"}, w, "About(%q) leaves only how it asks", c.msg)
+		}
+	}
+}
+
+func TestAboutSaysWhatTheRecordLacks(t *testing.T) {
+	cal := berlinCal
+	cal.Venue = ""
+	got, _ := when.About("where is it?", time.Time{}, cal)
+	assert.Equal(t, "The programme does not say where Harbour Summit 2026 is held; it runs from Sat 24 to Mon 26 October.", got)
+	got, _ = when.About("when is the conference?", time.Time{}, when.Calendar{Name: "Harbour Summit 2026"})
+	assert.Empty(t, got, "no days known: nothing to say")
+}
+
+// A question about something else at the conference is no question about
+// it: either no answer, or words left for the caller to search.
+func TestAboutLeavesOtherQuestionsAlone(t *testing.T) {
+	for _, msg := range []string{"when does the keynote start?", "what's on?", "does it start tomorrow?", "talks on harbour logistics"} {
+		got, _ := when.About(msg, oct(20, 12, 0), berlinCal)
+		assert.Empty(t, got, "About(%q)", msg)
+	}
+	for msg, left := range map[string]string{
+		"when does the conference dinner start?": "dinner",
+		"is there parking at the venue?":         "parking",
+	} {
+		_, rest := when.About(msg, oct(20, 12, 0), berlinCal)
+		assert.Contains(t, rest, left, "About(%q) leaves what it does not answer", msg)
+	}
+}
