@@ -109,6 +109,7 @@ type found struct {
 	next       bool
 	last       bool // "the last talk": the latest slot
 	first      bool // "first thing tomorrow": the earliest slot of the day
+	whole      bool // "the opening keynote": first or last of the conference, not of today
 	later      bool
 	upcoming   bool
 	left       bool // "still on", "anything left": not ended yet
@@ -266,6 +267,14 @@ func (p *found) relative(f *Filter) string {
 	case p.next:
 		f.Next, f.From = true, p.now
 		return "next"
+	case p.whole && (p.first || p.last) && len(p.c.days) > 0:
+		f.From, f.To = p.c.at(p.c.days[0], 0), p.c.at(p.c.days[len(p.c.days)-1], 1440)
+		if p.last {
+			f.Last = true
+			return "the last slot of the conference"
+		}
+		f.Next = true
+		return "the first slot of the conference"
 	case p.last:
 		today()
 		f.Last, f.From, f.To = true, p.c.at(p.today, 0), p.c.at(p.today, 1440)

@@ -178,6 +178,10 @@ func TestParseRelative(t *testing.T) {
 		{msg: "what's the very last session this afternoon", from: sg(20, 12, 0), to: sg(20, 17, 0), last: true, rest: "what's"},
 		{msg: "I went last year", rest: "I went last year"},
 		{msg: "is there a keynote first thing tomorrow?", from: sg(21, 0, 0), to: sg(22, 0, 0), next: true, formats: []string{"keynote"}, rest: "is there a?", label: "the first slot of tomorrow (Wed 21 Oct), keynotes"},
+		// The opening and closing ones are the conference's, not today's.
+		{msg: "who gives the opening keynote?", from: sg(20, 0, 0), to: sg(23, 0, 0), next: true, formats: []string{"keynote"}, rest: "who gives?", label: "the first slot of the conference, keynotes"},
+		{msg: "when is the closing session", from: sg(20, 0, 0), to: sg(23, 0, 0), last: true, rest: "when is", label: "the last slot of the conference"},
+		{msg: "the opening keynote tomorrow", from: sg(21, 0, 0), to: sg(22, 0, 0), next: true, formats: []string{"keynote"}, rest: "", label: "the first slot of tomorrow (Wed 21 Oct), keynotes"},
 		{msg: "which sessions are still coming up for the rest of the week?", from: sgNow, rest: "which sessions are still?"},
 		{msg: "the last mile of delivery", rest: "the last mile of delivery"},
 		{msg: "later today", from: sgNow, to: sg(21, 0, 0), rest: "", label: "later today (Tue 20 Oct)"},

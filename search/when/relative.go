@@ -189,6 +189,26 @@ func (p *found) lastStep(m match) bool {
 	return true
 }
 
+// reOpening is "the opening keynote", "the closing session": the
+// conference's first or last slot of that kind (after the landmarks, which
+// read "after the opening keynote").
+var reOpening = regexp.MustCompile(`(?:\bthe\s+)?\b(?P<end>opening|closing)\s+(?:(?P<f>keynote|panel)s?|plenary|session|talk|address|remarks|ceremony)\b`)
+
+// openingStep records the conference's first or last slot, and the format
+// it names.
+func (p *found) openingStep(m match) bool {
+	p.whole = true
+	if m.group("end") == "closing" {
+		p.last = true
+	} else {
+		p.first = true
+	}
+	if m.group("f") != "" {
+		p.format(m)
+	}
+	return true
+}
+
 // nextStep records "what's next", "next", "coming up", "up next",
 // "starting soon" ("next week" and "next to" are not).
 func (p *found) nextStep(m match) bool {
@@ -280,6 +300,7 @@ var steps = []step{
 	{reLeft, (*found).leftStep},
 	{reLater, (*found).laterWord},
 	{reNow, (*found).nowStep},
+	{reOpening, (*found).openingStep},
 	{reLast, (*found).lastStep},
 	{reFirst, (*found).firstStep},
 	{reNext, (*found).nextStep},
