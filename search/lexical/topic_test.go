@@ -129,6 +129,8 @@ func TestTopicDropsRhetoricalEndsAndStartVerbs(t *testing.T) {
 		"any security talk, or is it all vendor pitches?":                        "security talk",
 		"What starts at ten?":                      "at ten",
 		"Which talk covers weather routing?":       "weather routing",
+		"which room is the TensorFlow talk in?":    "TensorFlow talk in", // asks where it is, not about rooms
+		"What hall is the drone demo in":           "drone demo in",
 		"is it shore power or is it cold ironing?": "is it shore power or is it cold ironing", // no "just": a real alternative
 	} {
 		assert.Equal(t, want, Topic(in), "%q", in)
