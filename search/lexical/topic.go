@@ -63,7 +63,7 @@ var (
 // requestPhrasing is how attendees ask rather than what they ask about; it
 // is peeled off the start of a clause, repeatedly.
 var requestPhrasing = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)^(?:(?:hi|hello|hey)(?:\s+there)?|thanks|thank\s+you|please|` + discourseMarkers + `|quick\s+question)\b[\s,!]*`),
+	regexp.MustCompile(`(?i)^(?:(?:hi|hello|hey)(?:\s+there)?|` + courtesy + `|` + discourseMarkers + `|quick\s+question)\b[\s,!]*`),
 	worry,
 	struggle,
 	// A turn to another subject: "switching gears, …", "different topic: …"
@@ -93,8 +93,11 @@ var requestPhrasing = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)^(?:to|about|on|for|with|more)\b`),
 }
 
+// courtesy is please and thanks, as chat writes them too.
+const courtesy = `please|pls|plz|thanks|thx|ty|tia|thank\s+you|cheers`
+
 // trailing filler closes a clause without adding to it.
-var trailing = regexp.MustCompile(`(?i)(?:\s+(?:please|thanks|thank\s+you|here|at\s+(?:the|this)\s+(?:conference|event|summit|venue)|if\s+any|or\s+something|or\s+so|etc|(?:being\s+)?held|taking\s+place|located|happening|going\s+on|exists?|available|on\s+offer|out\s+there|` + canAttend + `))+\s*$`)
+var trailing = regexp.MustCompile(`(?i)(?:\s+(?:` + courtesy + `|here|at\s+(?:the|this)\s+(?:conference|event|summit|venue)|if\s+any|or\s+something|or\s+so|etc|(?:being\s+)?held|taking\s+place|located|happening|going\s+on|exists?|available|on\s+offer|out\s+there|` + canAttend + `))+\s*$`)
 
 // rhetorical closes a question with the answer the attendee fears ("…, or
 // is it just sandwiches?", "or is it all vendor pitches?"): not a need.
