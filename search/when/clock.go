@@ -11,7 +11,7 @@ import (
 // hold two.
 func tm(p string) string {
 	return `(?:\b(?P<` + p + `h>\d{1,2})(?:(?P<` + p + `s>[:.h])(?P<` + p + `m>\d{2}))?` +
-		`(?:\s*(?P<` + p + `ap>am|pm|o'clock|o’clock)\b|\s*(?P<` + p + `dot>a\.m\.|p\.m\.)|\b)` +
+		`(?:\s*(?P<` + p + `ap>am|pm|o'clock|o’clock)\b|\s*(?P<` + p + `dot>a\.m\.|p\.m\.)|-?ish\b|\b)` +
 		`|\b(?P<` + p + `n>noon|midday|midnight)\b` +
 		`|\b(?:a\s+)?(?P<` + p + `q>half|quarter)\s+(?P<` + p + `d>past|to)\s+(?P<` + p + `w>` + strings.Join(hourWords, "|") + `|\d{1,2})\b)`
 }
@@ -42,7 +42,10 @@ var (
 		`|\b(?:my|our)\s+(?:\w+\s+)?(?:flight|train|bus|plane|ferry)(?:(?:'|’)s|\s+is|\s+leaves|\s+departs|\s+goes)?\s+(?:at|around|about)\s+` + tm("a") +
 		`|(?:\b(?:i|we)(?:(?:'|’)ve|\s+have)?\s+got\s+)?\b(?:a|an|my|our|the)\s+(?:` + tm("a") + `)\s+(?:flight|train|bus|plane|ferry)\b` +
 		`(?:\s+(?:home|(?:out\s+of|from|to|back\s+to|back\s+home\s+to)\s+\w+))?`)
-	reAt   = regexp.MustCompile(`(?:\bat\s+|@\s*)` + tm("a"))
+	// reArrive is when the attendee gets there ("should reach by 10:15ish",
+	// "I'll be there around 2pm"): from then on.
+	reArrive = regexp.MustCompile(`\b(?:reach(?:ing)?|arriv(?:e|ing)|get(?:ting)?\s+(?:there|here|in|to\s+the\s+(?:venue|conference|centre|center))|be\s+(?:there|here|in)|mak(?:e|ing)\s+it(?:\s+(?:there|in))?|turn(?:ing)?\s+up|show(?:ing)?\s+up)\s+(?:by|at|around|about|for)\s+` + roughly + tm("a"))
+	reAt     = regexp.MustCompile(`(?:\bat\s+|@\s*)` + tm("a"))
 	reBare = regexp.MustCompile(tm("a"))
 )
 
@@ -274,6 +277,15 @@ func (p *found) after(m match) bool {
 	return p.addClock(t.minutes(), 1440, "after "+hhmm(t.minutes()))
 }
 
+// arrive records the time the attendee gets there: what starts from then.
+func (p *found) arrive(m match) bool {
+	t, ok := readTime(m, "a")
+	if !ok {
+		return false
+	}
+	return p.addClock(t.minutes(), 1440, "from "+hhmm(t.minutes()))
+}
+
 // before records "before noon", "before 11", "until 3pm".
 func (p *found) before(m match) bool {
 	t, ok := readTime(m, "a")
@@ -333,10 +345,20 @@ func (p *found) beforeLeaving(match) bool { return p.later && len(p.clock) > 0 }
 // said earlier in the question ("a call at 1:30 … before it").
 var reBeforeThen = regexp.MustCompile(`\b(?:before|until|till)\s+(?:it|then|that)\b`)
 
+// reOnceThere points back at the time the attendee arrives ("whats on
+// once I get there?", "anything when I arrive?"), said elsewhere.
+var reOnceThere = regexp.MustCompile(`\b(?:once|when|after)\s+(?:i|we)(?:(?:'|’)m|\s+am|\s+are)?\s+(?:get\s+(?:there|here|in)|arrive|reach|there|here|in)\b|\b(?:by|from)\s+then\b`)
+
+// onceThere consumes the words pointing back at the arrival.
+func (p *found) onceThere(match) bool { return true }
+
 // PointsBack reports whether text bounds a time by one said elsewhere
 // ("… anything I can catch before then?"): the time it points back at
 // belongs to the question even when said in a sentence of its own.
-func PointsBack(text string) bool { return reBeforeThen.MatchString(strings.ToLower(text)) }
+func PointsBack(text string) bool {
+	t := strings.ToLower(text)
+	return reBeforeThen.MatchString(t) || reOnceThere.MatchString(t)
+}
 
 // beforeThen turns the time said with "at" into the end of the window: "I've
 // got a call at 1:30, which talks can I fit in before it?" asks for what ends

@@ -152,6 +152,12 @@ func TestParseRelative(t *testing.T) {
 		{msg: "anything right now in room b?", from: sgNow, ongoing: true, rooms: []string{"Room B"}, rest: "anything?"},
 		{msg: "what is on at the moment", from: sgNow, ongoing: true, rest: "what is on"},
 		{msg: "currently", from: sgNow, ongoing: true, rest: ""},
+		{msg: "whats on rn in hall 1?", from: sgNow, ongoing: true, rooms: []string{"Hall 1"}, rest: "whats on?"},
+		{msg: "anything happening atm", from: sgNow, ongoing: true, rest: "anything happening"},
+		{msg: "is there an atm near the venue?", rest: "is there an atm near the venue?"},
+		// The time the attendee gets there starts the window.
+		{msg: "should reach by 10:15ish. whats on about rust once I get there?", from: sg(20, 10, 15), to: sg(21, 0, 0), rest: "should. whats on about rust?"},
+		{msg: "I'll be there around 2pm, anything on rust?", from: sg(20, 14, 0), to: sg(21, 0, 0), rest: "I'll, anything on rust?"},
 		{msg: "anything on now?", from: sgNow, ongoing: true, rest: "anything on?"},
 		{msg: "I want to hear how others word their treaties now", rest: "I want to hear how others word their treaties now"},
 		{msg: "what's next?", from: sgNow, next: true, rest: "", label: "next"},

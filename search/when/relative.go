@@ -19,7 +19,7 @@ var (
 	reToCome    = regexp.MustCompile(`\bto\s+come\b[\s\x1f]*(?:[?.!,;]|$)`) // "is there still a panel to come today?"
 	reLeft      = regexp.MustCompile(`\b(?:(?:still\s+)?(?:left|remaining)|still(?:\s+(?:going\s+on|going|on|running|happening|open))?)\b`)
 	reCatch     = regexp.MustCompile(`\b(?:(?:i|we)\s+(?:can|could|might)|(?:can|could|might)\s+(?:i|we))\s+still\s+(?:catch|make|attend|get\s+to|see|join|go\s+to)\b`)
-	reNow       = regexp.MustCompile(`\b(?:happening\s+(?:right\s+)?now|right\s+now|now|currently|at\s+the\s+moment|at\s+present|at\s+this\s+moment|in\s+progress|under\s*way)\b`)
+	reNow       = regexp.MustCompile(`\b(?:happening\s+(?:right\s+)?now|right\s+now|now|currently|at\s+the\s+moment|at\s+present|at\s+this\s+moment|in\s+progress|under\s*way|rn|atm)\b`)
 	reNext      = regexp.MustCompile(`\b(?:what(?:'|’)?s|what\s+is|what\s+comes)\s+(?:up\s+)?next\b|\b(?:up\s+next|next\s+up|coming\s+up(?:\s+next)?|(?:start|starting|starts|coming|begin|beginning|begins)\s+(?:soon|shortly)|(?:starting|starts|beginning|begins)\s+(?:right\s+)?now|(?:about|going)\s+to\s+(?:start|begin|kick\s+off)|soon|next)\b`)
 	// reBreakSaid is the attendee saying where they are in the day at the
 	// start of a message ("Coffee break - what's next on AI?"): the clock
@@ -148,12 +148,16 @@ func (p *found) catchStep(match) bool {
 // now", "anything now", "happening now") or opening the message: "how
 // others word their treaties now" means nowadays.
 func (p *found) nowStep(m match) bool {
-	if string(m.s.text[m.idx[0]:m.idx[1]]) == "now" && m.idx[0] > 0 && !slices.Contains(nowAfter, prevWord(m)) {
+	if bareNow[string(m.s.text[m.idx[0]:m.idx[1]])] && m.idx[0] > 0 && !slices.Contains(nowAfter, prevWord(m)) {
 		return false
 	}
 	p.ongoing = true
 	return true
 }
+
+// bareNow are "now" and how chat writes it ("rn", "atm"), which ask what is
+// on now only after asking for it ("an atm" is a cash machine).
+var bareNow = map[string]bool{"now": true, "rn": true, "atm": true}
 
 // nowAfter are the words after which a bare "now" asks what is on now.
 var nowAfter = []string{"on", "happening", "running", "going", "there", "anything", "something", "available", "open",
@@ -289,11 +293,13 @@ var steps = []step{
 	{reAfter, (*found).after},
 	{reBefore, (*found).before},
 	{reLeave, (*found).leave}, // "I have to leave for my train at 3:15", "before my flight at 4": from now until then
+	{reArrive, (*found).arrive},
 	{reAround, (*found).around},
 	{reAt, (*found).at},
 	{reBare, (*found).bareTime},
 	{reBeforeThen, (*found).beforeThen}, // after the time it points back at
 	{reBeforeLeaving, (*found).beforeLeaving},
+	{reOnceThere, (*found).onceThere},
 	{reUpcoming, (*found).upcomingStep},
 	{reToCome, (*found).toComeStep},
 	{reCatch, (*found).catchStep},
