@@ -261,11 +261,13 @@ type turn struct {
 
 func (t *turn) run(ctx context.Context) error {
 	t.readQuestion(ctx)
-	switch {
-	case t.aboutConference():
+	if t.aboutConference() {
 		return t.answerPlainly(ctx, t.tellAbout)
-	case t.listing() != "":
-		return t.answerPlainly(ctx, t.tellList(t.listing()))
+	}
+	if kind := t.listing(); kind != "" {
+		return t.answerPlainly(ctx, t.tellList(kind))
+	}
+	switch {
 	case t.vague():
 		return t.answerPlainly(ctx, t.askWhat)
 	case t.st.Outside != "": // a day outside the conference: nothing to search, say so

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -78,6 +79,18 @@ func About(message string, now time.Time, cal Calendar) (answer, rest string) {
 // Summit"), or its first word alone ("FOSSASIA"), nil when that word has
 // three letters or fewer.
 func nameWords(name string) *regexp.Regexp {
+	if re, ok := names.Load(name); ok {
+		return re.(*regexp.Regexp)
+	}
+	re := nameRegexp(name)
+	names.Store(name, re)
+	return re
+}
+
+// names holds each conference name's nameWords, built once.
+var names sync.Map
+
+func nameRegexp(name string) *regexp.Regexp {
 	var words []string
 	for _, w := range strings.Fields(strings.ToLower(name)) {
 		if w = strings.Trim(w, `.,:;!?"'()–—-`); w != "" && strings.Trim(w, "0123456789") != "" {
