@@ -101,7 +101,7 @@ func (t *turn) vague() bool {
 func (t *turn) readQuestion(ctx context.Context) {
 	st := t.st
 	lex := t.lexicon()
-	st.Language = lexical.Language(lexical.Unaddressed(st.Message), lex.Corpus())
+	st.Language = lexical.Language(lexical.Unshortened(lexical.Unaddressed(st.Message)), lex.Corpus())
 	t.translate(ctx)
 	st.FollowUp = resolveFollowUp(t.asked(), st.History, t.items)
 	text := lexical.Respelled(t.asked()) // "any worksops tomorow?" asks for workshops

@@ -24,7 +24,7 @@ var wordRun = regexp.MustCompile(`\p{L}+`)
 // "which vendrs sell…" as asking for vendors: a word of five letters or
 // more, not English, one typo from exactly one asking word.
 func Respelled(text string) string {
-	return wordRun.ReplaceAllStringFunc(text, func(w string) string {
+	return wordRun.ReplaceAllStringFunc(Unshortened(text), func(w string) string {
 		lw := strings.ToLower(w)
 		if len(lw) < 5 || terms.IsEnglish(lw) || terms.IsStop(lw) {
 			return w
@@ -46,4 +46,44 @@ func Respelled(text string) string {
 		}
 		return fix
 	})
+}
+
+// shorthand is how chat writes common words ("wen is the dante talk", "any
+// talks abt rigging tmrw", "generators n power"): each read as the word it
+// stands for. "r" is left alone (the R language), and so is "rn" (right
+// now), which the time parser reads itself.
+var shorthand = map[string]string{
+	"wen": "when", "wat": "what", "wht": "what", "whr": "where", "abt": "about", "bout": "about",
+	"tmrw": "tomorrow", "tmr": "tomorrow", "tmrrw": "tomorrow", "2moro": "tomorrow", "2morrow": "tomorrow", "tomoz": "tomorrow",
+	"2day": "today", "tdy": "today", "2nite": "tonight", "tonite": "tonight", "nxt": "next", "ppl": "people",
+	"u": "you", "n": "and", "b4": "before", "smth": "something", "sth": "something", "thx": "thanks", "thnx": "thanks",
+}
+
+var shortWord = regexp.MustCompile(`\b[\p{L}0-9]+\b`)
+
+// Unshortened writes chat shorthand out in full (see shorthand), typed in
+// lower case or capitalised at a sentence's start ("Tmrw"): "U", "N" or
+// "B4" (a room) are names, not shorthand.
+func Unshortened(text string) string {
+	return shortWord.ReplaceAllStringFunc(text, func(w string) string {
+		full, ok := shorthand[strings.ToLower(w)]
+		if !ok || w != strings.ToLower(w) && !capitalised(w) {
+			return w
+		}
+		return full
+	})
+}
+
+// capitalised reports whether w is a capital then lower-case letters only.
+func capitalised(w string) bool {
+	rs := []rune(w)
+	if len(rs) < 3 || !unicode.IsUpper(rs[0]) {
+		return false
+	}
+	for _, r := range rs[1:] {
+		if !unicode.IsLower(r) {
+			return false
+		}
+	}
+	return true
 }
