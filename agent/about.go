@@ -140,3 +140,35 @@ func joinAnd(all []string) string {
 	}
 	return strings.Join(all[:len(all)-1], ", ") + " and " + all[len(all)-1]
 }
+
+// smallTalk answers a message that asks nothing of the programme (see
+// lexical.SmallTalk) in kind.
+func (t *turn) smallTalk(kind string) func(context.Context) error {
+	return func(context.Context) error {
+		t.st.Intent = "small talk: " + kind
+		g := newCiteGuard(nil, t.chunk)
+		g.write(smallTalkReply(kind, t.st.Conference.Name) + "\n")
+		t.finish(g, FromMechanical)
+		return nil
+	}
+}
+
+func smallTalkReply(kind, conf string) string {
+	if conf == "" {
+		conf = "this conference"
+	}
+	examples := "for example “what's on this afternoon?”, “anything on <a topic> tomorrow morning?”, “who's exhibiting?” or “when does it start?”"
+	switch kind {
+	case lexical.TalkGreeting:
+		return fmt.Sprintf("Hello! I can find talks, workshops, speakers and exhibitors at %s, and tell you when and where they are: %s.", conf, examples)
+	case lexical.TalkThanks:
+		return fmt.Sprintf("You're welcome! Ask me anything else about %s.", conf)
+	case lexical.TalkBye:
+		return fmt.Sprintf("Enjoy %s!", conf)
+	case lexical.TalkIdentity:
+		return fmt.Sprintf("I'm an automated assistant for %s. I answer from its programme (talks, workshops, speakers, exhibitors, times and rooms), so I can't tell you what it does not say.", conf)
+	case lexical.TalkHelp:
+		return fmt.Sprintf("I can find talks, workshops, speakers and exhibitors at %s by topic, time or room, and tell you when and where they are: %s.", conf, examples)
+	}
+	return fmt.Sprintf("Anything else I can find for you at %s?", conf)
+}

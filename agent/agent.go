@@ -26,6 +26,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/erleah/erleah-agent/search"
+	"github.com/erleah/erleah-agent/search/lexical"
 	"github.com/erleah/erleah-agent/search/when"
 )
 
@@ -261,6 +262,9 @@ type turn struct {
 
 func (t *turn) run(ctx context.Context) error {
 	t.readQuestion(ctx)
+	if kind := lexical.SmallTalk(t.asked()); kind != "" {
+		return t.answerPlainly(ctx, t.smallTalk(kind))
+	}
 	if t.aboutConference() {
 		return t.answerPlainly(ctx, t.tellAbout)
 	}

@@ -389,7 +389,7 @@ func TestRequestErrors(t *testing.T) {
 func TestAQuestionNamingNothingIsAnsweredWithAQuestion(t *testing.T) {
 	m := &scripted{replies: map[agent.Step][]string{}}
 	s := &fakeSearch{lex: tinyLexicon(t), results: func(q search.Query) []search.Result { return nil }}
-	for _, msg := range []string{"hi!", "can you recommend something?", "a b", "what do you suggest?", "can you recommend something please?"} {
+	for _, msg := range []string{"hi! can you recommend something?", "can you recommend something?", "a b", "what do you suggest?", "can you recommend something please?"} {
 		st, events := run(t, m, s, agent.Options{}, msg)
 		require.Equal(t, agent.WhatAreYouLookingFor, st.ResponseText, "%q: answer", msg)
 		require.Empty(t, st.Tried, "%q: searches", msg)

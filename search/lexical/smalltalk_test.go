@@ -1,0 +1,35 @@
+package lexical_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/erleah/erleah-agent/search/lexical"
+)
+
+func TestSmallTalkIsToldFromQuestions(t *testing.T) {
+	for msg, want := range map[string]string{
+		"hi":                              lexical.TalkGreeting,
+		"Hello there!":                    lexical.TalkGreeting,
+		"good morning :)":                 lexical.TalkGreeting,
+		"thanks, that's really helpful!":  lexical.TalkThanks,
+		"ok thx":                          lexical.TalkThanks,
+		"ok":                              lexical.TalkAck,
+		"Great!":                          lexical.TalkAck,
+		"bye, see you later":              lexical.TalkBye,
+		"are you a bot?":                  lexical.TalkIdentity,
+		"Am I talking to a real person?":  lexical.TalkIdentity,
+		"who are you":                     lexical.TalkIdentity,
+		"help":                            lexical.TalkHelp,
+		"what can you do?":                lexical.TalkHelp,
+		"hi, any rigging talks?":          "",
+		"thanks! and what's on tomorrow?": "",
+		"morning?":                        "",
+		"are you a bot or can I ask about bot detection talks?": "",
+		"?":                        "",
+		"help with DMX addressing": "",
+	} {
+		assert.Equal(t, want, lexical.SmallTalk(msg), "SmallTalk(%q)", msg)
+	}
+}
