@@ -93,6 +93,14 @@ var requestPhrasing = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)^(?:to|about|on|for|with|more)\b`),
 }
 
+// askedWhen opens a question about when something is, which then ends on
+// what it asks the time of: "what time does registration open?" is about
+// registration, not about opening.
+var (
+	askedWhen = regexp.MustCompile(`(?i)^\W*(?:when|what\s+time|what\s+day|which\s+day)\b`)
+	whenVerb  = regexp.MustCompile(`(?i)\s+(?:start|starts|begin|begins|open|opens|finish|finishes|end|ends|close|closes|kick\s+off|kicks\s+off|wrap\s+up|wraps\s+up|get\s+going|happen|take\s+place)\s*[?.!]*\s*$`)
+)
+
 // courtesy is please and thanks, as chat writes them too.
 const courtesy = `please|pls|plz|thanks|thx|ty|tia|thank\s+you|cheers`
 
@@ -191,6 +199,9 @@ func askedNeeds(text string) []Need {
 		}
 		for _, part := range parts {
 			p, asked := peel(rhetorical.ReplaceAllString(part, ""))
+			if askedWhen.MatchString(part) {
+				p = whenVerb.ReplaceAllString(p, "")
+			}
 			if t := strings.TrimSpace(trailing.ReplaceAllString(p, "")); t != "" && !onlyAttending.MatchString(t) {
 				kept = append(kept, Need{Text: t, Asked: asked})
 			}

@@ -131,6 +131,8 @@ func TestTopicDropsRhetoricalEndsAndStartVerbs(t *testing.T) {
 		"Which talk covers weather routing?":       "weather routing",
 		"which room is the TensorFlow talk in?":    "TensorFlow talk in", // asks where it is, not about rooms
 		"crowd managment talks pls":                "crowd managment talks",
+		"what time does registration open?":        "registration",
+		"when does the rigging workshop start":     "rigging workshop",
 		"thx! any rigging workshops?":              "rigging workshops",
 		"What hall is the drone demo in":           "drone demo in",
 		"is it shore power or is it cold ironing?": "is it shore power or is it cold ironing", // no "just": a real alternative

@@ -26,9 +26,9 @@ var (
 	reDates = regexp.MustCompile(`\b(?:(?:what|which)\s+(?:are\s+the\s+|is\s+the\s+)?dates?|the\s+dates)\b`)
 	reLong  = regexp.MustCompile(`\bhow\s+(?:long|many\s+days)\b`)
 	reWhere = regexp.MustCompile(`\b(?:where(?:'|’)?s|where|located)\b`)
-	// reHeld is how a question says a conference takes place, which asks
-	// nothing by itself.
-	reHeld = regexp.MustCompile(`\b(?:held|hosted|tak(?:e|es|ing)\s+place|happen(?:s|ing)?|run(?:s|ning)?|last(?:s)?|go(?:es)?\s+on)\b`)
+	// reHeld is how a question says a conference takes place ("where is it
+	// held exactly?"), which asks nothing by itself.
+	reHeld = regexp.MustCompile(`\b(?:held|hosted|tak(?:e|es|ing)\s+place|happen(?:s|ing)?|run(?:s|ning)?|last(?:s)?|go(?:es)?\s+on|exactly|precisely|again)\b`)
 )
 
 // asked is what a question asks about the conference.
@@ -75,9 +75,9 @@ func About(message string, now time.Time, cal Calendar) (answer, rest string) {
 	return c.about(a, now, cal), s.rest()
 }
 
-// nameWords matches the conference's name without its year ("the FOSSASIA
-// Summit"), or its first word alone ("FOSSASIA"), nil when that word has
-// three letters or fewer.
+// nameWords matches the conference's name, or the start of it ("the
+// FOSSASIA Summit", "FOSSASIA"), nil when its first word is a number or
+// has three letters or fewer.
 func nameWords(name string) *regexp.Regexp {
 	if re, ok := names.Load(name); ok {
 		return re.(*regexp.Regexp)
@@ -93,14 +93,18 @@ var names sync.Map
 func nameRegexp(name string) *regexp.Regexp {
 	var words []string
 	for _, w := range strings.Fields(strings.ToLower(name)) {
-		if w = strings.Trim(w, `.,:;!?"'()–—-`); w != "" && strings.Trim(w, "0123456789") != "" {
+		if w = strings.Trim(w, `.,:;!?"'()–—-`); w != "" {
 			words = append(words, regexp.QuoteMeta(w))
 		}
 	}
-	if len(words) == 0 || len(words[0]) <= 3 {
+	if len(words) == 0 || len(words[0]) <= 3 || strings.Trim(words[0], "0123456789") == "" {
 		return nil
 	}
-	return regexp.MustCompile(`\b(?:the\s+)?` + words[0] + `(?:\s+` + strings.Join(words[1:], `\s+`) + `)?\b`)
+	rest := ""
+	for i := len(words) - 1; i > 0; i-- { // "StageLight", "StageLight Mumbai", "StageLight Mumbai 2027"
+		rest = `(?:\s+` + words[i] + rest + `)?`
+	}
+	return regexp.MustCompile(`\b(?:the\s+)?` + words[0] + rest + `\b`)
 }
 
 // about writes the answer to what a asks.

@@ -187,6 +187,8 @@ func TestParseRelative(t *testing.T) {
 		// The opening and closing ones are the conference's, not today's.
 		{msg: "who gives the opening keynote?", from: sg(20, 0, 0), to: sg(23, 0, 0), next: true, formats: []string{"keynote"}, rest: "who gives?", label: "the first slot of the conference, keynotes"},
 		{msg: "when is the closing session", from: sg(20, 0, 0), to: sg(23, 0, 0), last: true, rest: "when is", label: "the last slot of the conference"},
+		{msg: "what time does everything wrap up today?", from: sg(20, 0, 0), to: sg(21, 0, 0), last: true, rest: "what time does?", label: "the last slot of today (Tue 20 Oct)"},
+		{msg: "when do things kick off tomorrow", from: sg(21, 0, 0), to: sg(22, 0, 0), next: true, rest: "when do", label: "the first slot of tomorrow (Wed 21 Oct)"},
 		{msg: "the opening keynote tomorrow", from: sg(21, 0, 0), to: sg(22, 0, 0), next: true, formats: []string{"keynote"}, rest: "", label: "the first slot of tomorrow (Wed 21 Oct), keynotes"},
 		{msg: "which sessions are still coming up for the rest of the week?", from: sgNow, rest: "which sessions are still?"},
 		{msg: "the last mile of delivery", rest: "the last mile of delivery"},

@@ -213,6 +213,24 @@ func (p *found) openingStep(m match) bool {
 	return true
 }
 
+// reDayBounds asks when a day's programme starts or ends: "when does
+// everything wrap up today?", "what time do things kick off tomorrow?".
+var reDayBounds = regexp.MustCompile(`\b(?:everything|things|it\s+all|the\s+day|the\s+programme|the\s+program|the\s+sessions)\s+(?:(?P<end>wrap(?:s)?\s+up|end(?:s)?|finish(?:es)?|close(?:s)?)|start(?:s)?|begin(?:s)?|kick(?:s)?\s+off|get(?:s)?\s+going)\b`)
+
+// dayBounds records the first or last slot of the day named; without a
+// day, the question is about the conference itself (see About).
+func (p *found) dayBounds(m match) bool {
+	if len(p.days) == 0 {
+		return false
+	}
+	if m.group("end") != "" {
+		p.last = true
+	} else {
+		p.first = true
+	}
+	return true
+}
+
 // nextStep records "what's next", "next", "coming up", "up next",
 // "starting soon" ("next week" and "next to" are not).
 func (p *found) nextStep(m match) bool {
@@ -307,6 +325,7 @@ var steps = []step{
 	{reLater, (*found).laterWord},
 	{reNow, (*found).nowStep},
 	{reOpening, (*found).openingStep},
+	{reDayBounds, (*found).dayBounds},
 	{reLast, (*found).lastStep},
 	{reFirst, (*found).firstStep},
 	{reNext, (*found).nextStep},
