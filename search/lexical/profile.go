@@ -17,7 +17,7 @@ var fieldOf = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)\b(?:(?:work(?:s|ing)?|focus(?:es|ed|ing)?|speciali[sz](?:e|es|ed|ing)|specialist|expert|experience|background|beginner|new)\s+(?:on|in|with|of|to)|responsible\s+for|in\s+charge\s+of)\s+(.+)$`),
 	regexp.MustCompile(`(?i)\b(?:teach(?:es|ing)?|handles?|handling|maintains?|maintaining|stud(?:y|ies|ying|ied)|research(?:es|ing)?)\s+(.+)$`),
 	regexp.MustCompile(`(?i)\bmy\s+(?:job|role|work|area|field|focus|specialty|speciality|background)\s+is\s+(?:in\s+)?(.+)$`),
-	regexp.MustCompile(`(?i)\b(?:an?|the)\s+(.+?)\s+(?:developer|engineer|specialist|analyst|architect|researcher|scientist|consultant|administrator|admin|expert|officer|designer|technician|coordinator|lead|manager)s?\b`),
+	regexp.MustCompile(`(?i)\b(?:an?|the)\s+(.+?)\s+(?:developer|engineer|specialist|analyst|architect|researcher|scientist|consultant|administrator|admin|expert|officer|designer|technician|tech|coordinator|lead|manager|planner|producer|operator|programmer|student|company|firm|agency|business)s?\b`),
 }
 
 // placeAfter is where someone works, after their field ("FHIR at my

@@ -101,11 +101,19 @@ var (
 	whenVerb  = regexp.MustCompile(`(?i)\s+(?:start|starts|begin|begins|open|opens|finish|finishes|end|ends|close|closes|kick\s+off|kicks\s+off|wrap\s+up|wraps\s+up|get\s+going|happen|take\s+place)\s*[?.!]*\s*$`)
 )
 
+// itemWords name the kinds of item a question asks for, not what about:
+// "recommend sessions for me" after saying who one is asks for that field.
+var itemWords = regexp.MustCompile(`(?i)\b(?:sessions?|talks?|workshops?|panels?|keynotes?|exhibitors?|booths?|speakers?|options|ideas|suggestions|things)\b`)
+
+// countOf is how many items a question asks for ("recommend 3 sessions",
+// "two talks on rigging"): how many, not what about.
+var countOf = regexp.MustCompile(`(?i)\b(?:\d{1,2}|two|three|four|five|a\s+few|a\s+couple\s+of)\s+((?:good\s+|great\s+|relevant\s+)?(?:sessions|talks|workshops|options|ideas|suggestions|recommendations|exhibitors|booths|speakers))\b`)
+
 // courtesy is please and thanks, as chat writes them too.
 const courtesy = `please|pls|plz|thanks|thx|ty|tia|thank\s+you|cheers`
 
 // trailing filler closes a clause without adding to it.
-var trailing = regexp.MustCompile(`(?i)(?:\s+(?:` + courtesy + `|here|at\s+(?:the|this)\s+(?:conference|event|summit|venue)|if\s+any|or\s+something|or\s+so|etc|(?:being\s+)?held|taking\s+place|located|happening|going\s+on|exists?|available|on\s+offer|out\s+there|` + canAttend + `))+\s*$`)
+var trailing = regexp.MustCompile(`(?i)(?:\s+(?:` + courtesy + `|for\s+(?:me|us)|here|at\s+(?:the|this)\s+(?:conference|event|summit|venue)|if\s+any|or\s+something|or\s+so|etc|(?:being\s+)?held|taking\s+place|located|happening|going\s+on|exists?|available|on\s+offer|out\s+there|` + canAttend + `))+\s*$`)
 
 // rhetorical closes a question with the answer the attendee fears ("…, or
 // is it just sandwiches?", "or is it all vendor pitches?"): not a need.
@@ -198,7 +206,7 @@ func askedNeeds(text string) []Need {
 			selves = append(selves, clause)
 		}
 		for _, part := range parts {
-			p, asked := peel(rhetorical.ReplaceAllString(part, ""))
+			p, asked := peel(rhetorical.ReplaceAllString(countOf.ReplaceAllString(part, "$1"), ""))
 			if askedWhen.MatchString(part) {
 				p = whenVerb.ReplaceAllString(p, "")
 			}
@@ -207,7 +215,7 @@ func askedNeeds(text string) []Need {
 			}
 		}
 	}
-	if !slices.ContainsFunc(kept, func(n Need) bool { return topical(n.Text) }) {
+	if !slices.ContainsFunc(kept, func(n Need) bool { return topical(itemWords.ReplaceAllString(n.Text, "")) }) {
 		for _, f := range fields(selves) {
 			kept = append(kept, Need{Text: f})
 		}

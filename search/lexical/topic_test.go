@@ -127,15 +127,17 @@ func TestTopicDropsRhetoricalEndsAndStartVerbs(t *testing.T) {
 	for in, want := range map[string]string{
 		"Is there anything about ship fuels going on, or is it just sandwiches?": "ship fuels",
 		"any security talk, or is it all vendor pitches?":                        "security talk",
-		"What starts at ten?":                      "at ten",
-		"Which talk covers weather routing?":       "weather routing",
-		"which room is the TensorFlow talk in?":    "TensorFlow talk in", // asks where it is, not about rooms
-		"crowd managment talks pls":                "crowd managment talks",
-		"what time does registration open?":        "registration",
-		"when does the rigging workshop start":     "rigging workshop",
-		"thx! any rigging workshops?":              "rigging workshops",
-		"What hall is the drone demo in":           "drone demo in",
-		"is it shore power or is it cold ironing?": "is it shore power or is it cold ironing", // no "just": a real alternative
+		"What starts at ten?":                                            "at ten",
+		"Which talk covers weather routing?":                             "weather routing",
+		"which room is the TensorFlow talk in?":                          "TensorFlow talk in", // asks where it is, not about rooms
+		"crowd managment talks pls":                                      "crowd managment talks",
+		"I work for a corporate AV company. Recommend 3 sessions for me": "sessions corporate AV", // the field of who asks
+		"I'm a freelance lighting tech, what's best for me?":             "me freelance lighting",
+		"what time does registration open?":                              "registration",
+		"when does the rigging workshop start":                           "rigging workshop",
+		"thx! any rigging workshops?":                                    "rigging workshops",
+		"What hall is the drone demo in":                                 "drone demo in",
+		"is it shore power or is it cold ironing?":                       "is it shore power or is it cold ironing", // no "just": a real alternative
 	} {
 		assert.Equal(t, want, Topic(in), "%q", in)
 	}
