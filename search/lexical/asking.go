@@ -89,8 +89,11 @@ func Asking(text string) (string, bool) {
 }
 
 // free says when the attendee can come ("I'm free from 2pm until the boat
-// tour", "we're only around until 4", "I have a gap after lunch").
-var free = regexp.MustCompile(`(?i)\b(?:i['’]?m|i\s+am|we['’]?re|we\s+are)\s+(?:only\s+|just\s+|completely\s+)?(?:free|available|around)\b|\b(?:i|we)(?:\s+have|['’]ve\s+got|\s+got)\s+(?:some\s+|a\s+bit\s+of\s+)?(?:free\s+)?(?:time|a\s+gap|a\s+slot|a\s+window)\b`)
+// tour", "we're only around until 4", "I have a gap after lunch", "I've got
+// 30 min", "will reach by 11").
+var free = regexp.MustCompile(`(?i)\b(?:i['’]?m|i\s+am|we['’]?re|we\s+are)\s+(?:only\s+|just\s+|completely\s+)?(?:free|available|around)\b|\b(?:i|we)(?:\s+have|['’]ve\s+got|\s+got)\s+(?:some\s+|a\s+bit\s+of\s+)?(?:free\s+)?(?:time|a\s+gap|a\s+slot|a\s+window)\b` +
+	`|\b(?:i|we)(?:\s+have|['’]ve\s+got|\s+got)\s+(?:only\s+|just\s+|about\s+)?(?:\d{1,3}|an?|one|two|three|half\s+an?)\s*(?:hours?|hrs?|minutes?|mins?)\b` +
+	`|\b(?:will|should|shall|['’]ll|going\s+to)\s+(?:only\s+)?(?:reach|arrive|get\s+(?:there|here|in)|be\s+(?:there|here|in))\s+(?:by|at|around|about)\b`)
 
 // SaysWhenFree reports whether a message says when the attendee can come:
 // the time words of such a sentence are the question's, though it asks

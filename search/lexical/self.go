@@ -11,10 +11,11 @@ import (
 var selfDescription = regexp.MustCompile(`(?i)^(?:i\s+am|i'm|im|we\s+are|we're|i\s+work|we\s+work|my\s+name\s+is|my\s+(?:team|company|job|role)|our\s+(?:team|company|startup|firm|organi[sz]ation)|i\s+(?:lead|manage|head|run|own|teach|study|studied|research|do\s+research)|we\s+(?:run|own|teach|build|make|sell|maintain|operate|manage)|my\s+(?:wife|husband|partner|spouse|colleague|co-?worker|friend|son|daughter|brother|sister|dad|father|mum|mom|mother)\s+(?:is|was|works)|as\s+an?|i\s+(?:can|could|will)\s+(?:only\s+|just\s+)?(?:come|attend|be\s+there|make\s+it)|(?:i|we)(?:'ve|\s+have)?(?:\s+got)?\s+(?:a|an|my|our)\s+(?:\w+\s+)?(?:call|meeting|flight|train|appointment))\b`)
 
 // ownPlans is a clause about the attendee's own day, not a topic: what
-// they are through with ("done with talks for today") or whether they will
-// be there ("trying to decide if I stay for the last day", "trying to
+// they are through with ("done with talks for today"), how they are getting
+// there ("running late", "on my way") or whether they will be there ("trying to decide if I stay for the last day", "trying to
 // figure out when to set my alarm").
 var ownPlans = regexp.MustCompile(`(?i)^(?:(?:i\s+am|i'm|im|we\s+are|we're)\s+)?(?:(?:all|just|now|pretty\s+much)\s+)?(?:done|finished)\s+with\b` +
+	`|^(?:(?:i\s+am|i'm|im|we\s+are|we're)\s+)?(?:running\s+(?:a\s+bit\s+|very\s+|really\s+|so\s+)?(?:late|behind)|stuck\s+in\s+traffic|on\s+my\s+way|on\s+our\s+way)\b` +
 	`|^(?:(?:i\s+am|i'm|im|we\s+are|we're)\s+)?(?:still\s+)?(?:trying|wanting|hoping)\s+to\s+(?:decide|figure\s+out|work\s+out|plan)\s+(?:(?:if|whether)\s+(?:i|we)\s+(?:should\s+|will\s+|can\s+)?|(?:when|what\s+time|how\s+early)\s+(?:(?:i|we)\s+(?:should\s+|need\s+to\s+|have\s+to\s+)?|to\s+))(?:stay|come|go|leave|attend|skip|stick\s+around|come\s+back|arrive|get\s+(?:up|in|there)|wake\s+up|sleep\s+in|lie\s+in|set\s+(?:my|an|the)\s+alarm|head\s+(?:over|in|out))\b`)
 
 // afterIAm captures the word (and the one after it) that follows "I am"/

@@ -157,6 +157,10 @@ func TestParseRelative(t *testing.T) {
 		{msg: "is there an atm near the venue?", rest: "is there an atm near the venue?"},
 		// The time the attendee gets there starts the window.
 		{msg: "should reach by 10:15ish. whats on about rust once I get there?", from: sg(20, 10, 15), to: sg(21, 0, 0), rest: "should. whats on about rust?"},
+		// How long the attendee has is the window, from now, unless a day or a part of one is named.
+		{msg: "I've got 30 min before a call, what can I catch", from: sgNow, to: sgNow.Add(30 * time.Minute), rest: "what can I catch"},
+		{msg: "I have 2 hours free tomorrow afternoon, any rust?", from: sg(21, 12, 0), to: sg(21, 17, 0), rest: "any rust?"},
+		{msg: "we have 3 hours of footage to edit", rest: "we have 3 hours of footage to edit"},
 		{msg: "I'll be there around 2pm, anything on rust?", from: sg(20, 14, 0), to: sg(21, 0, 0), rest: "I'll, anything on rust?"},
 		{msg: "anything on now?", from: sgNow, ongoing: true, rest: "anything on?"},
 		{msg: "I want to hear how others word their treaties now", rest: "I want to hear how others word their treaties now"},

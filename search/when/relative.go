@@ -213,6 +213,19 @@ func (p *found) openingStep(m match) bool {
 	return true
 }
 
+// reFreeFor is how long the attendee has ("I've got 30 min before a call",
+// "I have an hour to kill"): from now for that long, unless a day or a part
+// of one is named ("2 hours free tomorrow afternoon" is that afternoon).
+var reFreeFor = regexp.MustCompile(`\b(?:(?:i|we)(?:(?:'|’)ve|\s+have)?\s+(?:got\s+)?|(?:i|we)\s+have\s+|have\s+|got\s+)(?:only\s+|just\s+|about\s+|around\s+)?(?P<n>\d{1,3}|an?|one|two|three|half\s+an?)\s*(?P<unit>hours?|hrs?|minutes?|mins?)\b(?:\s+(?:free|spare|to\s+kill|to\s+spare|left)\b|\s+before\s+(?:a|an|my|our|the)\s+(?:\w+\s+)?(?:call|meeting|flight|train|bus|appointment)\b|\s*[,.;!?]|\s*$)`)
+
+// freeFor records how long the attendee has, from now (see reFreeFor).
+func (p *found) freeFor(m match) bool {
+	if len(p.days) > 0 || len(p.parts) > 0 || len(p.clock) > 0 {
+		return true
+	}
+	return p.withinStep(m)
+}
+
 // reDayBounds asks when a day's programme starts or ends: "when does
 // everything wrap up today?", "what time do things kick off tomorrow?".
 var reDayBounds = regexp.MustCompile(`\b(?:everything|things|it\s+all|the\s+day|the\s+programme|the\s+program|the\s+sessions)\s+(?:(?P<end>wrap(?:s)?\s+up|end(?:s)?|finish(?:es)?|close(?:s)?)|start(?:s)?|begin(?:s)?|kick(?:s)?\s+off|get(?:s)?\s+going)\b`)
@@ -326,6 +339,7 @@ var steps = []step{
 	{reNow, (*found).nowStep},
 	{reOpening, (*found).openingStep},
 	{reDayBounds, (*found).dayBounds},
+	{reFreeFor, (*found).freeFor},
 	{reLast, (*found).lastStep},
 	{reFirst, (*found).firstStep},
 	{reNext, (*found).nextStep},
