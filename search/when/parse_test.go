@@ -166,6 +166,7 @@ func TestParseRelative(t *testing.T) {
 		{msg: "I want to hear how others word their treaties now", rest: "I want to hear how others word their treaties now"},
 		{msg: "what's next?", from: sgNow, next: true, rest: "", label: "next"},
 		{msg: "up next in Fermi", from: sgNow, next: true, rooms: []string{"Fermi (Floor 3)"}, rest: ""},
+		{msg: "im at the tea break, whats after this in fermi?", from: sgNow, next: true, rooms: []string{"Fermi (Floor 3)"}, rest: "im at the tea break,?"},
 		{msg: "which keynote is coming up", from: sgNow, next: true, formats: []string{"keynote"}, rest: "which is"},
 		{msg: "starting soon", from: sgNow, next: true, rest: ""},
 		{msg: "what's starting now", from: sgNow, next: true, rest: "what's"},
