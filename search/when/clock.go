@@ -46,7 +46,7 @@ var (
 	// "I'll be there around 2pm"): from then on.
 	reArrive = regexp.MustCompile(`\b(?:reach(?:ing)?|arriv(?:e|ing)|get(?:ting)?\s+(?:there|here|in|to\s+the\s+(?:venue|conference|centre|center))|be\s+(?:there|here|in)|mak(?:e|ing)\s+it(?:\s+(?:there|in))?|turn(?:ing)?\s+up|show(?:ing)?\s+up)\s+(?:by|at|around|about|for)\s+` + roughly + tm("a"))
 	reAt     = regexp.MustCompile(`(?:\bat\s+|@\s*)` + tm("a"))
-	reBare = regexp.MustCompile(tm("a"))
+	reBare   = regexp.MustCompile(tm("a"))
 )
 
 // eventNouns after "the morning", "the evening" make it the name of an
