@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/erleah/erleah-agent/conference"
 	"github.com/erleah/erleah-agent/search/lexical"
@@ -16,8 +17,9 @@ import (
 // question's words are unknown here. A Lexicon is immutable and safe for
 // concurrent use.
 type Lexicon struct {
-	names  []name
-	corpus *lexical.Corpus
+	names     []name
+	boothList []booth
+	corpus    *lexical.Corpus
 }
 
 type name struct {
@@ -58,6 +60,9 @@ func lexiconOf(docs []Document, off Ablation) *Lexicon {
 			n.parts = parts
 		}
 		l.names = append(l.names, n)
+		if code := codeOf(strings.TrimPrefix(d.Details, "Booth ")); d.Ref.Table == Exhibitors && code != "" {
+			l.boothList = append(l.boothList, booth{ref: d.Ref, title: d.Title, code: code})
+		}
 	}
 	l.mainTitles()
 	l.corpus = lexical.BuildWithout(lexicalDocs(docs), lexical.Off{Spelling: off.Off("spelling"),
@@ -118,6 +123,44 @@ func (l *Lexicon) Coverage(text string) []TermStat {
 	return out
 }
 
+// booth is an exhibitor's booth code, as questions name it: "c04" for
+// "C-04".
+type booth struct {
+	ref   Ref
+	title string
+	code  string
+}
+
+// boothCode is a booth as questions write it ("booth C-04", "stand 12",
+// "C04"): a few letters, then digits.
+var boothCode = regexp.MustCompile(`(?i)\b(?:(booth|stand|stall)\s+(?:no\.?\s*|number\s+|#\s*)?)?([a-z]{1,3}[\s-]?\d{1,4}[a-z]?|\d{1,4}[a-z]?)\b`)
+
+// codeOf is a booth code without case, spaces or hyphens, "" when it is no
+// code (a few letters, then digits).
+func codeOf(s string) string {
+	c := strings.ToLower(strings.NewReplacer("-", "", " ", "").Replace(strings.TrimSpace(s)))
+	if m := boothCode.FindStringSubmatch(c); m == nil || m[0] != c || m[1] != "" {
+		return ""
+	}
+	return c
+}
+
+// booths are the exhibitors whose booth a text names: "booth 12", or a
+// code of letters and digits alone ("who is at C-04?").
+func (l *Lexicon) booths(text string) []Mention {
+	var out []Mention
+	for _, m := range boothCode.FindAllStringSubmatch(text, -1) {
+		code := codeOf(m[2])
+		lettered := strings.IndexFunc(code, unicode.IsLetter) >= 0
+		for _, b := range l.boothList {
+			if code != "" && b.code == code && (m[1] != "" || lettered) {
+				out = append(out, Mention{Ref: b.ref, Title: b.title})
+			}
+		}
+	}
+	return out
+}
+
 // plainName reports whether a title names nothing in a question: it has no
 // word, or one word of general English ("Breakfast", "Networking").
 func plainName(title string) bool {
@@ -160,8 +203,9 @@ type Mention struct {
 
 // Mentions returns the entities named in text: a whole exhibitor or speaker
 // name or session title, or a distinctive first word of an exhibitor or
-// speaker name (one no other entity uses, at least five letters long), or a
-// speaker's full name with one of its names misspelt (see misspelt). A
+// speaker name (one no other entity uses, at least five letters long), a
+// speaker's full name with one of its names misspelt (see misspelt), or an
+// exhibitor's booth ("booth 12", "C-04", "c04"). A
 // name of one English word ("Breakfast", "Networking") is that word in a
 // question before it is a name.
 func (l *Lexicon) Mentions(text string) []Mention {
@@ -176,8 +220,9 @@ func (l *Lexicon) Mentions(text string) []Mention {
 			out = append(out, Mention{Ref: n.ref, Title: n.title})
 		}
 	}
+	out = append(out, l.booths(text)...)
 	slices.SortFunc(out, func(a, b Mention) int { return strings.Compare(a.Ref.Key(), b.Ref.Key()) })
-	return out
+	return slices.CompactFunc(out, func(a, b Mention) bool { return a.Ref == b.Ref }) // an exhibitor named by name and booth
 }
 
 // misspelt reports whether words (ws, one by one) name a speaker of two or
