@@ -28,7 +28,7 @@ var listed = []struct {
 }
 
 // listAsking is how such a question asks, which searches for nothing.
-var listAsking = regexp.MustCompile(`\b(?:list|show|see|give|names?|full|complete|whole|entire|all|every|overview|line-?up|here|attending|there)\b`)
+var listAsking = regexp.MustCompile(`\b(?:list|show|see|give|names?|full|complete|whole|entire|all|every|overview|line-?up|here|attending|there|this\s+year|this\s+time|(?:being\s+)?used|in\s+use)\b`)
 
 // Listing reports which part of the programme a message asks for whole
 // (ListExhibitors…, "" for none), and the words of the message that are not

@@ -10,16 +10,18 @@ import (
 
 func TestListingNamesThePartOfTheProgrammeAskedForWhole(t *testing.T) {
 	for msg, want := range map[string]string{
-		"who's exhibiting?":              lexical.ListExhibitors,
-		"List all the exhibitors please": lexical.ListExhibitors,
-		"who are the sponsors?":          lexical.ListExhibitors,
-		"which companies have a booth?":  lexical.ListExhibitors,
-		"who are the speakers?":          lexical.ListSpeakers,
-		"what tracks are there?":         lexical.ListTracks,
-		"what stages are there":          lexical.ListRooms,
-		"which room is the keynote in?":  "",
-		"does Acme have a booth?":        "",
-		"talks on container security":    "",
+		"who's exhibiting?":                lexical.ListExhibitors,
+		"List all the exhibitors please":   lexical.ListExhibitors,
+		"who are the sponsors?":            lexical.ListExhibitors,
+		"which companies have a booth?":    lexical.ListExhibitors,
+		"who are the speakers?":            lexical.ListSpeakers,
+		"what tracks are there?":           lexical.ListTracks,
+		"what stages are there":            lexical.ListRooms,
+		"What tracks are there this year?": lexical.ListTracks,
+		"What rooms are being used?":       lexical.ListRooms,
+		"which room is the keynote in?":    "",
+		"does Acme have a booth?":          "",
+		"talks on container security":      "",
 	} {
 		kind, _ := lexical.Listing(msg)
 		assert.Equal(t, want, kind, "Listing(%q)", msg)

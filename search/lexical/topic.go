@@ -63,7 +63,7 @@ var (
 // requestPhrasing is how attendees ask rather than what they ask about; it
 // is peeled off the start of a clause, repeatedly.
 var requestPhrasing = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)^(?:(?:hi|hello|hey)(?:\s+there)?|` + courtesy + `|` + discourseMarkers + `|quick\s+question)\b[\s,!]*`),
+	regexp.MustCompile(`(?i)^(?:(?:hi|hello|hey|hiya|yo|namaste)(?:\s+there)?|` + courtesy + `|` + discourseMarkers + `|quick\s+question|(?:please\s+|kindly\s+)?let\s+(?:me|us)\s+know(?:\s+(?:if|whether))?)\b[\s,!]*`),
 	worry,
 	struggle,
 	// A turn to another subject: "switching gears, …", "different topic: …"
@@ -77,8 +77,8 @@ var requestPhrasing = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)^(?:learn|understand|know|find\s+out|figure\s+out|hear|see|discover|explore)(?:\s+more)?(?:\s+(?:about|how\s+to|how|what|on))?\b`),
 	regexp.MustCompile(`(?i)^how\s+(?:to|do\s+(?:i|we)|can\s+(?:i|we)|should\s+(?:i|we)|would\s+(?:i|we))\b`),
 	regexp.MustCompile(`(?i)^(?:it\s+|there\s+)?exists?(?:\s+(?:some|any|a|an))?\b`), // "It exists some session on…", as a translation reads "Existe alguma sessão…"
-	regexp.MustCompile(`(?i)^(?:is\s+there|are\s+there|do\s+you\s+have|have\s+you\s+got|can\s+you|could\s+you|would\s+you|will\s+there\s+be|does\s+(?:the|this)\s+(?:conference|event|programme|program)\s+have)\b`),
-	regexp.MustCompile(`(?i)^(?:any|anything|something|some|a|an)(?:\s+(?:good|interesting|useful|relevant))?(?:\s+(?:talks?|sessions?|workshops?|presentations?))?(?:\s+(?:here|at\s+(?:the|this)\s+(?:conference|event|summit)))?(?:\s+(?:on|about|for|covering|regarding|related\s+to|that\s+(?:would|could|can|will)\s+(?:help|teach|show)\s+(?:me|us)(?:\s+(?:to|with|understand))?))?\b`),
+	regexp.MustCompile(`(?i)^(?:is\s+there|are\s+there|there\s+(?:is|are)|do\s+you\s+have|have\s+you\s+got|can\s+you|could\s+you|would\s+you|will\s+there\s+be|does\s+(?:the|this)\s+(?:conference|event|programme|program)\s+have)\b`),
+	regexp.MustCompile(`(?i)^(?:any|anything|something|some|a|an)(?:\s+(?:good|interesting|useful|relevant))?(?:\s+(?:talks?|sessions?|workshops?|presentations?))?(?:\s+(?:here|at\s+(?:the|this)\s+(?:conference|event|summit)))?(?:\s+(?:on|about|for|covering|regarding|related\s+to|pertaining\s+to|that\s+(?:would|could|can|will)\s+(?:help|teach|show)\s+(?:me|us)(?:\s+(?:to|with|understand))?))?\b`),
 	regexp.MustCompile(`(?i)^(?:that|which)\s+(?:would|could|can|will)\s+(?:help|teach|show)\s+(?:me|us)(?:\s+(?:to|with|understand))?\b`),
 	regexp.MustCompile(`(?i)^(?:recommend|suggest|tell|show|find|give|point|list)(?:\s+(?:me|us))?(?:\s+(?:to|some|any|a|an|all|every|the))?\b`),
 	regexp.MustCompile(`(?i)^help\s+(?:me|us)(?:\s+(?:with|to|understand))?\b`),
@@ -110,10 +110,10 @@ var itemWords = regexp.MustCompile(`(?i)\b(?:sessions?|talks?|workshops?|panels?
 var countOf = regexp.MustCompile(`(?i)\b(?:\d{1,2}|two|three|four|five|a\s+few|a\s+couple\s+of)\s+((?:good\s+|great\s+|relevant\s+)?(?:sessions|talks|workshops|options|ideas|suggestions|recommendations|exhibitors|booths|speakers))\b`)
 
 // courtesy is please and thanks, as chat writes them too.
-const courtesy = `please|pls|plz|thanks|thx|ty|tia|thank\s+you|cheers`
+const courtesy = `please|pls|plz|kindly|thanks(?:\s+in\s+advance)?|thx|ty|tia|thank\s+you|thanking\s+you(?:\s+in\s+advance)?|cheers`
 
 // trailing filler closes a clause without adding to it.
-var trailing = regexp.MustCompile(`(?i)(?:\s+(?:` + courtesy + `|for\s+(?:me|us)|here|at\s+(?:the|this)\s+(?:conference|event|summit|venue)|if\s+any|or\s+something|or\s+so|etc|(?:being\s+)?held|taking\s+place|located|happening|going\s+on|exists?|available|on\s+offer|out\s+there|` + canAttend + `))+\s*$`)
+var trailing = regexp.MustCompile(`(?i)(?:\s+(?:` + courtesy + `|for\s+(?:me|us)|(?:which|what)\s+(?:room|hall|stage|time|day)|where|when|here|at\s+(?:the|this)\s+(?:conference|event|summit|venue)|if\s+any|or\s+something|or\s+so|etc|(?:being\s+)?held|taking\s+place|located|happening|going\s+on|exists?|available|on\s+offer|out\s+there|` + canAttend + `))+\s*$`)
 
 // rhetorical closes a question with the answer the attendee fears ("…, or
 // is it just sandwiches?", "or is it all vendor pitches?"): not a need.

@@ -134,10 +134,13 @@ func TestTopicDropsRhetoricalEndsAndStartVerbs(t *testing.T) {
 		"I work for a corporate AV company. Recommend 3 sessions for me": "sessions corporate AV", // the field of who asks
 		"I'm a freelance lighting tech, what's best for me?":             "me freelance lighting",
 		"what time does registration open?":                              "registration",
-		"when does the rigging workshop start":                           "rigging workshop",
-		"thx! any rigging workshops?":                                    "rigging workshops",
-		"What hall is the drone demo in":                                 "drone demo in",
-		"is it shore power or is it cold ironing?":                       "is it shore power or is it cold ironing", // no "just": a real alternative
+		"Kindly let me know if there are any sessions pertaining to hearing protection. Thanking you in advance.": "hearing protection",
+		"yo any dmx stuff happening":               "dmx stuff",
+		"grandma3 session which room":              "grandma3 session",
+		"when does the rigging workshop start":     "rigging workshop",
+		"thx! any rigging workshops?":              "rigging workshops",
+		"What hall is the drone demo in":           "drone demo in",
+		"is it shore power or is it cold ironing?": "is it shore power or is it cold ironing", // no "just": a real alternative
 	} {
 		assert.Equal(t, want, Topic(in), "%q", in)
 	}
