@@ -75,3 +75,11 @@ func TestListingAPartOfTheProgramme(t *testing.T) {
 	assert.NotEmpty(t, st.Tried, "a listing with a topic is searched")
 	assert.Equal(t, []string{"e1"}, cited(st), st.ResponseText)
 }
+
+// Asked to book a place, the answer says it cannot and still answers.
+func TestAskedToBookTheAnswerSaysItCannot(t *testing.T) {
+	eng, conf := harbour(t)
+	st := ask(t, eng, conf, "Please book me a seat at the port customs clinic", time.Date(2026, 10, 23, 12, 0, 0, 0, time.UTC))
+	assert.Contains(t, st.ResponseText, "I can't book or reserve places")
+	assert.Equal(t, []string{"sun-late"}, cited(st), st.ResponseText)
+}

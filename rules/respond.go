@@ -55,6 +55,9 @@ func compose(in *agent.RespondInput, picks map[search.Table][]pick, alt alternat
 	}
 	var b strings.Builder
 	b.WriteString(languageNote(in.Language, in.Reading))
+	if lexical.AsksToBook(in.Message) {
+		b.WriteString("I can't book or reserve places, but here is what the programme says.\n\n")
+	}
 	switch {
 	case in.Outside != "":
 		b.WriteString(in.Outside + " Ask me about one of its days instead.\n")

@@ -69,3 +69,11 @@ func SmallTalk(message string) string {
 	}
 	return TalkAck
 }
+
+// reBook asks the assistant to act on the attendee's behalf: book, reserve
+// or register them, or buy them a ticket.
+var reBook = regexp.MustCompile(`(?i)\b(?:book|reserve|register|enrol|enroll|sign)\s+(?:me|us)\b|\b(?:book|reserve|save|hold)\s+(?:me\s+|us\s+)?(?:a|my|our|two|\d+)\s+(?:seats?|places?|spots?)\b|\bbuy\s+(?:me\s+|us\s+)?(?:a\s+)?tickets?\b`)
+
+// AsksToBook reports whether a message asks the assistant to book,
+// reserve or register a place for the attendee, which it cannot do.
+func AsksToBook(message string) bool { return reBook.MatchString(message) }

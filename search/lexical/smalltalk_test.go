@@ -33,3 +33,16 @@ func TestSmallTalkIsToldFromQuestions(t *testing.T) {
 		assert.Equal(t, want, lexical.SmallTalk(msg), "SmallTalk(%q)", msg)
 	}
 }
+
+func TestAsksToBookIsToldFromAskingAbout(t *testing.T) {
+	for msg, want := range map[string]bool{
+		"Please book me a seat at the LED wall workshop": true,
+		"can you reserve two places for the dinner?":     true,
+		"buy me a ticket for the gala":                   true,
+		"register me for the hoist workshop":             true,
+		"any talks on booking systems?":                  false,
+		"how do I register for the conference app?":      false,
+	} {
+		assert.Equal(t, want, lexical.AsksToBook(msg), "AsksToBook(%q)", msg)
+	}
+}
