@@ -20,7 +20,7 @@ import (
 // answer it refers to.
 func (t *turn) aboutConference() bool {
 	st := t.st
-	if st.FollowUp != nil || st.Filter != nil || st.Outside != "" {
+	if !t.standsAlone() {
 		return false
 	}
 	answer, rest := when.About(lexical.Respelled(t.asked()), st.AskedAt, t.agent.search.Calendar(st.Conference.ID))
@@ -35,8 +35,7 @@ func (t *turn) aboutConference() bool {
 // programme ("who's exhibiting?", "what tracks are there?") and nothing
 // more, and which.
 func (t *turn) listing() string {
-	st := t.st
-	if st.FollowUp != nil || st.Filter != nil || st.Outside != "" {
+	if !t.standsAlone() {
 		return ""
 	}
 	kind, rest := lexical.Listing(lexical.Respelled(t.asked()))
@@ -46,6 +45,14 @@ func (t *turn) listing() string {
 	return kind
 }
 
+// standsAlone reports whether the question refers to no earlier answer and
+// names no time, place or format: one that could be about the conference
+// as a whole.
+func (t *turn) standsAlone() bool {
+	st := t.st
+	return st.FollowUp == nil && st.Filter == nil && st.Outside == ""
+}
+
 // nothingMore reports whether words left over from a question name
 // nothing to search for.
 func (t *turn) nothingMore(rest string) bool {
@@ -53,13 +60,15 @@ func (t *turn) nothingMore(rest string) bool {
 	return len(lex.Mentions(rest)) == 0 && len(lex.Analyze(rest).Concepts) == 0
 }
 
-// tellAbout answers a question about the conference itself from its
-// record, without searching or calling a model.
-func (t *turn) tellAbout(context.Context) error {
-	g := newCiteGuard(nil, t.chunk)
-	g.write(t.st.About + "\n")
-	t.finish(g, FromMechanical)
-	return nil
+// say answers with text, which cites nothing, without searching or
+// calling a model.
+func (t *turn) say(text string) func(context.Context) error {
+	return func(context.Context) error {
+		g := newCiteGuard(nil, t.chunk)
+		g.write(text)
+		t.finish(g, FromMechanical)
+		return nil
+	}
 }
 
 // listLimit is how many items a listing names before saying how many more
@@ -141,18 +150,8 @@ func joinAnd(all []string) string {
 	return strings.Join(all[:len(all)-1], ", ") + " and " + all[len(all)-1]
 }
 
-// smallTalk answers a message that asks nothing of the programme (see
-// lexical.SmallTalk) in kind.
-func (t *turn) smallTalk(kind string) func(context.Context) error {
-	return func(context.Context) error {
-		t.st.Intent = "small talk: " + kind
-		g := newCiteGuard(nil, t.chunk)
-		g.write(smallTalkReply(kind, t.st.Conference.Name) + "\n")
-		t.finish(g, FromMechanical)
-		return nil
-	}
-}
-
+// smallTalkReply answers a message that asks nothing of the programme
+// (see lexical.SmallTalk) in kind.
 func smallTalkReply(kind, conf string) string {
 	if conf == "" {
 		conf = "this conference"

@@ -263,17 +263,18 @@ type turn struct {
 func (t *turn) run(ctx context.Context) error {
 	t.readQuestion(ctx)
 	if kind := lexical.SmallTalk(t.asked()); kind != "" {
-		return t.answerPlainly(ctx, t.smallTalk(kind))
+		t.st.Intent = "small talk: " + kind
+		return t.answerPlainly(ctx, t.say(smallTalkReply(kind, t.st.Conference.Name)+"\n"))
 	}
 	if t.aboutConference() {
-		return t.answerPlainly(ctx, t.tellAbout)
+		return t.answerPlainly(ctx, t.say(t.st.About+"\n"))
 	}
 	if kind := t.listing(); kind != "" {
 		return t.answerPlainly(ctx, t.tellList(kind))
 	}
 	switch {
 	case t.vague():
-		return t.answerPlainly(ctx, t.askWhat)
+		return t.answerPlainly(ctx, t.say(WhatAreYouLookingFor))
 	case t.st.Outside != "": // a day outside the conference: nothing to search, say so
 		return t.answerTurn(ctx)
 	case t.details():

@@ -68,15 +68,6 @@ func (t *turn) chunk(s string) { t.emit(Chunk{Text: s}) }
 const WhatAreYouLookingFor = "What are you looking for? Tell me a topic, a speaker, a company or a time, " +
 	"for example “talks on Kubernetes tomorrow morning” or “who works on data privacy?”.\n"
 
-// askWhat answers a question that names nothing to look for by asking what
-// the attendee is looking for, without searching or calling a model.
-func (t *turn) askWhat(context.Context) error {
-	g := newCiteGuard(nil, t.chunk)
-	g.write(WhatAreYouLookingFor)
-	t.finish(g, FromMechanical)
-	return nil
-}
-
 func (t *turn) finish(g *citeGuard, src Source) {
 	g.flush()
 	t.st.ResponseText = g.text.String()
