@@ -50,13 +50,14 @@ func Respelled(text string) string {
 
 // shorthand is how chat writes common words ("wen is the dante talk", "any
 // talks abt rigging tmrw", "generators n power"): each read as the word it
-// stands for. "r" is left alone (the R language), and so is "rn" (right
-// now), which the time parser reads itself.
+// stands for. "r" is left alone (the R language), "b4" too (a room as often
+// as "before"), and so is "rn" (right now), which the time parser reads
+// itself.
 var shorthand = map[string]string{
 	"wen": "when", "wat": "what", "wht": "what", "whr": "where", "abt": "about", "bout": "about",
 	"tmrw": "tomorrow", "tmr": "tomorrow", "tmrrw": "tomorrow", "2moro": "tomorrow", "2morrow": "tomorrow", "tomoz": "tomorrow",
 	"2day": "today", "tdy": "today", "2nite": "tonight", "tonite": "tonight", "nxt": "next", "ppl": "people",
-	"u": "you", "n": "and", "b4": "before", "smth": "something", "sth": "something", "thx": "thanks", "thnx": "thanks",
+	"u": "you", "n": "and", "smth": "something", "sth": "something", "thx": "thanks", "thnx": "thanks",
 }
 
 var shortWord = regexp.MustCompile(`\b[\p{L}0-9]+\b`)
