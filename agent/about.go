@@ -65,7 +65,7 @@ func (t *turn) nothingMore(rest string) bool {
 func (t *turn) say(text string) func(context.Context) error {
 	return func(context.Context) error {
 		g := newCiteGuard(nil, t.chunk)
-		g.write(text)
+		g.write(LanguageNote(t.st.Language, t.st.Reading) + text)
 		t.finish(g, FromMechanical)
 		return nil
 	}
@@ -171,3 +171,19 @@ func smallTalkReply(kind, conf string) string {
 	}
 	return fmt.Sprintf("Anything else I can find for you at %s?", conf)
 }
+
+// LanguageNote says, for a question in another language, that the agent
+// works in English, and how it read the question ("" for English).
+func LanguageNote(language, reading string) string {
+	if language == "" || language == lexical.English {
+		return ""
+	}
+	name := lexical.LanguageName(language)
+	if reading == "" {
+		return fmt.Sprintf("I work in English, so I read your question (in %s) by the words I recognised.\n\n", name)
+	}
+	return fmt.Sprintf("I work in English, so I read your question (in %s) as “%s”.\n\n", name, lexical.Clip(reading, maxReading))
+}
+
+// maxReading bounds the reading quoted back to the attendee, in bytes.
+const maxReading = 300

@@ -1,6 +1,7 @@
 package agent_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -29,4 +30,26 @@ func TestSmallTalkIsAnsweredInKind(t *testing.T) {
 		require.NotEmpty(t, events, "%q: events", msg)
 		assert.IsType(t, agent.Answer{}, events[len(events)-1], "%q: the last event, want the answer", msg)
 	}
+}
+
+// An answer that neither searches nor calls a model still says, for a
+// question in another language, that the agent works in English and how it
+// read the question.
+func TestAPlainAnswerSaysItWorksInEnglish(t *testing.T) {
+	m := &scripted{replies: map[agent.Step][]string{}}
+	s := &fakeSearch{lex: tinyLexicon(t), results: func(q search.Query) []search.Result { return nil }}
+	a := agent.New(m, s, agent.Options{Translator: spanish{"¿Me puedes recomendar algo?": "Can you recommend something?"}})
+	st, err := a.Run(context.Background(), agent.Request{Message: "¿Me puedes recomendar algo?", Conference: agent.Conference{ID: "c1", Name: "Tiny Conf"}}, nil)
+	require.NoError(t, err)
+	assert.Equal(t, "I work in English, so I read your question (in Spanish) as “Can you recommend something?”.\n\n"+agent.WhatAreYouLookingFor, st.ResponseText)
+	assert.Empty(t, st.Tried, "searched")
+}
+
+// spanish translates the Spanish questions it knows.
+type spanish map[string]string
+
+func (spanish) Reads(lang string) bool { return lang == "es" }
+
+func (s spanish) Translate(_ context.Context, _, text string, _ func(string) bool) (string, error) {
+	return s[text], nil
 }

@@ -1,8 +1,7 @@
 package rules
 
 import (
-	"fmt"
-
+	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/search/lexical"
 )
 
@@ -17,16 +16,4 @@ func asked(message, reading string) string {
 
 // languageNote says, for a question in another language, that the agent
 // works in English, and how it read the question.
-func languageNote(language, reading string) string {
-	if language == "" || language == lexical.English {
-		return ""
-	}
-	name := lexical.LanguageName(language)
-	if reading == "" {
-		return fmt.Sprintf("I work in English, so I read your question (in %s) by the words I recognised.\n\n", name)
-	}
-	return fmt.Sprintf("I work in English, so I read your question (in %s) as %s.\n\n", name, quote(clip(reading, maxReading)))
-}
-
-// maxReading bounds the reading quoted back to the attendee, in bytes.
-const maxReading = 300
+func languageNote(language, reading string) string { return agent.LanguageNote(language, reading) }

@@ -5,7 +5,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/search"
@@ -270,7 +269,7 @@ func bullet(p pick) string {
 		b.WriteString(".")
 	}
 	if r.Summary != "" {
-		b.WriteString(" " + clip(r.Summary, 160))
+		b.WriteString(" " + lexical.Clip(r.Summary, 160))
 	}
 	fmt.Fprintf(&b, " [%s]\n", r.Key())
 	return b.String()
@@ -328,19 +327,4 @@ func joinWith(words []string, conj string) string {
 		return words[0]
 	}
 	return strings.Join(words[:len(words)-1], ", ") + " " + conj + " " + words[len(words)-1]
-}
-
-// clip cuts s to at most n bytes at a word boundary, marking the cut.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := strings.LastIndexByte(s[:n], ' ')
-	for cut <= 0 && n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	if cut <= 0 {
-		cut = n
-	}
-	return strings.TrimRight(s[:cut], ",;: ") + "…"
 }
