@@ -100,7 +100,7 @@ func (t *turn) tellList(kind string) func(context.Context) error {
 			allowed[r.Key()] = r
 		}
 		g := newCiteGuard(allowed, t.chunk)
-		g.write(text)
+		g.write(LanguageNote(st.Language, st.Reading) + text)
 		t.finish(g, FromMechanical)
 		return nil
 	}
