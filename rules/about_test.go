@@ -30,6 +30,7 @@ func TestQuestionsAboutTheConferenceItself(t *testing.T) {
 		{"When does it all end?", sunday, []string{"The last session, “Port customs clinic”, ends at 17:30 on Sun 25 Oct.",
 			"Times are local (Europe/Amsterdam).", "It is on now: today is day 2 of 2."}},
 		{"how long is the conference?", friday, []string{"Harbour Days runs for 2 days, from Sat 24 to Sun 25 October."}},
+		{"what time does each day end?", friday, []string{"Each day: Sat 24 Oct 10:00–10:45 and Sun 25 Oct 10:00–17:30."}},
 		{"Where is the conference?", friday, []string{"The programme does not say where Harbour Days is held"}},
 	} {
 		st := ask(t, eng, conf, c.msg, c.now)

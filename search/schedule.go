@@ -1,6 +1,7 @@
 package search
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -57,6 +58,7 @@ func scheduleOf(c conference.Conference, docs []Document, talks map[string][]con
 		}
 	}
 	s.cal.Days = conferenceDays(c, s.cal.Location, days)
+	s.cal.Hours = dayHours(s.sessions, s.cal.Location)
 	s.cal.Uses = when.Uses(entryTexts(docs))
 	return s
 }
@@ -75,6 +77,29 @@ func bounds(first, last when.Landmark, title string, x *Slot) (when.Landmark, wh
 		last = l
 	}
 	return first, last
+}
+
+// dayHours are each day's first start and last end among sessions, by day
+// in loc, in order.
+func dayHours(sessions []slot, loc *time.Location) []when.Span {
+	byDay := map[string]when.Span{}
+	for _, x := range sessions {
+		if x.start.IsZero() || x.end.IsZero() {
+			continue
+		}
+		key := x.start.In(loc).Format(time.DateOnly)
+		h, ok := byDay[key]
+		if !ok || x.start.Before(h.From) {
+			h.From = x.start
+		}
+		if !ok || x.end.After(h.To) {
+			h.To = x.end
+		}
+		byDay[key] = h
+	}
+	out := slices.Collect(maps.Values(byDay))
+	slices.SortFunc(out, func(a, b when.Span) int { return a.From.Compare(b.From) })
+	return out
 }
 
 // entryTexts are the texts of the programme's sessions, one per session:

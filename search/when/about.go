@@ -25,6 +25,8 @@ var (
 	// question names something else.
 	reDates = regexp.MustCompile(`\b(?:(?:what|which)\s+(?:are\s+the\s+|is\s+the\s+)?dates?|the\s+dates)\b`)
 	reLong  = regexp.MustCompile(`\bhow\s+(?:long|many\s+days)\b`)
+	// reDaily asks it of every day: "what time does each day finish?".
+	reDaily = regexp.MustCompile(`\b(?:(?:each|every|per)\s+day|daily|the\s+days)\b`)
 	reWhere = regexp.MustCompile(`\b(?:where(?:'|’)?s|where|located)\b`)
 	// reHeld is how a question says a conference takes place ("where is it
 	// held exactly?"), which asks nothing by itself.
@@ -32,7 +34,7 @@ var (
 )
 
 // asked is what a question asks about the conference.
-type asked struct{ start, end, when, long, where bool }
+type asked struct{ start, end, when, long, where, daily bool }
 
 func (a asked) any() bool { return a.start || a.end || a.when || a.long || a.where }
 
@@ -56,6 +58,7 @@ func About(message string, now time.Time, cal Calendar) (answer, rest string) {
 	}
 	var dates bool
 	consume(reDates, &dates)
+	consume(reDaily, &a.daily)
 	consume(reLong, &a.long)
 	consume(reWhen, &a.when)
 	consume(reWhere, &a.where)
@@ -65,7 +68,7 @@ func About(message string, now time.Time, cal Calendar) (answer, rest string) {
 	consume(reHeld, &held)
 	a.where = a.where || venue && !a.when && !a.long
 	a.when = a.when || dates
-	if !a.any() || !self && !venue && !dates || (a.start || a.end) && !a.when && !a.long {
+	if !a.any() || !self && !venue && !dates && !a.daily || (a.start || a.end) && !a.when && !a.long {
 		return "", message
 	}
 	c := cal.conf()
@@ -122,6 +125,11 @@ func (c conf) about(a asked, now time.Time, cal Calendar) string {
 	default:
 		b.WriteString(c.runs() + ".")
 	}
+	if a.daily && len(cal.Hours) > 0 && (a.start || a.end) {
+		b.WriteString(" Each day: " + c.hours(cal.Hours) + ".")
+		a.start, a.end = false, false // said for every day
+		b.WriteString(localTimes(cal))
+	}
 	if a.start && !cal.Opening.Start.IsZero() {
 		o := cal.Opening
 		fmt.Fprintf(&b, " The programme starts at %s on %s with “%s”.", clock(o.Start, c.loc), short(c.date(o.Start)), o.Title)
@@ -130,13 +138,34 @@ func (c conf) about(a asked, now time.Time, cal Calendar) string {
 		l := cal.Closing
 		fmt.Fprintf(&b, " The last session, “%s”, ends at %s on %s.", l.Title, clock(l.End, c.loc), short(c.date(l.End)))
 	}
-	if (a.start || a.end) && cal.Location != nil {
-		fmt.Fprintf(&b, " Times are local (%s).", cal.Location)
+	if a.start || a.end {
+		b.WriteString(localTimes(cal))
 	}
 	if !a.where || a.when {
 		b.WriteString(c.relative(now))
 	}
 	return b.String()
+}
+
+// localTimes says in which time zone the answer's times are.
+func localTimes(cal Calendar) string {
+	if cal.Location == nil {
+		return ""
+	}
+	return fmt.Sprintf(" Times are local (%s).", cal.Location)
+}
+
+// hours writes each day's first start and last end: "Thu 11 Feb
+// 08:00–21:30, Fri 12 Feb 08:30–20:30 and Sat 13 Feb 08:30–16:30".
+func (c conf) hours(hs []Span) string {
+	parts := make([]string, len(hs))
+	for i, h := range hs {
+		parts[i] = fmt.Sprintf("%s %s–%s", short(c.date(h.From)), clock(h.From, c.loc), clock(h.To, c.loc))
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }
 
 // relative places now against the conference days: " That is in 3 days.",

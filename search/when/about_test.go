@@ -20,6 +20,7 @@ var (
 		Days:    days(berlin, time.October, 24, 26),
 		Opening: when.Landmark{Title: "Registration and coffee", Start: oct(24, 9, 0), End: oct(24, 10, 0), Format: "other"},
 		Closing: when.Landmark{Title: "Closing keynote", Start: oct(26, 16, 30), End: oct(26, 17, 30), Format: "keynote"},
+		Hours:   []when.Span{{From: oct(24, 9, 0), To: oct(24, 18, 0)}, {From: oct(25, 9, 0), To: oct(25, 18, 0)}, {From: oct(26, 9, 0), To: oct(26, 17, 30)}},
 	}
 )
 
@@ -41,6 +42,7 @@ func TestAboutAnswersFromTheCalendarAndTheClock(t *testing.T) {
 		{"when does the summit end?", oct(25, 11, 0), runs + closes + " It is on now: today is day 2 of 3."},
 		{"What are the dates?", oct(28, 9, 0), runs + " It ended on Mon 26 Oct."},
 		{"how long is the conference?", time.Time{}, "Harbour Summit 2026 runs for 3 days, from Sat 24 to Mon 26 October."},
+		{"what time does each day finish?", oct(20, 12, 0), runs + " Each day: Sat 24 Oct 09:00–18:00, Sun 25 Oct 09:00–18:00 and Mon 26 Oct 09:00–17:30. Times are local (Europe/Berlin). That is in 4 days."},
 		{"When is Harbour Summit happening and where exactly?", oct(20, 12, 0), "Harbour Summit 2026 is at Kongresshalle, Am Hafen 3, from Sat 24 to Mon 26 October. That is in 4 days."},
 		{"where is the conference being held?", oct(20, 12, 0), "Harbour Summit 2026 is at Kongresshalle, Am Hafen 3, from Sat 24 to Mon 26 October."},
 		{"what's the venue address", oct(20, 12, 0), "Harbour Summit 2026 is at Kongresshalle, Am Hafen 3, from Sat 24 to Mon 26 October."},

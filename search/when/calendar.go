@@ -41,6 +41,8 @@ type Calendar struct {
 	// Opening and Closing are the programme's first session (by start)
 	// and its last (by end); zero when no session has times.
 	Opening, Closing Landmark
+	// Hours are each programme day's first start and last end, in order.
+	Hours []Span
 	// Uses, when set, is in how many of the programme's sessions (titles,
 	// descriptions, facets) a word occurs: a room's first word that two or
 	// more sessions use for their topic ("quay" of "Quay Lab" at a port
@@ -62,6 +64,9 @@ func Uses(texts []string) func(word string) int {
 	}
 	return func(w string) int { return n[w] }
 }
+
+// Span is a stretch of time, From to To.
+type Span struct{ From, To time.Time }
 
 // conf is a Calendar made ready for use: a location that is never nil and
 // the conference days as sorted, distinct UTC-midnight dates.
