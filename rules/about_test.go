@@ -84,3 +84,14 @@ func TestAskedToBookTheAnswerSaysItCannot(t *testing.T) {
 	assert.Contains(t, st.ResponseText, "I can't book or reserve places")
 	assert.Equal(t, []string{"sun-late"}, cited(st), st.ResponseText)
 }
+
+// "What's next?" late in the day says nothing more is on that day, and
+// when the next is.
+func TestWhatsNextOnALaterDaySaysSo(t *testing.T) {
+	eng, conf := harbour(t)
+	st := ask(t, eng, conf, "what's next in Hall 1?", time.Date(2026, 10, 24, 18, 0, 0, 0, time.UTC)) // Saturday 20:00 in Amsterdam
+	assert.Contains(t, st.ResponseText, "Nothing more is on in Hall 1 today at Harbour Days; the next is on Sun 25 Oct:")
+	assert.Equal(t, []string{"sun-am"}, cited(st), st.ResponseText)
+	st = ask(t, eng, conf, "what's next in Hall 1?", time.Date(2026, 10, 24, 7, 0, 0, 0, time.UTC)) // Saturday 09:00
+	assert.Contains(t, st.ResponseText, "Here is what is on next, in Hall 1 at Harbour Days:")
+}

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/search"
@@ -31,6 +32,22 @@ func respond(in *agent.RespondInput, stream func(string)) agent.Completion {
 		text += fmt.Sprintf("\nI couldn't search the %s just now, so there may be more; please ask again in a moment.\n", joinWith(down, "or"))
 	}
 	return streamed(text, stream)
+}
+
+// laterDay is the day the next sessions picked start on ("Fri 12 Feb"),
+// when "what's next" named no day and that is after the day the question
+// was asked there; "" otherwise.
+func laterDay(in *agent.RespondInput, picks map[search.Table][]pick) string {
+	ps := picks[search.Sessions]
+	if !in.Filter.To.IsZero() || len(ps) == 0 || ps[0].r.Session == nil || ps[0].r.Session.Starts.IsZero() || in.AskedAt.IsZero() {
+		return ""
+	}
+	start := ps[0].r.Session.Starts
+	y, m, d := in.AskedAt.In(start.Location()).Date()
+	if start.Before(time.Date(y, m, d+1, 0, 0, 0, 0, start.Location())) {
+		return ""
+	}
+	return start.Format("Mon 2 Jan")
 }
 
 // streamed sends text line by line when stream is set and returns it.
@@ -66,6 +83,9 @@ func compose(in *agent.RespondInput, picks map[search.Table][]pick, alt alternat
 		return b.String()
 	}
 	switch label := filterLabel(in.Filter); {
+	case in.Filter != nil && in.Filter.Next && laterDay(in, picks) != "":
+		where := strings.TrimPrefix(strings.TrimPrefix(label, "next"), ",") // "next, in Hall 1": " in Hall 1"
+		fmt.Fprintf(&b, "Nothing more is on%s today at %s; the next is on %s:\n", where, name, laterDay(in, picks))
 	case in.Filter != nil && in.Filter.Next:
 		fmt.Fprintf(&b, "Here is what is on %s at %s:\n", label, name)
 	case label != "":
