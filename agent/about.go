@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/erleah/erleah-agent/search"
@@ -88,6 +89,10 @@ func (t *turn) tellList(kind string) func(context.Context) error {
 			text = names(st.Conference.Name, "track", cal.Tracks, "The programme does not group its sessions into tracks.")
 		case lexical.ListRooms:
 			text = names(st.Conference.Name, "room", cal.Rooms, "The programme does not say which rooms its sessions are in.")
+		case lexical.ListHighlights:
+			shown = keynotes(t.agent.search.Catalogue(st.Conference.ID, search.Sessions))
+			st.QueryResults[search.Sessions] = shown
+			text = highlights(shown)
 		default:
 			tb := search.Table(kind)
 			all := t.agent.search.Catalogue(st.Conference.ID, tb)
@@ -104,6 +109,34 @@ func (t *turn) tellList(kind string) func(context.Context) error {
 		t.finish(g, FromMechanical)
 		return nil
 	}
+}
+
+// keynotes are the keynote sessions of a catalogue, by start.
+func keynotes(all []search.Result) []search.Result {
+	var out []search.Result
+	for _, r := range all {
+		if r.Session != nil && r.Session.Format == "keynote" {
+			out = append(out, r)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b search.Result) int { return a.Session.Starts.Compare(b.Session.Starts) })
+	return out[:min(len(out), listLimit)]
+}
+
+// highlights answers "what should I not miss?" with the keynotes, the
+// sessions a programme itself puts first, and offers to choose by interest.
+func highlights(keynotes []search.Result) string {
+	const ask = "Tell me what you work on or what interests you, and I'll pick talks for you.\n"
+	if len(keynotes) == 0 {
+		return "The programme marks no keynotes. " + ask
+	}
+	var b strings.Builder
+	b.WriteString("The programme's headline sessions are its keynotes:\n")
+	for _, r := range keynotes {
+		fmt.Fprintf(&b, "- %s (%s) [%s]\n", r.Title, r.Details, r.Key())
+	}
+	b.WriteString(ask)
+	return b.String()
 }
 
 // names lists a calendar's names of one kind: "X has 3 tracks: A, B and C."

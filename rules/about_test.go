@@ -9,7 +9,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/erleah/erleah-agent/agent"
+	"github.com/erleah/erleah-agent/conference"
 	"github.com/erleah/erleah-agent/rules"
+	"github.com/erleah/erleah-agent/search/searchtest"
 )
 
 // A question about the conference itself is answered from its record and
@@ -94,4 +96,17 @@ func TestWhatsNextOnALaterDaySaysSo(t *testing.T) {
 	assert.Equal(t, []string{"sun-am"}, cited(st), st.ResponseText)
 	st = ask(t, eng, conf, "what's next in Hall 1?", time.Date(2026, 10, 24, 7, 0, 0, 0, time.UTC)) // Saturday 09:00
 	assert.Contains(t, st.ResponseText, "Here is what is on next, in Hall 1 at Harbour Days:")
+}
+
+// "What should I not miss?" lists the keynotes, the programme's own
+// headline sessions, and offers to choose by interest.
+func TestWhatNotToMissListsTheKeynotes(t *testing.T) {
+	b, err := conference.Parse("k.json", []byte(`{"conferences":[{"id":"k","name":"Keynote Days","timezone":"Europe/Amsterdam"}],
+ "sessions":[{"id":"k2","conference_id":"k","title":"Closing keynote","format":"keynote","starts_at":"2026-10-25T16:00:00+01:00","ends_at":"2026-10-25T17:00:00+01:00"},
+  {"id":"k1","conference_id":"k","title":"Opening keynote","format":"keynote","starts_at":"2026-10-24T09:00:00+02:00","ends_at":"2026-10-24T10:00:00+02:00"},
+  {"id":"t1","conference_id":"k","title":"Cold chain sensors","format":"talk","starts_at":"2026-10-24T11:00:00+02:00","ends_at":"2026-10-24T12:00:00+02:00"}]}`))
+	require.NoError(t, err)
+	st := ask(t, searchtest.Engine(t, b), agent.Conference{ID: "k", Name: "Keynote Days"}, "what are the must-see sessions?", time.Date(2026, 10, 20, 12, 0, 0, 0, time.UTC))
+	assert.Equal(t, []string{"k1", "k2"}, cited(st), st.ResponseText)
+	assert.Contains(t, st.ResponseText, "Tell me what you work on")
 }
