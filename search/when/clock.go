@@ -353,8 +353,9 @@ var reOnceThere = regexp.MustCompile(`\b(?:once|when|after)\s+(?:i|we)(?:(?:'|�
 func (p *found) onceThere(match) bool { return true }
 
 // PointsBack reports whether text bounds a time by one said elsewhere
-// ("… anything I can catch before then?"): the time it points back at
-// belongs to the question even when said in a sentence of its own.
+// ("… anything I can catch before then?", "whats on once I get there?"):
+// the time it points back at belongs to the question even when said in a
+// sentence of its own.
 func PointsBack(text string) bool {
 	t := strings.ToLower(text)
 	return reBeforeThen.MatchString(t) || reOnceThere.MatchString(t)
