@@ -144,8 +144,16 @@ func (c conf) about(a asked, now time.Time, cal Calendar) string {
 	if !a.where || a.when {
 		b.WriteString(c.relative(now))
 	}
+	if !now.IsZero() && c.today(now).After(last) { // over: said in the past
+		return pastTense.Replace(b.String())
+	}
 	return b.String()
 }
+
+// pastTense says the conference's own sentences of a conference that is
+// over.
+var pastTense = strings.NewReplacer(" runs from ", " ran from ", " runs for ", " ran for ", " runs on ", " ran on ",
+	" is at ", " was at ", "The programme starts at", "The programme started at", " ends at ", " ended at ", "does not say where", "did not say where")
 
 // localTimes says in which time zone the answer's times are.
 func localTimes(cal Calendar) string {

@@ -40,7 +40,7 @@ func TestAboutAnswersFromTheCalendarAndTheClock(t *testing.T) {
 		{"what time does the Harbour Summit get going?", oct(23, 20, 0), runs + opens + " That is tomorrow."},
 		// The day after the clock change: Monday's 17:30 is CET, and day 2 is Sunday.
 		{"when does the summit end?", oct(25, 11, 0), runs + closes + " It is on now: today is day 2 of 3."},
-		{"What are the dates?", oct(28, 9, 0), runs + " It ended on Mon 26 Oct."},
+		{"What are the dates?", oct(28, 9, 0), "Harbour Summit 2026 ran from Sat 24 to Mon 26 October. It ended on Mon 26 Oct."},
 		{"how long is the conference?", time.Time{}, "Harbour Summit 2026 runs for 3 days, from Sat 24 to Mon 26 October."},
 		{"what time does each day finish?", oct(20, 12, 0), runs + " Each day: Sat 24 Oct 09:00–18:00, Sun 25 Oct 09:00–18:00 and Mon 26 Oct 09:00–17:30. Times are local (Europe/Berlin). That is in 4 days."},
 		{"When is Harbour Summit happening and where exactly?", oct(20, 12, 0), "Harbour Summit 2026 is at Kongresshalle, Am Hafen 3, from Sat 24 to Mon 26 October. That is in 4 days."},
