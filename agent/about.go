@@ -8,6 +8,7 @@ import (
 
 	"github.com/erleah/erleah-agent/search"
 	"github.com/erleah/erleah-agent/search/lexical"
+	"github.com/erleah/erleah-agent/search/terms"
 	"github.com/erleah/erleah-agent/search/when"
 )
 
@@ -15,16 +16,16 @@ import (
 // record, calendar and catalogue without searching or calling a model:
 // "when does it all kick off?", "who's exhibiting?".
 
-// aboutConference reports whether the question asks only when the
-// conference runs, starts or ends, how long it lasts or where it is, and
-// keeps the answer: nothing else in it to search for, and no earlier
-// answer it refers to.
-func (t *turn) aboutConference() bool {
+// aboutConference reports whether the question, as read and respelled,
+// asks only when the conference runs, starts or ends, how long it lasts or
+// where it is, and keeps the answer: nothing else in it to search for, and
+// no earlier answer it refers to.
+func (t *turn) aboutConference(question string) bool {
 	st := t.st
 	if !t.standsAlone() {
 		return false
 	}
-	answer, rest := when.About(lexical.Respelled(t.asked()), st.AskedAt, t.agent.search.Calendar(st.Conference.ID))
+	answer, rest := when.About(question, st.AskedAt, t.agent.search.Calendar(st.Conference.ID))
 	if answer == "" || !t.nothingMore(rest) {
 		return false
 	}
@@ -32,14 +33,14 @@ func (t *turn) aboutConference() bool {
 	return true
 }
 
-// listing reports whether the question asks for a whole part of the
-// programme ("who's exhibiting?", "what tracks are there?") and nothing
-// more, and which.
-func (t *turn) listing() string {
+// listing reports whether the question, as read and respelled, asks for
+// a whole part of the programme ("who's exhibiting?", "what tracks are
+// there?") and nothing more, and which.
+func (t *turn) listing(question string) string {
 	if !t.standsAlone() {
 		return ""
 	}
-	kind, rest := lexical.Listing(lexical.Respelled(t.asked()))
+	kind, rest := lexical.Listing(question)
 	if kind == "" || !t.nothingMore(rest) {
 		return ""
 	}
@@ -144,7 +145,7 @@ func names(conf, noun string, all []string, none string) string {
 	if len(all) == 0 {
 		return none + "\n"
 	}
-	return fmt.Sprintf("%s has %d %s: %s. Ask me what is on in one of them.\n", conf, len(all), counted(len(all), noun), joinAnd(all))
+	return fmt.Sprintf("%s has %d %s: %s. Ask me what is on in one of them.\n", conf, len(all), counted(len(all), noun), terms.Series(all, "and"))
 }
 
 // catalogue lists the items shown of a table of n, each with its details
@@ -173,14 +174,6 @@ func counted(n int, noun string) string {
 		return noun
 	}
 	return noun + "s"
-}
-
-// joinAnd joins names as a sentence lists them: "A, B and C".
-func joinAnd(all []string) string {
-	if len(all) == 1 {
-		return all[0]
-	}
-	return strings.Join(all[:len(all)-1], ", ") + " and " + all[len(all)-1]
 }
 
 // smallTalkReply answers a message that asks nothing of the programme

@@ -24,11 +24,7 @@ func TestSmallTalkIsAnsweredInKind(t *testing.T) {
 	} {
 		st, events := run(t, m, s, agent.Options{}, msg)
 		assert.Contains(t, st.ResponseText, want, "%q: answer", msg)
-		assert.Empty(t, st.Tried, "%q: searches", msg)
-		assert.Empty(t, st.ModelCalls, "%q: model calls", msg)
-		assert.Empty(t, st.Citations, "%q: citations", msg)
-		require.NotEmpty(t, events, "%q: events", msg)
-		assert.IsType(t, agent.Answer{}, events[len(events)-1], "%q: the last event, want the answer", msg)
+		requirePlain(t, st, events, msg)
 	}
 }
 

@@ -266,10 +266,11 @@ func (t *turn) run(ctx context.Context) error {
 		t.st.Intent = "small talk: " + kind
 		return t.answerPlainly(ctx, t.say(smallTalkReply(kind, t.st.Conference.Name)+"\n"))
 	}
-	if t.aboutConference() {
+	question := lexical.Respelled(t.asked())
+	if t.aboutConference(question) {
 		return t.answerPlainly(ctx, t.say(t.st.About+"\n"))
 	}
-	if kind := t.listing(); kind != "" {
+	if kind := t.listing(question); kind != "" {
 		return t.answerPlainly(ctx, t.tellList(kind))
 	}
 	switch {

@@ -392,12 +392,19 @@ func TestAQuestionNamingNothingIsAnsweredWithAQuestion(t *testing.T) {
 	for _, msg := range []string{"hi! can you recommend something?", "can you recommend something?", "a b", "what do you suggest?", "can you recommend something please?"} {
 		st, events := run(t, m, s, agent.Options{}, msg)
 		require.Equal(t, agent.WhatAreYouLookingFor, st.ResponseText, "%q: answer", msg)
-		require.Empty(t, st.Tried, "%q: searches", msg)
-		require.Empty(t, st.ModelCalls, "%q: model calls", msg)
-		require.Empty(t, st.Citations, "%q: citations", msg)
-		require.NotEmpty(t, events, "%q: events", msg)
-		require.IsType(t, agent.Answer{}, events[len(events)-1], "%q: the last event, want the answer", msg)
+		requirePlain(t, st, events, msg)
 	}
+}
+
+// requirePlain requires an answer written without a search or a model
+// call, citing nothing, and sent as the turn's last event.
+func requirePlain(t *testing.T, st *agent.State, events []agent.Event, msg string) {
+	t.Helper()
+	require.Empty(t, st.Tried, "%q: searches", msg)
+	require.Empty(t, st.ModelCalls, "%q: model calls", msg)
+	require.Empty(t, st.Citations, "%q: citations", msg)
+	require.NotEmpty(t, events, "%q: events", msg)
+	require.IsType(t, agent.Answer{}, events[len(events)-1], "%q: the last event, want the answer", msg)
 }
 
 // TestEverySearchIsTriedOnceByWhatServesIt: the agent's searches and its

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/erleah/erleah-agent/search"
+	"github.com/erleah/erleah-agent/search/terms"
 )
 
 // searchRetries are the waits before each new try of a failed search.
@@ -137,16 +138,5 @@ func searchingMessage(qs []search.Query) string {
 	for _, tb := range plannedTables(qs) {
 		names = append(names, string(tb))
 	}
-	return "Searching " + joinWords(names) + "…"
-}
-
-// joinWords joins words as "a", "a and b" or "a, b and c".
-func joinWords(words []string) string {
-	switch len(words) {
-	case 0:
-		return ""
-	case 1:
-		return words[0]
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+	return "Searching " + terms.Series(names, "and") + "…"
 }

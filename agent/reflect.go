@@ -11,6 +11,7 @@ import (
 
 	"github.com/erleah/erleah-agent/memory"
 	"github.com/erleah/erleah-agent/search"
+	"github.com/erleah/erleah-agent/search/terms"
 )
 
 // reflect asks the model why the round's weak or empty tables failed and
@@ -176,7 +177,7 @@ func (t *turn) ladderDecision() *Decision {
 		step = "master mode at the loosest threshold"
 	}
 	return &Decision{
-		Reasoning:   fmt.Sprintf("mechanical relaxation (%s) for %s", step, joinWords(tableNames(failing))),
+		Reasoning:   fmt.Sprintf("mechanical relaxation (%s) for %s", step, terms.Series(tableNames(failing), "and")),
 		Strategy:    Relax,
 		UserMessage: defaultNote(Relax),
 		NewQueries:  qs,

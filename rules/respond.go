@@ -29,7 +29,7 @@ func respond(in *agent.RespondInput, stream func(string)) agent.Completion {
 	}
 	text := compose(in, picks, alt) + elsewhere(in, alt.picks)
 	if down := unavailable(in); len(down) > 0 {
-		text += fmt.Sprintf("\nI couldn't search the %s just now, so there may be more; please ask again in a moment.\n", joinWith(down, "or"))
+		text += fmt.Sprintf("\nI couldn't search the %s just now, so there may be more; please ask again in a moment.\n", terms.Series(down, "or"))
 	}
 	return streamed(text, stream)
 }
@@ -39,7 +39,7 @@ func respond(in *agent.RespondInput, stream func(string)) agent.Completion {
 // was asked there; "" otherwise.
 func laterDay(in *agent.RespondInput, picks map[search.Table][]pick) string {
 	ps := picks[search.Sessions]
-	if !in.Filter.To.IsZero() || len(ps) == 0 || ps[0].r.Session == nil || ps[0].r.Session.Starts.IsZero() || in.AskedAt.IsZero() {
+	if in.Filter == nil || !in.Filter.Next || !in.Filter.To.IsZero() || len(ps) == 0 || ps[0].r.Session == nil || ps[0].r.Session.Starts.IsZero() || in.AskedAt.IsZero() {
 		return ""
 	}
 	start := ps[0].r.Session.Starts
@@ -82,10 +82,10 @@ func compose(in *agent.RespondInput, picks map[search.Table][]pick, alt alternat
 		b.WriteString(nothingFits(in, name, alt))
 		return b.String()
 	}
-	switch label := filterLabel(in.Filter); {
-	case in.Filter != nil && in.Filter.Next && laterDay(in, picks) != "":
+	switch label, later := filterLabel(in.Filter), laterDay(in, picks); {
+	case later != "":
 		where := strings.TrimPrefix(strings.TrimPrefix(label, "next"), ",") // "next, in Hall 1": " in Hall 1"
-		fmt.Fprintf(&b, "Nothing more is on%s today at %s; the next is on %s:\n", where, name, laterDay(in, picks))
+		fmt.Fprintf(&b, "Nothing more is on%s today at %s; the next is on %s:\n", where, name, later)
 	case in.Filter != nil && in.Filter.Next:
 		fmt.Fprintf(&b, "Here is what is on %s at %s:\n", label, name)
 	case label != "":
@@ -101,7 +101,7 @@ func compose(in *agent.RespondInput, picks map[search.Table][]pick, alt alternat
 		}
 	}
 	if missing := searchedWithout(in, picks); len(missing) > 0 {
-		fmt.Fprintf(&b, "\nI found no %s that fit closely.\n", joinWith(missing, "or"))
+		fmt.Fprintf(&b, "\nI found no %s that fit closely.\n", terms.Series(missing, "or"))
 	}
 	if browsing(in) && slices.ContainsFunc(tables, func(tb search.Table) bool { return len(picks[tb]) >= agent.AnswerLimit }) {
 		b.WriteString("\nThere may be more: add a day, a time or a topic to narrow it down.\n")
@@ -313,7 +313,7 @@ func matchedOn(r search.Result) string {
 			labels = append(labels, l)
 		}
 	}
-	return joinWith(labels, "and")
+	return terms.Series(labels, "and")
 }
 
 // searchedWithout names the searched tables the answer recommends nothing from.
@@ -336,15 +336,4 @@ func unavailable(in *agent.RespondInput) []string {
 		}
 	}
 	return out
-}
-
-// joinWith joins words as "a", "a and b" or "a, b and c" (or "or").
-func joinWith(words []string, conj string) string {
-	switch len(words) {
-	case 0:
-		return ""
-	case 1:
-		return words[0]
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " " + conj + " " + words[len(words)-1]
 }

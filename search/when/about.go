@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/erleah/erleah-agent/search/terms"
 )
 
 // Questions about the conference itself: when it runs, starts or ends, how
@@ -112,16 +114,15 @@ func nameRegexp(name string) *regexp.Regexp {
 
 // about writes the answer to what a asks.
 func (c conf) about(a asked, now time.Time, cal Calendar) string {
-	first, last := c.days[0], c.days[len(c.days)-1]
-	span := dateRange(first, last, "January")
+	last := c.days[len(c.days)-1]
 	var b strings.Builder
 	switch {
 	case a.where && cal.Venue != "":
-		fmt.Fprintf(&b, "%s is at %s, %s.", c.name, cal.Venue, fromTo(first, last, span))
+		fmt.Fprintf(&b, "%s is at %s, %s.", c.name, cal.Venue, c.span())
 	case a.where:
-		fmt.Fprintf(&b, "The programme does not say where %s is held; it runs %s.", c.name, fromTo(first, last, span))
+		fmt.Fprintf(&b, "The programme does not say where %s is held; it runs %s.", c.name, c.span())
 	case a.long:
-		fmt.Fprintf(&b, "%s runs for %s, %s.", c.name, days(len(c.days)), fromTo(first, last, span))
+		b.WriteString(c.runsFor() + ".")
 	default:
 		b.WriteString(c.runs() + ".")
 	}
@@ -170,10 +171,7 @@ func (c conf) hours(hs []Span) string {
 	for i, h := range hs {
 		parts[i] = fmt.Sprintf("%s %s–%s", short(c.date(h.From)), clock(h.From, c.loc), clock(h.To, c.loc))
 	}
-	if len(parts) == 1 {
-		return parts[0]
-	}
-	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+	return terms.Series(parts, "and")
 }
 
 // relative places now against the conference days: " That is in 3 days.",
@@ -200,21 +198,6 @@ func (c conf) relative(now time.Time) string {
 		}
 	}
 	return " It is on now."
-}
-
-// fromTo is "from Fri 17 to Sun 19 March", or "on Fri 17 March" for one day.
-func fromTo(first, last time.Time, span string) string {
-	if first.Equal(last) {
-		return "on " + span
-	}
-	return "from " + span
-}
-
-func days(n int) string {
-	if n == 1 {
-		return "1 day"
-	}
-	return fmt.Sprintf("%d days", n)
 }
 
 // date is t's local calendar date in the conference's location.

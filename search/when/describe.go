@@ -32,12 +32,29 @@ func dateRange(first, last time.Time, month string) string {
 
 // runs says when the conference runs: "FOSSASIA Summit runs from Fri 17 to
 // Sun 19 March".
-func (c conf) runs() string {
+func (c conf) runs() string { return c.name + " runs " + c.span() }
+
+// span is the conference's days as a sentence says them: "from Fri 17 to
+// Sun 19 March", or "on Fri 17 March" for one day.
+func (c conf) span() string {
 	first, last := c.days[0], c.days[len(c.days)-1]
 	if first.Equal(last) {
-		return c.name + " runs on " + dateRange(first, last, "January")
+		return "on " + dateRange(first, last, "January")
 	}
-	return c.name + " runs from " + dateRange(first, last, "January")
+	return "from " + dateRange(first, last, "January")
+}
+
+// runsFor says how long the conference runs: "FOSSASIA Summit runs for 3
+// days, from Fri 17 to Sun 19 March".
+func (c conf) runsFor() string {
+	return fmt.Sprintf("%s runs for %s, %s", c.name, days(len(c.days)), c.span())
+}
+
+func days(n int) string {
+	if n == 1 {
+		return "1 day"
+	}
+	return fmt.Sprintf("%d days", n)
 }
 
 // outside says how dates first..last, named subject, relate to the
@@ -63,13 +80,7 @@ func (c conf) outside(subject string, first, last time.Time) string {
 
 // noDay says that day n of the conference does not exist: "FOSSASIA Summit
 // runs for 3 days, from Fri 17 to Sun 19 March; there is no day 5."
-func (c conf) noDay(n int) string {
-	how := fmt.Sprintf("for %d days, from ", len(c.days))
-	if len(c.days) == 1 {
-		how = "for 1 day, on "
-	}
-	return fmt.Sprintf("%s runs %s%s; there is no day %d.", c.name, how, dateRange(c.days[0], c.days[len(c.days)-1], "January"), n)
-}
+func (c conf) noDay(n int) string { return fmt.Sprintf("%s; there is no day %d.", c.runsFor(), n) }
 
 // hhmm writes minutes after midnight as "16:05".
 func hhmm(min int) string { return fmt.Sprintf("%02d:%02d", min/60, min%60) }
