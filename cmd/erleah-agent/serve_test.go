@@ -177,8 +177,12 @@ func TestServeRemembersReflectionsAndClearsThem(t *testing.T) {
 		_, listed = call("GET", "/v1/admin/memory?conference=aidata26", "")
 		return listed["count"] != nil && listed["count"].(float64) > 0
 	})
-	_, err := os.Stat(filepath.Join(state, "reflections.json"))
-	require.NoError(t, err, "the memory file")
+	// The bank lists a lesson as soon as it holds it; the file is written
+	// just after, outside the bank's lock.
+	eventually(t, 10*time.Second, saying("the memory file"), func() bool {
+		_, err := os.Stat(filepath.Join(state, "reflections.json"))
+		return err == nil
+	})
 	code, out := call("DELETE", "/v1/admin/memory", "")
 	require.Equal(t, 400, code, "clearing without naming a conference: %v", out)
 	code, out = call("DELETE", "/v1/admin/memory?conference=aidata26", "")
