@@ -486,3 +486,12 @@ func TestBrowsingListsTalksNotBreaks(t *testing.T) {
 		assert.Contains(t, cited(st), "b1", "%q asks for the break: answer %q", q, st.ResponseText)
 	}
 }
+
+// Two short questions in one message are each searched, and the answer
+// says which of them the programme has nothing on.
+func TestTwoQuestionsInOneAreEachAnswered(t *testing.T) {
+	eng, conf := harbour(t)
+	st := ask(t, eng, conf, "when is the customs clinic and where is the gala dinner?", time.Date(2026, 10, 24, 8, 0, 0, 0, time.UTC))
+	assert.Equal(t, []string{"sun-late"}, cited(st), "answer: %s", st.ResponseText)
+	assert.Contains(t, st.ResponseText, "nothing on “gala dinner”", "answer: %s", st.ResponseText)
+}

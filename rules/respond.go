@@ -100,6 +100,9 @@ func compose(in *agent.RespondInput, picks map[search.Table][]pick, alt alternat
 			b.WriteString(bullet(p))
 		}
 	}
+	if none := unanswered(in, picks); len(none) > 0 {
+		fmt.Fprintf(&b, "\nThe programme has nothing on %s.\n", terms.Series(none, "or"))
+	}
 	if missing := searchedWithout(in, picks); len(missing) > 0 {
 		fmt.Fprintf(&b, "\nI found no %s that fit closely.\n", terms.Series(missing, "or"))
 	}

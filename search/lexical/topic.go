@@ -93,6 +93,15 @@ var requestPhrasing = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)^(?:to|about|on|for|with|more)\b`),
 }
 
+// questionOpens is how a clause that is a question of its own opens: a
+// message of two such questions ("when is lunch and where is the dinner?")
+// asks for each of them, however short.
+var questionOpens = regexp.MustCompile(`(?i)^\W*(?:(?:` + discourseMarkers + `)[\s,]+)?(?:is\s+there|are\s+there|which|who|where|what|when|how|do\s+you\s+have|any)\b`)
+
+// pointsBack is a word that refers to what an earlier clause named ("…
+// and how much does it cost?"): the clause is not a question of its own.
+var pointsBack = regexp.MustCompile(`(?i)\b(?:it|its|they|them|their|that|this|those|these)\b`)
+
 // askedWhen opens a question about when something is, which then ends on
 // what it asks the time of: "what time does registration open?" is about
 // registration, not about opening.
@@ -152,6 +161,10 @@ type Need struct {
 	// fear is ransomware", "interested in FHIR"): what it names is wanted,
 	// however short, where a bare clause may be only narrative.
 	Asked bool
+	// Own is set when the need is one of several short questions of their
+	// own in one message ("when is lunch and where is the dinner?"): an
+	// answer says which of them the programme has nothing on.
+	Own bool
 }
 
 // AskedNeeds is Needs, saying which needs request phrasing introduced. A
@@ -193,6 +206,7 @@ func askedNeeds(text string) []Need {
 	text = Respelled(apostrophe.Replace(text))
 	var kept []Need
 	var selves []string
+	var questions []int // where each clause that opens as a question starts in kept
 	all := clauses(text)
 	last := lastWordy(all)
 	for i, clause := range all {
@@ -205,6 +219,7 @@ func askedNeeds(text string) []Need {
 		if parts == nil {
 			selves = append(selves, clause)
 		}
+		before := len(kept)
 		for _, part := range parts {
 			p, asked := peel(rhetorical.ReplaceAllString(countOf.ReplaceAllString(part, "$1"), ""))
 			if askedWhen.MatchString(part) {
@@ -213,6 +228,14 @@ func askedNeeds(text string) []Need {
 			if t := strings.TrimSpace(trailing.ReplaceAllString(p, "")); t != "" && !onlyAttending.MatchString(t) {
 				kept = append(kept, Need{Text: t, Asked: asked})
 			}
+		}
+		if len(kept) > before && questionOpens.MatchString(clause) && !pointsBack.MatchString(clause) {
+			questions = append(questions, before)
+		}
+	}
+	if len(questions) >= 2 && slices.IndexFunc(kept, func(n Need) bool { return len(terms.Content(n.Text)) > 2 }) < 0 {
+		for _, i := range questions {
+			kept[i].Asked, kept[i].Own = true, true
 		}
 	}
 	if !slices.ContainsFunc(kept, func(n Need) bool { return topical(itemWords.ReplaceAllString(n.Text, "")) }) {

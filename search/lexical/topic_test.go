@@ -278,3 +278,23 @@ func TestRetractedKeepsWhatFollowsTheLastRetraction(t *testing.T) {
 		assert.Equal(t, want, Retracted(in), "Retracted(%q)", in)
 	}
 }
+
+// Two short questions of their own in one message are each asked for; a
+// clause that points back at the first ("how much does it cost?") or a
+// longer need is not such a question.
+func TestShortQuestionsOfTheirOwnAreEachAsked(t *testing.T) {
+	own := func(text string) []string {
+		var out []string
+		for _, n := range AskedNeeds(text) {
+			if n.Own && n.Asked {
+				out = append(out, n.Text)
+			}
+		}
+		return out
+	}
+	assert.Equal(t, []string{"lunch", "dinner"}, own("when is lunch and where is the dinner?"))
+	assert.Equal(t, []string{"coffee", "cloakroom"}, own("where can I get coffee? is there a cloakroom?"))
+	assert.Empty(t, own("is there car parking and how much does it cost per day?"))
+	assert.Empty(t, own("where is lunch"))
+	assert.Empty(t, own("any talks on cold chain sensor audits and who sells reefer sensors?"))
+}
