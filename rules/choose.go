@@ -63,6 +63,7 @@ func choose(in *agent.RespondInput) map[search.Table][]pick {
 		closeSeconds(in, picks, top, fits)
 	}
 	withTalks(in, picks, fits)
+	inTurn(picks[search.Sessions], in.AskedAt)
 	return picks
 }
 
