@@ -16,11 +16,13 @@ func TestSmallTalkIsAnsweredInKind(t *testing.T) {
 	m := &scripted{replies: map[agent.Step][]string{}}
 	s := &fakeSearch{lex: tinyLexicon(t), results: func(q search.Query) []search.Result { return nil }}
 	for msg, want := range map[string]string{
-		"hi!":                   "Hello! I can find talks, workshops, speakers and exhibitors at Tiny Conf",
-		"thanks, that's great!": "You're welcome!",
-		"are you a bot?":        "I'm an automated assistant for Tiny Conf.",
-		"what can you do?":      "by topic, time or room",
-		"ok":                    "Anything else I can find for you at Tiny Conf?",
+		"hi!":                     "Hello! I can find talks, workshops, speakers and exhibitors at Tiny Conf",
+		"thanks, that's great!":   "You're welcome!",
+		"are you a bot?":          "I'm an automated assistant for Tiny Conf.",
+		"what can you do?":        "by topic, time or room",
+		"ok":                      "Anything else I can find for you at Tiny Conf?",
+		"this coffee is dreadful": "Sorry to hear that.",
+		"Good morning from Leeds! First time here": "Hello!",
 	} {
 		st, events := run(t, m, s, agent.Options{}, msg)
 		assert.Contains(t, st.ResponseText, want, "%q: answer", msg)

@@ -2,6 +2,7 @@ package lexical
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -15,6 +16,7 @@ const (
 	TalkBye      = "bye"
 	TalkIdentity = "identity"
 	TalkHelp     = "help"
+	TalkFeeling  = "feeling"
 )
 
 // Small talk is told by its words: a message made only of these, and the
@@ -33,7 +35,7 @@ var (
 		{TalkBye, wordSet("bye goodbye cya later care")},
 		{TalkGreeting, wordSet("hi hello hey hiya heya yo namaste howdy greetings")},
 	}
-	reIdentity   = regexp.MustCompile(`^(?:(?:are|r)\s+(?:you|u)\s+(?:a\s+|an\s+)?(?:real\s+)?(?:bot|robot|human|person|ai|machine|chatbot|computer|program|programme)|who\s+(?:are|r)\s+(?:you|u)|what\s+(?:are|r)\s+(?:you|u)|(?:is\s+this|am\s+i\s+(?:talking|chatting|speaking)\s+(?:to|with))\s+(?:a\s+|an\s+)?(?:real\s+)?(?:bot|robot|human|person|ai|machine))$`)
+	reIdentity   = regexp.MustCompile(`^(?:(?:are|r)\s+(?:you|u)\s+(?:a\s+|an\s+)?(?:real\s+)?(?:bot|robot|human|person|ai|machine|chatbot|computer|program|programme)(?:\s+or\s+(?:a\s+|an\s+)?(?:real\s+)?(?:bot|robot|human|person|ai|machine|chatbot|computer|program|programme))?|who\s+(?:are|r)\s+(?:you|u)|what\s+(?:are|r)\s+(?:you|u)|(?:is\s+this|am\s+i\s+(?:talking|chatting|speaking)\s+(?:to|with))\s+(?:a\s+|an\s+)?(?:real\s+)?(?:bot|robot|human|person|ai|machine))$`)
 	reHelp       = regexp.MustCompile(`^(?:help(?:\s+me)?(?:\s+please)?|please\s+help|what\s+can\s+(?:you|u)\s+do|what\s+do\s+(?:you|u)\s+do|how\s+does\s+this\s+work|how\s+do\s+i\s+use\s+(?:this|you|u)|what\s+(?:can|should)\s+i\s+ask(?:\s+(?:you|u))?|how\s+can\s+(?:you|u)\s+help(?:\s+me)?|menu|options|commands)$`)
 	reSmallPunct = regexp.MustCompile(`[^\p{L}\p{N}'’\s]+`)
 	// reGoodDay is a greeting by the time of day: "morning" alone may ask
@@ -55,20 +57,52 @@ func SmallTalk(message string) string {
 		return TalkHelp
 	}
 	words := strings.Fields(reGoodDay.ReplaceAllString(strings.ReplaceAll(text, "’", "'"), "hello"))
-	for _, w := range words {
-		if !smallWords[w] {
-			return ""
-		}
+	if slices.ContainsFunc(words, func(w string) bool { return !smallWords[w] }) {
+		return socialOrFeeling(message, words)
 	}
-	for _, k := range smallKinds {
-		for _, w := range words {
-			if k.marks[w] {
-				return k.kind
-			}
-		}
+	if kind := kindOf(words); kind != "" {
+		return kind
 	}
 	return TalkAck
 }
+
+// kindOf is the first kind of small talk whose marking words are in words.
+func kindOf(words []string) string {
+	for _, k := range smallKinds {
+		if slices.ContainsFunc(words, func(w string) bool { return k.marks[w] }) {
+			return k.kind
+		}
+	}
+	return ""
+}
+
+// socialOrFeeling reads a message that asks nothing (no question, no
+// request) and names no kind of item: opened by a greeting, goodbye or
+// thanks and going on about the attendee or the assistant ("Good morning
+// from Aberdeen! First time in Glasgow", "bye! see you next year"), it is
+// that small talk; saying how the attendee feels ("this coffee is
+// dreadful", "not impressed", "the keynote was awful") it is a feeling.
+// "hi, rigging safety" names a topic.
+func socialOrFeeling(message string, words []string) string {
+	text := Unshortened(message)
+	if asking, _ := Told(text); len(asking) > 0 || slices.ContainsFunc(clauses(text), questionOpens.MatchString) {
+		return ""
+	}
+	if kind := kindOf(words[:1]); kind != "" && !itemWords.MatchString(message) && socialRest.MatchString(strings.Join(words[1:], " ")) {
+		return kind
+	}
+	if feeling.MatchString(strings.Join(words, " ")) {
+		return TalkFeeling
+	}
+	return ""
+}
+
+var (
+	// socialRest goes on about the attendee or the assistant.
+	socialRest = regexp.MustCompile(`\b(?:i|i'm|im|we|we're|you|your|u|my|our|me|us|from|see|first\s+time|glad|excited|looking\s+forward)\b`)
+	// feeling is a complaint or a feeling about something, not a topic.
+	feeling = regexp.MustCompile(`\b(?:not\s+(?:impressed|happy|pleased|helpful|useful)|disappointed|disappointing|dreadful|terrible|awful|horrible|rubbish|useless|annoyed|annoying|frustrated|frustrating|appalling|unacceptable|worst)\b`)
+)
 
 // reBook asks the assistant to act on the attendee's behalf: book, reserve
 // or register them, or buy them a ticket.

@@ -27,8 +27,17 @@ func TestSmallTalkIsToldFromQuestions(t *testing.T) {
 		"thanks! and what's on tomorrow?": "",
 		"morning?":                        "",
 		"are you a bot or can I ask about bot detection talks?": "",
-		"?":                        "",
-		"help with DMX addressing": "",
+		"?":                               "",
+		"help with DMX addressing":        "",
+		"are you a real person or a bot?": lexical.TalkIdentity,
+		"Good morning from Leeds! First time here 😊":              lexical.TalkGreeting,
+		"bye! see you next year":                                  lexical.TalkBye,
+		"hi, rigging safety":                                      "",
+		"hello! any talks I should see":                           "",
+		"ugh, the queue at the desk is terrible":                  lexical.TalkFeeling,
+		"the sound in hall 2 was awful and I missed the talk":     lexical.TalkFeeling,
+		"EVSE uptime at our depot is terrible, who should I call": "",
+		"terrible acoustics workshops?":                           "",
 	} {
 		assert.Equal(t, want, lexical.SmallTalk(msg), "SmallTalk(%q)", msg)
 	}
