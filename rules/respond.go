@@ -94,10 +94,12 @@ func compose(in *agent.RespondInput, picks map[search.Table][]pick, alt alternat
 		fmt.Fprintf(&b, "Here is what I found at %s:\n", name)
 	}
 	tables := orderTables(picks)
+	question := asked(in.Message, in.Reading)
+	want, asksWhen := terms.Stems(in.Topic), whenAsked.MatchString(question)
 	for _, tb := range tables {
 		fmt.Fprintf(&b, "\n%s:\n", heading(tb))
 		for _, p := range picks[tb] {
-			b.WriteString(bullet(p))
+			b.WriteString(bullet(p, want, asksWhen))
 		}
 	}
 	if none := unanswered(in, picks); len(none) > 0 {
@@ -277,7 +279,7 @@ func heading(tb search.Table) string {
 }
 
 // bullet renders one recommendation with why it matched and its citation.
-func bullet(p pick) string {
+func bullet(p pick, want []string, asksWhen bool) string {
 	r := p.r
 	var b strings.Builder
 	b.WriteString("- " + r.Title)
@@ -292,7 +294,7 @@ func bullet(p pick) string {
 		b.WriteString(".")
 	}
 	if r.Summary != "" {
-		b.WriteString(" " + lexical.Clip(r.Summary, 160))
+		b.WriteString(" " + snippet(r, want, asksWhen))
 	}
 	fmt.Fprintf(&b, " [%s]\n", r.Key())
 	return b.String()

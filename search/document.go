@@ -29,6 +29,9 @@ type Item struct {
 	Title   string `json:"title"`
 	Details string `json:"details,omitempty"`
 	Summary string `json:"summary,omitempty"`
+	// Sentences are the description's (a speaker's biography's), so that
+	// an answer can quote the one a question asks about.
+	Sentences []string `json:"-"`
 	// Website is an exhibitor's; the only links an answer may give.
 	Website string      `json:"website,omitempty"`
 	Facets  []FacetText `json:"-"`
@@ -159,11 +162,12 @@ func sessionDocument(s conference.Session, speakers map[string]conference.Speake
 		}
 	}
 	item := Item{
-		Ref:      Ref{Conference: s.ConferenceID, Table: Sessions, ID: s.ID},
-		Title:    s.Title,
-		Details:  sessionDetails(s, names, tz),
-		Summary:  firstSentences(s.Description, 2),
-		Speakers: refs,
+		Ref:       Ref{Conference: s.ConferenceID, Table: Sessions, ID: s.ID},
+		Title:     s.Title,
+		Details:   sessionDetails(s, names, tz),
+		Summary:   firstSentences(s.Description, 2),
+		Sentences: splitSentences(s.Description),
+		Speakers:  refs,
 	}
 	item.Facets = facetTexts(Sessions, s.Facets, deriveSession(s))
 	item.Session = &Slot{Room: s.Room, Track: s.Track, Format: s.Format}
@@ -180,11 +184,12 @@ func exhibitorDocument(e conference.Exhibitor) Document {
 		details = "Booth " + details // "A-01"; not "Booth Booth 141"
 	}
 	item := Item{
-		Ref:     Ref{Conference: e.ConferenceID, Table: Exhibitors, ID: e.ID},
-		Title:   e.Name,
-		Details: details,
-		Summary: firstSentences(e.Description, 2),
-		Website: e.Website,
+		Ref:       Ref{Conference: e.ConferenceID, Table: Exhibitors, ID: e.ID},
+		Title:     e.Name,
+		Details:   details,
+		Summary:   firstSentences(e.Description, 2),
+		Sentences: splitSentences(e.Description),
+		Website:   e.Website,
 	}
 	item.Facets = facetTexts(Exhibitors, e.Facets, deriveExhibitor(e))
 	return Document{Item: item, MasterText: joinText(e.Name, e.Description, facetBody(item.Facets)), Fields: fields(e.Name, []string{e.Description}, item.Facets)}
@@ -196,10 +201,11 @@ func speakerDocument(p conference.Speaker, talks []conference.Session) Document 
 		titles[i] = s.Title
 	}
 	item := Item{
-		Ref:     Ref{Conference: p.ConferenceID, Table: Speakers, ID: p.ID},
-		Title:   p.Name,
-		Details: joinNonEmpty(", ", p.JobTitle, p.Company),
-		Summary: firstSentences(p.Bio, 2),
+		Ref:       Ref{Conference: p.ConferenceID, Table: Speakers, ID: p.ID},
+		Title:     p.Name,
+		Details:   joinNonEmpty(", ", p.JobTitle, p.Company),
+		Summary:   firstSentences(p.Bio, 2),
+		Sentences: splitSentences(p.Bio),
 	}
 	for _, s := range talks {
 		item.Talks = append(item.Talks, Ref{Conference: s.ConferenceID, Table: Sessions, ID: s.ID})

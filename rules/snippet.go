@@ -1,0 +1,56 @@
+package rules
+
+import (
+	"regexp"
+	"slices"
+
+	"github.com/erleah/erleah-agent/search"
+	"github.com/erleah/erleah-agent/search/lexical"
+	"github.com/erleah/erleah-agent/search/terms"
+)
+
+// snippet is what a bullet quotes of an item: its summary, or, when a later
+// sentence of its description holds more of what the question asks for,
+// that sentence ("Wi-Fi: … the password is on your badge", "Exhibition
+// opening hours: …"). A question asking when counts a clock time as one of
+// its words.
+func snippet(r search.Result, want []string, asksWhen bool) string {
+	best, most := 0, 0
+	for i, s := range r.Sentences {
+		if n := overlap(s, want, asksWhen); n > most {
+			best, most = i, n
+		}
+	}
+	if best == 0 || best < summarySentences && len(r.Summary) <= summaryClip { // the summary shows it whole
+		return lexical.Clip(r.Summary, summaryClip)
+	}
+	return "… " + lexical.Clip(r.Sentences[best], sentenceClip)
+}
+
+const (
+	summarySentences = 2 // see search.Item.Summary
+	summaryClip      = 160
+	sentenceClip     = 220
+)
+
+// overlap counts the words of want a sentence uses, and a clock time when
+// the question asks when.
+func overlap(sentence string, want []string, asksWhen bool) int {
+	have := terms.Stems(sentence)
+	n := 0
+	for _, w := range want {
+		if slices.Contains(have, w) {
+			n++
+		}
+	}
+	if n > 0 && asksWhen && clock.MatchString(sentence) {
+		n++
+	}
+	return n
+}
+
+var (
+	clock = regexp.MustCompile(`\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s*(?:am|pm)\b`)
+	// whenAsked is a question about a time: when, what time, how long, the hours.
+	whenAsked = regexp.MustCompile(`(?i)\b(?:when|what\s+time|how\s+long|hours|until\s+when|till\s+when)\b`)
+)

@@ -1,0 +1,25 @@
+package rules
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/erleah/erleah-agent/search"
+	"github.com/erleah/erleah-agent/search/terms"
+)
+
+// A bullet quotes the sentence of an item's description that holds what
+// the question asks for, when that is not the summary shown; a question
+// asking when prefers the sentence with the hours.
+func TestABulletQuotesTheSentenceAsked(t *testing.T) {
+	desc := []string{"The exhibition opens with coffee among the stands, with forty exhibitors of library systems, RFID, e-lending, digitisation, preservation supplies and furniture.",
+		"Bring your passport for the prize draw.", "Exhibition opening hours: Thursday 10:30-18:00, Friday 09:00-17:45."}
+	r := search.Result{Item: search.Item{Summary: desc[0] + " " + desc[1], Sentences: desc}}
+	assert.Equal(t, "… "+desc[2], snippet(r, terms.Stems("exhibition"), true), "when asked when")
+	assert.Contains(t, snippet(r, terms.Stems("exhibition"), false), "The exhibition opens", "not asked when: the summary")
+	assert.Equal(t, "… "+desc[1], snippet(r, terms.Stems("passport"), false), "the summary is cut before it")
+	short := search.Result{Item: search.Item{Summary: "Stands and coffee. Bring your passport.", Sentences: []string{"Stands and coffee.", "Bring your passport."}}}
+	assert.Equal(t, short.Summary, snippet(short, terms.Stems("passport"), false), "the summary shows it whole")
+	assert.Contains(t, snippet(r, nil, false), "The exhibition opens", "no topic: the summary")
+}
