@@ -275,7 +275,7 @@ func (t *turn) run(ctx context.Context) error {
 	}
 	switch {
 	case t.vague():
-		return t.answerPlainly(ctx, t.say(WhatAreYouLookingFor))
+		return t.answerPlainly(ctx, t.say(lookingFor(t.agent.search.Catalogue(t.st.Conference.ID, search.Sessions))))
 	case t.st.Outside != "": // a day outside the conference: nothing to search, say so
 		return t.answerTurn(ctx)
 	case t.details():

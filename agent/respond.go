@@ -3,6 +3,8 @@ package agent
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/erleah/erleah-agent/search"
@@ -64,9 +66,33 @@ func (t *turn) answerWith(ctx context.Context, a attempt, in *RespondInput) (*ci
 func (t *turn) chunk(s string) { t.emit(Chunk{Text: s}) }
 
 // WhatAreYouLookingFor is the reply to a question that names nothing to
-// look for.
+// look for, at a conference whose programme has no tracks to give as
+// examples (see lookingFor).
 const WhatAreYouLookingFor = "What are you looking for? Tell me a topic, a speaker, a company or a time, " +
-	"for example “talks on Kubernetes tomorrow morning” or “who works on data privacy?”.\n"
+	"for example “what's on tomorrow morning?” or “who's exhibiting?”.\n"
+
+// lookingFor asks what the attendee is looking for, with examples from the
+// conference's own programme: its two tracks with the most talks,
+// workshops and panels.
+func lookingFor(sessions []search.Result) string {
+	n := map[string]int{}
+	var tracks []string
+	for _, r := range sessions {
+		if r.Session == nil || r.Session.Track == "" || r.Session.Format == "" || r.Session.Format == "other" || r.Session.Format == "keynote" {
+			continue
+		}
+		if n[r.Session.Track] == 0 {
+			tracks = append(tracks, r.Session.Track)
+		}
+		n[r.Session.Track]++
+	}
+	if len(tracks) < 2 {
+		return WhatAreYouLookingFor
+	}
+	slices.SortStableFunc(tracks, func(a, b string) int { return n[b] - n[a] })
+	return fmt.Sprintf("What are you looking for? Tell me a topic, a speaker, a company or a time, "+
+		"for example “talks on %s tomorrow morning” or “who works on %s?”.\n", tracks[0], tracks[1])
+}
 
 func (t *turn) finish(g *citeGuard, src Source) {
 	g.flush()

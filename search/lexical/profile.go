@@ -18,6 +18,11 @@ var fieldOf = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)\b(?:teach(?:es|ing)?|handles?|handling|maintains?|maintaining|stud(?:y|ies|ying|ied)|research(?:es|ing)?)\s+(.+)$`),
 	regexp.MustCompile(`(?i)\bmy\s+(?:job|role|work|area|field|focus|specialty|speciality|background)\s+is\s+(?:in\s+)?(.+)$`),
 	regexp.MustCompile(`(?i)\b(?:an?|the)\s+(.+?)\s+(?:developer|engineer|specialist|analyst|architect|researcher|scientist|consultant|administrator|admin|expert|officer|designer|technician|tech|coordinator|lead|manager|planner|producer|operator|programmer|student|company|firm|agency|business)s?\b`),
+	// What the attendee runs or looks after: "I run a small rural branch".
+	regexp.MustCompile(`(?i)^(?:i|we)\s+(?:run|manage|lead|head|chair|coordinate|oversee|look\s+after)\s+(?:an?\s+|the\s+|my\s+|our\s+)?(.+)$`),
+	// Last, the role itself, which a programme's audiences name ("school
+	// librarians", "ward nurses"): "I'm a school librarian".
+	regexp.MustCompile(`(?i)^(?:i\s+am|i'm|im)\s+(?:an?|the)\s+((?:\w+\s+){0,2}\w+)\s*$`),
 }
 
 // placeAfter is where someone works, after their field ("FHIR at my
@@ -26,6 +31,9 @@ var placeAfter = regexp.MustCompile(`(?i)\s+(?:at|for|in|with)\s+(?:my|our|a|an|
 
 // placeStart opens a place rather than a field ("working in a hospital").
 var placeStart = regexp.MustCompile(`(?i)^(?:a|an|the|my|our|this|their|his|her)\b`)
+
+// degree opens how much, not a field ("I'm a bit lost").
+var degree = regexp.MustCompile(`(?i)^(?:bit|little|lot|tad|kind|sort)\b`)
 
 // fields returns the fields that self-description clauses name.
 func fields(selves []string) []string {
@@ -36,7 +44,7 @@ func fields(selves []string) []string {
 			if m == nil {
 				continue
 			}
-			if f := strings.TrimSpace(placeAfter.ReplaceAllString(m[1], "")); topical(f) && !placeStart.MatchString(f) {
+			if f := strings.TrimSpace(placeAfter.ReplaceAllString(m[1], "")); topical(f) && !placeStart.MatchString(f) && !degree.MatchString(f) {
 				out = append(out, f)
 				break
 			}

@@ -239,8 +239,11 @@ func askedNeeds(text string) []Need {
 		}
 	}
 	if !slices.ContainsFunc(kept, func(n Need) bool { return topical(itemWords.ReplaceAllString(n.Text, "")) }) {
-		for _, f := range fields(selves) {
-			kept = append(kept, Need{Text: f})
+		if fs := fields(selves); len(fs) > 0 {
+			kept = kept[:0] // "what's most useful for me?" adds nothing to the field
+			for _, f := range fs {
+				kept = append(kept, Need{Text: f})
+			}
 		}
 	}
 	return kept

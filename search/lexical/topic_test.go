@@ -92,7 +92,7 @@ func TestTopicDropsSelfDescriptionAndRequestPhrasing(t *testing.T) {
 		"Somthing about FHIR?":                                                                                 "FHIR",
 		"who's speaking about video interpreters?":                                                             "video interpreters",
 		"list all talks on FHIR":                                                                               "talks on FHIR",
-		"I'm a nurse":                                                                                          "",
+		"I'm a nurse":                                                                                          "nurse", // the role itself, which a programme may name as an audience; unknown to it, the agent asks what to look for
 		"I'm working in a hospital":                                                                            "",
 		"I'm a platform engineer. Any talks on timber?":                                                        "timber",
 		"My team wants us to adopt FHIR":                                                                       "My team wants us to adopt FHIR",
@@ -131,8 +131,8 @@ func TestTopicDropsRhetoricalEndsAndStartVerbs(t *testing.T) {
 		"Which talk covers weather routing?":                             "weather routing",
 		"which room is the TensorFlow talk in?":                          "TensorFlow talk in", // asks where it is, not about rooms
 		"crowd managment talks pls":                                      "crowd managment talks",
-		"I work for a corporate AV company. Recommend 3 sessions for me": "sessions corporate AV", // the field of who asks
-		"I'm a freelance lighting tech, what's best for me?":             "me freelance lighting",
+		"I work for a corporate AV company. Recommend 3 sessions for me": "corporate AV", // the field of who asks
+		"I'm a freelance lighting tech, what's best for me?":             "freelance lighting",
 		"what time does registration open?":                              "registration",
 		"Kindly let me know if there are any sessions pertaining to hearing protection. Thanking you in advance.": "hearing protection",
 		"yo any dmx stuff happening":               "dmx stuff",
@@ -297,4 +297,18 @@ func TestShortQuestionsOfTheirOwnAreEachAsked(t *testing.T) {
 	assert.Empty(t, own("is there car parking and how much does it cost per day?"))
 	assert.Empty(t, own("where is lunch"))
 	assert.Empty(t, own("any talks on cold chain sensor audits and who sells reefer sensors?"))
+}
+
+// A message that only says who the attendee is asks for what the programme
+// has for them: what they run, or their role itself, which programmes name
+// as an audience; "a bit lost" names nothing.
+func TestWhoAsksNamesWhatToLookForWhenNothingElseDoes(t *testing.T) {
+	for in, want := range map[string][]string{
+		"I'm a school librarian - what would you recommend?":                    {"school librarian"},
+		"I run a small rural branch with no budget. what's most useful for me?": {"small rural branch with no budget"},
+		"I'm a school librarian - any talks on reading for pleasure?":           {"reading for pleasure"},
+	} {
+		assert.Equal(t, want, Needs(in), in)
+	}
+	assert.NotContains(t, Needs("I'm a bit lost, what do you recommend?"), "bit lost")
 }
