@@ -129,8 +129,13 @@ func closeSeconds(in *agent.RespondInput, picks map[search.Table][]pick, top flo
 // what they present comes with the session where they present it, as sure
 // as the speaker.
 func withTalks(in *agent.RespondInput, picks map[search.Table][]pick, fits func(search.Result) bool) {
+	named := namedIn(in)
 	for _, p := range picks[search.Speakers] {
 		talks := in.Talks[p.r.Key()]
+		if named[p.r.Ref] {
+			allTalks(in, picks, p, talks)
+			continue
+		}
 		if slices.ContainsFunc(picks[search.Sessions], func(s pick) bool { return slices.ContainsFunc(talks, sameItem(s.r)) }) {
 			continue
 		}
@@ -140,6 +145,31 @@ func withTalks(in *agent.RespondInput, picks map[search.Table][]pick, fits func(
 			picks[search.Sessions] = append(picks[search.Sessions], pick{r: t, hedged: p.hedged})
 		}
 	}
+}
+
+// allTalks adds every talk of a speaker the question names that meets its
+// time and place ("when does Priya Natarajan speak?" has two answers when
+// she gives two talks), ranked with the speaker.
+func allTalks(in *agent.RespondInput, picks map[search.Table][]pick, p pick, talks []search.Result) {
+	for _, t := range talks {
+		if !inFilter(in.Filter, t, nil, nil) || slices.ContainsFunc(picks[search.Sessions], func(s pick) bool { return s.r.Key() == t.Key() }) {
+			continue
+		}
+		t.Score = p.r.Score
+		picks[search.Sessions] = append(picks[search.Sessions], pick{r: t, hedged: p.hedged})
+	}
+}
+
+// namedIn are the entities the question names.
+func namedIn(in *agent.RespondInput) map[search.Ref]bool {
+	out := map[search.Ref]bool{}
+	if in.Lexicon == nil {
+		return out
+	}
+	for _, m := range in.Lexicon.Mentions(asked(in.Message, in.Reading)) {
+		out[m.Ref] = true
+	}
+	return out
 }
 
 // sameItem matches results of the same item as r.

@@ -495,3 +495,25 @@ func TestTwoQuestionsInOneAreEachAnswered(t *testing.T) {
 	assert.Equal(t, []string{"sun-late"}, cited(st), "answer: %s", st.ResponseText)
 	assert.Contains(t, st.ResponseText, "nothing on “gala dinner”", "answer: %s", st.ResponseText)
 }
+
+// A speaker the question names comes with every talk of theirs that meets
+// its time, not only the one that scores best.
+func TestANamedSpeakerComesWithAllTheirTalks(t *testing.T) {
+	const bundle = `{"conferences":[{"id":"c","name":"Shelf Days","timezone":"Europe/London","starts_on":"2027-03-25","ends_on":"2027-03-26"}],
+	 "sessions":[
+	  {"id":"s1","conference_id":"c","title":"Copyright exceptions you are not using","description":"Preservation copying and text mining.","format":"talk","room":"Cathedral Room","starts_at":"2027-03-25T15:15:00Z","ends_at":"2027-03-25T16:15:00Z","speaker_ids":["p1"]},
+	  {"id":"s2","conference_id":"c","title":"Orphan works and rights clearance","description":"Diligent search and licensing for digitisation.","format":"talk","room":"Cathedral Room","starts_at":"2027-03-26T13:45:00Z","ends_at":"2027-03-26T14:45:00Z","speaker_ids":["p2","p1"]},
+	  {"id":"s3","conference_id":"c","title":"Story sacks for early years","description":"Sensory play.","format":"workshop","room":"Govan Studio","starts_at":"2027-03-26T10:30:00Z","ends_at":"2027-03-26T12:30:00Z","speaker_ids":["p2"]}],
+	 "exhibitors":[],
+	 "speakers":[{"id":"p1","conference_id":"c","name":"Dr Priya Natarajan","job_title":"Copyright Adviser","bio":"Advises on copyright and licensing.","session_ids":["s1","s2"]},
+	  {"id":"p2","conference_id":"c","name":"Catherine Blythe","job_title":"Archivist","bio":"Runs digitisation projects.","session_ids":["s2","s3"]}]}`
+	b, err := conference.Parse("shelf.json", []byte(bundle))
+	require.NoError(t, err)
+	eng, conf := searchtest.Engine(t, b), agent.Conference{ID: "c", Name: "Shelf Days", StartsOn: "2027-03-25"}
+	thursday := time.Date(2027, 3, 25, 9, 0, 0, 0, time.UTC)
+	st := ask(t, eng, conf, "when does Priya Natarajan speak?", thursday)
+	assert.Subset(t, cited(st), []string{"s1", "s2"}, "answer: %s", st.ResponseText)
+	st = ask(t, eng, conf, "is Priya Natarajan speaking tomorrow?", thursday)
+	assert.Contains(t, cited(st), "s2", "answer: %s", st.ResponseText)
+	assert.NotContains(t, cited(st), "s1", "answer: %s", st.ResponseText)
+}

@@ -26,7 +26,7 @@ type name struct {
 	ref   Ref
 	title string
 	words string   // " w1 w2 " for whole-word matching
-	short string   // the same for a session's main title, when it has a subtitle
+	short string   // the same for a session's main title, when it has a subtitle, or a speaker's name without an honorific
 	plain bool     // the name is no name in a question: empty, or one English word ("Breakfast")
 	parts []string // a speaker's names, when there are two or more (see misspelt)
 }
@@ -58,6 +58,9 @@ func lexiconOf(docs []Document, off Ablation) *Lexicon {
 		n := name{ref: d.Ref, title: d.Title, words: phrase(d.Title), plain: plainName(d.Title)}
 		if parts := strings.Fields(n.words); d.Ref.Table == Speakers && len(parts) >= 2 {
 			n.parts = parts
+			if honorific[parts[0]] && len(parts) >= 3 { // "Dr Priya Natarajan" is named "Priya Natarajan"
+				n.parts, n.short = parts[1:], " "+strings.Join(parts[1:], " ")+" "
+			}
 		}
 		l.names = append(l.names, n)
 		if code := codeOf(strings.TrimPrefix(d.Details, "Booth ")); d.Ref.Table == Exhibitors && code != "" {
@@ -167,6 +170,10 @@ func plainName(title string) bool {
 	w := terms.Words(title)
 	return len(w) == 0 || len(w) == 1 && terms.IsEnglish(w[0])
 }
+
+// honorific opens a speaker's name in a programme, and attendees leave it out.
+var honorific = map[string]bool{"dr": true, "prof": true, "professor": true, "mr": true, "mrs": true, "ms": true,
+	"mx": true, "miss": true, "sir": true, "dame": true, "rev": true, "fr": true, "sr": true, "dra": true}
 
 // phrase is a text's words as names are matched: " w1 w2 ".
 func phrase(title string) string { return " " + strings.Join(terms.Words(title), " ") + " " }

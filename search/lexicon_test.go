@@ -4,7 +4,9 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
+	"github.com/erleah/erleah-agent/conference"
 	"github.com/erleah/erleah-agent/search"
 )
 
@@ -19,6 +21,31 @@ func TestAnExhibitorIsNamedByItsBooth(t *testing.T) {
 		"what's at stand a 01":   {"exhibitors/e1"},
 		"talks from 2001?":       nil,
 		"any talks on A-series?": nil,
+	} {
+		var got []string
+		for _, m := range lex.Mentions(msg) {
+			got = append(got, m.Ref.Key())
+		}
+		assert.Equal(t, want, got, "Mentions(%q)", msg)
+	}
+}
+
+// A speaker whose programme name opens with an honorific is named without
+// it, as attendees write it; a name of two words keeps its first.
+func TestASpeakerIsNamedWithoutTheirHonorific(t *testing.T) {
+	b, err := conference.Parse("h.json", []byte(`{"conferences":[{"id":"c","name":"C","timezone":"UTC"}],
+	 "sessions":[{"id":"s1","conference_id":"c","title":"Orphan works","speaker_ids":["p1","p2"]}],
+	 "exhibitors":[],
+	 "speakers":[{"id":"p1","conference_id":"c","name":"Dr Priya Natarajan","session_ids":["s1"]},
+	  {"id":"p2","conference_id":"c","name":"Prof. Okafor","session_ids":["s1"]}]}`))
+	require.NoError(t, err)
+	lex := search.NewLexicon(b)
+	for msg, want := range map[string][]string{
+		"when does Priya Natarajan speak?": {"speakers/p1"},
+		"is dr priya natarajan here?":      {"speakers/p1"},
+		"anything by Prof. Okafor?":        {"speakers/p2"},
+		"is Okafor speaking?":              nil,
+		"talks by Natarajan Priya":         nil,
 	} {
 		var got []string
 		for _, m := range lex.Mentions(msg) {
