@@ -93,6 +93,10 @@ var requestPhrasing = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)^(?:to|about|on|for|with|more)\b`),
 }
 
+// theOne is an item named by what it is about, "one" standing for it:
+// "the koha one", "that hands-on one" ask about koha, hands-on.
+var theOne = regexp.MustCompile(`(?i)\b(?:the|that|this)\s+((?:[\w-]+\s+){0,2}?[\w-]+)\s+ones?\b`)
+
 // questionOpens is how a clause that is a question of its own opens: a
 // message of two such questions ("when is lunch and where is the dinner?")
 // asks for each of them, however short.
@@ -221,7 +225,7 @@ func askedNeeds(text string) []Need {
 		}
 		before := len(kept)
 		for _, part := range parts {
-			p, asked := peel(rhetorical.ReplaceAllString(countOf.ReplaceAllString(part, "$1"), ""))
+			p, asked := peel(rhetorical.ReplaceAllString(countOf.ReplaceAllString(theOne.ReplaceAllString(part, "$1"), "$1"), ""))
 			if askedWhen.MatchString(part) {
 				p = whenVerb.ReplaceAllString(p, "")
 			}

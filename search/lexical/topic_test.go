@@ -312,3 +312,10 @@ func TestWhoAsksNamesWhatToLookForWhenNothingElseDoes(t *testing.T) {
 	}
 	assert.NotContains(t, Needs("I'm a bit lost, what do you recommend?"), "bit lost")
 }
+
+// "One" standing for an item named by what it is about asks about that.
+func TestTheOneAboutSomethingAsksAboutIt(t *testing.T) {
+	assert.Equal(t, []string{"koha"}, Needs("the koha one - which room?"))
+	assert.Equal(t, []string{"hands-on"}, Needs("when is that hands-on one?"))
+	assert.Equal(t, []string{"One Health surveillance"}, Needs("any talks on One Health surveillance?"))
+}
