@@ -17,8 +17,9 @@ type Landmark struct {
 }
 
 // reLandmark finds a time said relative to a keynote or a break in the
-// programme; what names the kind of session.
-var reLandmark = regexp.MustCompile(`(?:\b(?P<soon>right|just|straight|immediately|shortly)\s+)?\b(?P<rel>after|following|before|until|till|during)\s+(?:the\s+|(?P<this>this)\s+|today'?s\s+)?(?:(?P<qual>[a-z]+)\s+)?(?P<what>keynote|coffee\s+break|tea\s+break|break|reception)(?:\s+(?:talk|session|speech))?\b`)
+// programme ("after coffee" is after the coffee break); what names the kind
+// of session.
+var reLandmark = regexp.MustCompile(`(?:\b(?P<soon>right|just|straight|immediately|shortly)\s+)?\b(?P<rel>after|following|before|until|till|during)\s+(?:the\s+|(?P<this>this)\s+|today'?s\s+)?(?:(?P<qual>[a-z]+)\s+)?(?P<what>keynote|coffee(?:\s+break)?|tea(?:\s+break)?|break|reception)(?:\s+(?:talk|session|speech))?\b`)
 
 // reLandmarkNamed finds a time said relative to another session of the
 // programme's keynotes, breaks and social events by the words its title

@@ -60,6 +60,9 @@ func TestParseLunchAndThisBreakFromTheProgramme(t *testing.T) {
 		{msg: "anything at lunchtime tomorrow?", now: sg(20, 9, 0), from: sg(21, 11, 30), to: sg(21, 14, 0), rest: "anything?"},
 		{msg: "which claims talk should I head to after this coffee break?", now: sg(20, 10, 10), from: sg(20, 10, 30), to: sg(21, 0, 0), next: true,
 			rest: "which claims talk should I head to?"},
+		// "Coffee" alone is the coffee break.
+		{msg: "free after coffee, anything on payments?", now: sg(20, 9, 0), from: sg(20, 10, 30), to: sg(21, 0, 0),
+			rest: "anything on payments?"},
 	})
 }
 
