@@ -94,12 +94,11 @@ func compose(in *agent.RespondInput, picks map[search.Table][]pick, alt alternat
 		fmt.Fprintf(&b, "Here is what I found at %s:\n", name)
 	}
 	tables := orderTables(picks)
-	question := asked(in.Message, in.Reading)
-	want, asksWhen := terms.Stems(in.Topic), whenAsked.MatchString(question)
+	q := quoting{want: terms.Stems(in.Topic), asksWhen: whenAsked.MatchString(asked(in.Message, in.Reading)), now: in.AskedAt}
 	for _, tb := range tables {
 		fmt.Fprintf(&b, "\n%s:\n", heading(tb))
 		for _, p := range picks[tb] {
-			b.WriteString(bullet(p, want, asksWhen))
+			b.WriteString(bullet(p, q))
 		}
 	}
 	if none := unanswered(in, picks); len(none) > 0 {
@@ -279,12 +278,12 @@ func heading(tb search.Table) string {
 }
 
 // bullet renders one recommendation with why it matched and its citation.
-func bullet(p pick, want []string, asksWhen bool) string {
+func bullet(p pick, q quoting) string {
 	r := p.r
 	var b strings.Builder
 	b.WriteString("- " + r.Title)
 	if r.Details != "" {
-		b.WriteString(" (" + r.Details + ")")
+		b.WriteString(" (" + r.Details + runningAt(r, q.now) + ")")
 	}
 	if p.hedged {
 		b.WriteString(": the closest match I found, though not a sure fit.")
@@ -294,7 +293,7 @@ func bullet(p pick, want []string, asksWhen bool) string {
 		b.WriteString(".")
 	}
 	if r.Summary != "" {
-		b.WriteString(" " + snippet(r, want, asksWhen))
+		b.WriteString(" " + snippet(r, q.want, q.asksWhen))
 	}
 	fmt.Fprintf(&b, " [%s]\n", r.Key())
 	return b.String()

@@ -3,6 +3,7 @@ package rules
 import (
 	"regexp"
 	"slices"
+	"time"
 
 	"github.com/erleah/erleah-agent/search"
 	"github.com/erleah/erleah-agent/search/lexical"
@@ -54,3 +55,26 @@ var (
 	// whenAsked is a question about a time: when, what time, how long, the hours.
 	whenAsked = regexp.MustCompile(`(?i)\b(?:when|what\s+time|how\s+long|hours|until\s+when|till\s+when)\b`)
 )
+
+// quoting is what a bullet is written for: the words of the question's
+// topic, whether it asks when, and when it was asked.
+type quoting struct {
+	want     []string
+	asksWhen bool
+	now      time.Time
+}
+
+// runningAt says of a session that is on, or over, when the question was
+// asked: an attendee should not walk to a talk that has ended.
+func runningAt(r search.Result, now time.Time) string {
+	s := r.Session
+	switch {
+	case s == nil || now.IsZero() || s.Starts.IsZero() || s.Ends.IsZero():
+		return ""
+	case !s.Ends.After(now):
+		return " · already over"
+	case !s.Starts.After(now):
+		return " · on now"
+	}
+	return ""
+}

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 
@@ -22,4 +23,14 @@ func TestABulletQuotesTheSentenceAsked(t *testing.T) {
 	short := search.Result{Item: search.Item{Summary: "Stands and coffee. Bring your passport.", Sentences: []string{"Stands and coffee.", "Bring your passport."}}}
 	assert.Equal(t, short.Summary, snippet(short, terms.Stems("passport"), false), "the summary shows it whole")
 	assert.Contains(t, snippet(r, nil, false), "The exhibition opens", "no topic: the summary")
+}
+
+// A session is said to be on, or over, when the question was asked.
+func TestABulletSaysWhatIsOnOrOver(t *testing.T) {
+	start := time.Date(2027, 3, 28, 11, 0, 0, 0, time.UTC)
+	r := search.Result{Item: search.Item{Session: &search.Slot{Starts: start, Ends: start.Add(time.Hour)}}}
+	assert.Equal(t, "", runningAt(r, start.Add(-time.Minute)))
+	assert.Equal(t, " · on now", runningAt(r, start.Add(10*time.Minute)))
+	assert.Equal(t, " · already over", runningAt(r, start.Add(time.Hour)))
+	assert.Equal(t, "", runningAt(search.Result{}, start), "not a session")
 }

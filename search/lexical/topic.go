@@ -88,6 +88,9 @@ var requestPhrasing = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)^(?:who|whom)(?:'s|s)?\b(?:\s+(?:is|are|can|could|should|will|would|might|does|do|gives?|giving|talks?|talking|speaks?|speaking|presents?|presenting|runs?|running|teach(?:es)?|teaching|knows?|works?|working|help|helps|me|us|a|an|the|about|on|with|in|to|most|best|here|covers?|covering|handles?|handling|doing|makes?|sells?|manufactures?|supplies|offers?|provides?|distributes?|builds?))*\b`),
 	regexp.MustCompile(`(?i)^(?:where|when|what|which)\b(?:(?:\s+|['’])(?:is|are|was|can|could|should|do|does|will|would|i|we|me|us|my|our|find|get|go|give|help|show|teach|the|a|an|time|day|rooms?|halls?|stages?|floors?|location|there|s|one|ones|sessions?|talks?|workshops?|speakers?|exhibitors?|booths?|companies|company|vendors?|best|most|more|really|actually|be|starts?|starting|begins?|beginning|kick(?:s|ing)?\s+off|(?:fit|squeeze)(?:\s+in)?|covers?|covering|treats?|treating|discuss(?:es)?|address(?:es)?|deals?\s+with|about|on))*\b`),
 	myConcernIs,
+	// Whether the attendee can still make something: "am I too late for
+	// the closing keynote?", "is it too early for the expo?".
+	regexp.MustCompile(`(?i)^(?:am|are|is)\s+(?:i|we|it)\s+(?:too\s+|already\s+)?(?:late|early)\s+(?:for|to)\b`),
 	// "…, is that covered?": whether the programme has it, asked after it.
 	regexp.MustCompile(`(?i)^(?:is|are)\s+(?:that|this|it|they|these|those)\s+(?:(?:being\s+)?covered|included|offered|available|(?:on|in)\s+the\s+(?:agenda|programme|program|schedule)|on\s+offer|anywhere|here)\b`),
 	regexp.MustCompile(`(?i)^(?:to|about|on|for|with|more)\b`),
@@ -225,12 +228,8 @@ func askedNeeds(text string) []Need {
 		}
 		before := len(kept)
 		for _, part := range parts {
-			p, asked := peel(rhetorical.ReplaceAllString(countOf.ReplaceAllString(theOne.ReplaceAllString(part, "$1"), "$1"), ""))
-			if askedWhen.MatchString(part) {
-				p = whenVerb.ReplaceAllString(p, "")
-			}
-			if t := strings.TrimSpace(trailing.ReplaceAllString(p, "")); t != "" && !onlyAttending.MatchString(t) {
-				kept = append(kept, Need{Text: t, Asked: asked})
+			if n, ok := readPart(part); ok {
+				kept = append(kept, n)
 			}
 		}
 		if len(kept) > before && questionOpens.MatchString(clause) && !pointsBack.MatchString(clause) {
@@ -251,6 +250,17 @@ func askedNeeds(text string) []Need {
 		}
 	}
 	return kept
+}
+
+// readPart reads what one part of a clause asks for, without its request
+// phrasing and trailing filler; false when nothing is left.
+func readPart(part string) (Need, bool) {
+	p, asked := peel(rhetorical.ReplaceAllString(countOf.ReplaceAllString(theOne.ReplaceAllString(part, "$1"), "$1"), ""))
+	if askedWhen.MatchString(part) {
+		p = whenVerb.ReplaceAllString(p, "")
+	}
+	t := strings.TrimSpace(trailing.ReplaceAllString(p, ""))
+	return Need{Text: t, Asked: asked}, t != "" && !onlyAttending.MatchString(t)
 }
 
 // Request is the question without its sentences of context (see Asking)

@@ -319,3 +319,9 @@ func TestTheOneAboutSomethingAsksAboutIt(t *testing.T) {
 	assert.Equal(t, []string{"hands-on"}, Needs("when is that hands-on one?"))
 	assert.Equal(t, []string{"One Health surveillance"}, Needs("any talks on One Health surveillance?"))
 }
+
+// Whether the attendee can still make something asks about that thing.
+func TestTooLateForSomethingAsksAboutIt(t *testing.T) {
+	assert.Equal(t, []string{"the closing keynote"}, Needs("am I too late for the closing keynote?"))
+	assert.Equal(t, []string{"the expo"}, Needs("is it too early for the expo?"))
+}
