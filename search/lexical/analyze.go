@@ -249,6 +249,8 @@ func (c *Corpus) concept(t terms.Token, fixed string) Concept {
 	if !c.off.Compounds { // also when the programme writes it both ways ("deeplearning" once, "deep learning" often)
 		if parts := c.split(t.Raw); parts != nil {
 			k.Alts = [][]string{parts}
+		} else if parts := c.vocab.hyphened[t.Raw]; parts != nil && k.DF == 0 {
+			k.Alts = [][]string{parts} // "wifi" where the programme writes "Wi-Fi"
 		}
 	}
 	k.Weight = c.vocab.idf(k.DF)

@@ -492,3 +492,19 @@ func TestAWordOnlyInNamesIsNoTopic(t *testing.T) {
 	assert.Positive(t, c.Coverage("speakers", "speakers/p1", c.Analyze("Park")))
 	assert.Zero(t, c.Coverage("speakers", "speakers/p1", c.Analyze("parking")))
 }
+
+// A word the programme writes with a hyphen matches when a question writes
+// it whole: "wifi" for "Wi-Fi", "ebook" for "e-book".
+func TestAHyphenatedWordWrittenWholeMatches(t *testing.T) {
+	c := Build([]Doc{
+		{Key: "sessions/a", Group: "sessions", Fields: []Field{{Text: "Registration", Weight: 2}, {Text: "Wi-Fi: the password is on your badge.", Weight: 1}}},
+		{Key: "sessions/b", Group: "sessions", Fields: []Field{{Text: "Fair e-book licensing", Weight: 2}}},
+		{Key: "sessions/c", Group: "sessions", Fields: []Field{{Text: "Book clubs", Weight: 2}}},
+	})
+	for q, want := range map[string]string{"wifi": "sessions/a", "ebook licensing": "sessions/b"} {
+		got := c.Rank("sessions", c.Analyze(q), nil)
+		require.NotEmpty(t, got, "%q ranks nothing", q)
+		assert.Equal(t, want, got[0].Key, "%q ranks %+v", q, got)
+		assert.Equal(t, 1.0, got[0].Coverage, "%q ranks %+v", q, got)
+	}
+}

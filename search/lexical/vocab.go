@@ -1,6 +1,8 @@
 package lexical
 
 import (
+	"regexp"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -21,10 +23,12 @@ type vocabulary struct {
 	fixes    memo                      // spelling corrections already worked out
 	clips    memo                      // clipped words already worked out
 	topical  map[string]bool           // stems found outside people's names
+	hyphened map[string][]string       // a hyphenated word written whole ("wifi") → its parts' stems ("Wi-Fi")
 }
 
 func newVocabulary() *vocabulary {
-	return &vocabulary{df: map[string]int{}, words: map[string]int{}, forms: map[string]map[string]int{}, topical: map[string]bool{}}
+	return &vocabulary{df: map[string]int{}, words: map[string]int{}, forms: map[string]map[string]int{}, topical: map[string]bool{},
+		hyphened: map[string][]string{}}
 }
 
 func (v *vocabulary) addDoc(d Doc, stems map[string]bool) {
@@ -33,6 +37,7 @@ func (v *vocabulary) addDoc(d Doc, stems map[string]bool) {
 		v.df[s]++
 	}
 	for _, f := range d.Fields {
+		v.addHyphened(f.Text)
 		for _, t := range terms.Content(f.Text) {
 			v.topical[t.Stem] = v.topical[t.Stem] || !f.Name
 			v.words[t.Raw]++
@@ -40,6 +45,28 @@ func (v *vocabulary) addDoc(d Doc, stems map[string]bool) {
 				v.forms[t.Stem] = map[string]int{}
 			}
 			v.forms[t.Stem][t.Raw]++
+		}
+	}
+}
+
+// hyphenedWord is a word of two parts joined by a hyphen ("Wi-Fi",
+// "e-book", "co-op").
+var hyphenedWord = regexp.MustCompile(`\b(\pL+)-(\pL+)\b`)
+
+// addHyphened records the hyphenated words of a text, so that a question
+// writing one whole ("wifi", "ebook") is read as the programme writes it.
+func (v *vocabulary) addHyphened(text string) {
+	for _, m := range hyphenedWord.FindAllStringSubmatch(text, -1) {
+		whole := strings.ToLower(m[1] + m[2])
+		if _, ok := v.hyphened[whole]; ok {
+			continue
+		}
+		var stems []string
+		for _, t := range terms.Content(m[1] + " " + m[2]) {
+			stems = append(stems, t.Stem)
+		}
+		if len(stems) > 0 {
+			v.hyphened[whole] = stems
 		}
 	}
 }
