@@ -52,6 +52,10 @@ func rewrite(lex *search.Lexicon, tb search.Table, text string, off search.Ablat
 	words := strings.Fields(a.Topic)
 	var out []string
 	for i := 0; i < len(words); i++ {
+		if form, ok := lex.Corpus().Hyphenated(clean(words[i])); ok {
+			out = append(out, form) // "wifi" is the programme's "Wi-Fi", not a word it lacks
+			continue
+		}
 		if exp, n := glossaryAt(lex, words, i); n > 0 {
 			out = append(out, exp)
 			r.expanded = append(r.expanded, [2]string{clean(strings.Join(words[i:i+n], " ")), exp})

@@ -14,6 +14,8 @@
 package lexical
 
 import (
+	"strings"
+
 	"github.com/erleah/erleah-agent/search/terms"
 )
 
@@ -71,6 +73,14 @@ func BuildWithout(docs []Doc, off Off) *Corpus {
 	c.vocab.finish()
 	c.acronyms = mineAcronyms(docs, c.vocab)
 	return c
+}
+
+// Hyphenated is how the programme writes a word that a question writes
+// whole ("wifi" → "wi-fi"), when it writes it with a hyphen only.
+func (c *Corpus) Hyphenated(word string) (string, bool) {
+	w := strings.ToLower(word)
+	form, ok := c.vocab.hyphens[w]
+	return form, ok && c.vocab.df[terms.Stem(w)] == 0
 }
 
 // DF is the number of documents, across groups, that contain word's stem.

@@ -507,4 +507,9 @@ func TestAHyphenatedWordWrittenWholeMatches(t *testing.T) {
 		assert.Equal(t, want, got[0].Key, "%q ranks %+v", q, got)
 		assert.Equal(t, 1.0, got[0].Coverage, "%q ranks %+v", q, got)
 	}
+	form, ok := c.Hyphenated("WiFi")
+	assert.True(t, ok)
+	assert.Equal(t, "wi-fi", form, "how a rewrite writes it")
+	_, ok = c.Hyphenated("book")
+	assert.False(t, ok, "a word the programme writes whole")
 }

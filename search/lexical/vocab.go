@@ -24,11 +24,12 @@ type vocabulary struct {
 	clips    memo                      // clipped words already worked out
 	topical  map[string]bool           // stems found outside people's names
 	hyphened map[string][]string       // a hyphenated word written whole ("wifi") → its parts' stems ("Wi-Fi")
+	hyphens  map[string]string         // the same → the word as written ("wi-fi")
 }
 
 func newVocabulary() *vocabulary {
 	return &vocabulary{df: map[string]int{}, words: map[string]int{}, forms: map[string]map[string]int{}, topical: map[string]bool{},
-		hyphened: map[string][]string{}}
+		hyphened: map[string][]string{}, hyphens: map[string]string{}}
 }
 
 func (v *vocabulary) addDoc(d Doc, stems map[string]bool) {
@@ -66,7 +67,7 @@ func (v *vocabulary) addHyphened(text string) {
 			stems = append(stems, t.Stem)
 		}
 		if len(stems) > 0 {
-			v.hyphened[whole] = stems
+			v.hyphened[whole], v.hyphens[whole] = stems, strings.ToLower(m[0])
 		}
 	}
 }
