@@ -517,3 +517,11 @@ func TestANamedSpeakerComesWithAllTheirTalks(t *testing.T) {
 	assert.Contains(t, cited(st), "s2", "answer: %s", st.ResponseText)
 	assert.NotContains(t, cited(st), "s1", "answer: %s", st.ResponseText)
 }
+
+// A price asked that the programme does not give is said so, and no
+// closest match stands in for it.
+func TestAPriceTheProgrammeLacksIsSaidSo(t *testing.T) {
+	eng, conf := harbour(t)
+	st := ask(t, eng, conf, "how much is a day ticket for the customs clinic?", harbourSaturday)
+	assert.Contains(t, st.ResponseText, "doesn't give prices", "answer: %s", st.ResponseText)
+}

@@ -78,6 +78,11 @@ func compose(in *agent.RespondInput, picks map[search.Table][]pick, alt alternat
 	case in.Outside != "":
 		b.WriteString(in.Outside + " Ask me about one of its days instead.\n")
 		return b.String()
+	case priceUnstated(in, picks):
+		b.WriteString(noPrices)
+		if onlyHedged(picks) {
+			return b.String()
+		}
 	case len(picks) == 0:
 		b.WriteString(nothingFits(in, name, alt))
 		return b.String()
