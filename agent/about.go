@@ -22,7 +22,7 @@ import (
 // no earlier answer it refers to.
 func (t *turn) aboutConference(question string) bool {
 	st := t.st
-	if !t.standsAlone() {
+	if !t.standsAlone() && (st.FollowUp != nil || !when.AsksClocks(question)) { // "do the clocks change tonight?" names a time
 		return false
 	}
 	answer, rest := when.About(question, st.AskedAt, t.agent.search.Calendar(st.Conference.ID))

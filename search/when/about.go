@@ -66,8 +66,13 @@ func About(message string, now time.Time, cal Calendar) (answer, rest string) {
 	consume(reWhere, &a.where)
 	consume(reStart, &a.start)
 	consume(reEnd, &a.end)
-	var held bool
+	var held, clocks bool
 	consume(reHeld, &held)
+	consume(reClocks, &clocks)
+	if clocks && (!a.any() || !self && !venue && !dates) { // "when do the clocks change?"
+		c := cal.conf()
+		return c.clocks(now), s.rest()
+	}
 	a.where = a.where || venue && !a.when && !a.long
 	a.when = a.when || dates
 	if !a.any() || !self && !venue && !dates && !a.daily || (a.start || a.end) && !a.when && !a.long {
@@ -161,7 +166,11 @@ func localTimes(cal Calendar) string {
 	if cal.Location == nil {
 		return ""
 	}
-	return fmt.Sprintf(" Times are local (%s).", cal.Location)
+	out := fmt.Sprintf(" Times are local (%s).", cal.Location)
+	for _, ch := range cal.conf().clockChanges() {
+		out += cal.conf().clockSentence(ch, time.Time{})
+	}
+	return out
 }
 
 // hours writes each day's first start and last end: "Thu 11 Feb

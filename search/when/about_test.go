@@ -28,8 +28,9 @@ func oct(day, h, m int) time.Time { return time.Date(2026, time.October, day, h,
 
 func TestAboutAnswersFromTheCalendarAndTheClock(t *testing.T) {
 	const runs = "Harbour Summit 2026 runs from Sat 24 to Mon 26 October."
-	const opens = " The programme starts at 09:00 on Sat 24 Oct with “Registration and coffee”. Times are local (Europe/Berlin)."
-	const closes = " The last session, “Closing keynote”, ends at 17:30 on Mon 26 Oct. Times are local (Europe/Berlin)."
+	const local = " Times are local (Europe/Berlin). The clocks go back one hour at 03:00 local time on Sun 25 Oct (CEST to CET); the programme's times after it are CET."
+	const opens = " The programme starts at 09:00 on Sat 24 Oct with “Registration and coffee”." + local
+	const closes = " The last session, “Closing keynote”, ends at 17:30 on Mon 26 Oct." + local
 	for _, c := range []struct {
 		msg  string
 		now  time.Time
@@ -42,7 +43,7 @@ func TestAboutAnswersFromTheCalendarAndTheClock(t *testing.T) {
 		{"when does the summit end?", oct(25, 11, 0), runs + closes + " It is on now: today is day 2 of 3."},
 		{"What are the dates?", oct(28, 9, 0), "Harbour Summit 2026 ran from Sat 24 to Mon 26 October. It ended on Mon 26 Oct."},
 		{"how long is the conference?", time.Time{}, "Harbour Summit 2026 runs for 3 days, from Sat 24 to Mon 26 October."},
-		{"what time does each day finish?", oct(20, 12, 0), runs + " Each day: Sat 24 Oct 09:00–18:00, Sun 25 Oct 09:00–18:00 and Mon 26 Oct 09:00–17:30. Times are local (Europe/Berlin). That is in 4 days."},
+		{"what time does each day finish?", oct(20, 12, 0), runs + " Each day: Sat 24 Oct 09:00–18:00, Sun 25 Oct 09:00–18:00 and Mon 26 Oct 09:00–17:30." + local + " That is in 4 days."},
 		{"When is Harbour Summit happening and where exactly?", oct(20, 12, 0), "Harbour Summit 2026 is at Kongresshalle, Am Hafen 3, from Sat 24 to Mon 26 October. That is in 4 days."},
 		{"where is the conference being held?", oct(20, 12, 0), "Harbour Summit 2026 is at Kongresshalle, Am Hafen 3, from Sat 24 to Mon 26 October."},
 		{"what's the venue address", oct(20, 12, 0), "Harbour Summit 2026 is at Kongresshalle, Am Hafen 3, from Sat 24 to Mon 26 October."},
@@ -78,4 +79,35 @@ func TestAboutLeavesOtherQuestionsAlone(t *testing.T) {
 		_, rest := when.About(msg, oct(20, 12, 0), berlinCal)
 		assert.Contains(t, rest, left, "About(%q) leaves what it does not answer", msg)
 	}
+}
+
+// Whether the clocks change is answered from the time zone database: when,
+// which way, and the zone's name or offset; in the past tense once it has
+// happened, and with a no where they do not.
+func TestAboutTheClocksChanging(t *testing.T) {
+	for _, c := range []struct {
+		msg  string
+		now  time.Time
+		cal  when.Calendar
+		want string
+	}{
+		{"do the clocks change this weekend?", oct(20, 12, 0), berlinCal,
+			"The clocks go back one hour at 03:00 local time on Sun 25 Oct (CEST to CET); the programme's times after it are CET."},
+		{"is there a daylight saving time change?", oct(25, 11, 0), berlinCal,
+			"The clocks went back one hour at 03:00 local time on Sun 25 Oct (CEST to CET); the programme's times after it are CET."},
+		{"do the clocks go forward?", time.Time{}, when.Calendar{Name: "Chai Days", Location: mustLoad("Asia/Kolkata"), Days: days(mustLoad("Asia/Kolkata"), time.October, 24, 26)},
+			"The clocks don't change during Chai Days; all its times are Asia/Kolkata time."},
+		{"when do the clocks change?", time.Time{}, when.Calendar{Name: "Wild", Location: mustLoad("America/Santiago"), Days: santiagoDays()},
+			"The clocks go back one hour at 00:00 local time on Sun 4 Apr (UTC−03:00 to UTC−04:00); the programme's times after it are UTC−04:00."},
+	} {
+		got, _ := when.About(c.msg, c.now, c.cal)
+		assert.Equal(t, c.want, got, "About(%q)", c.msg)
+		assert.True(t, when.AsksClocks(c.msg), c.msg)
+	}
+	assert.False(t, when.AsksClocks("any talks on time management?"))
+}
+
+func santiagoDays() []time.Time {
+	loc := mustLoad("America/Santiago")
+	return []time.Time{time.Date(2027, time.April, 3, 12, 0, 0, 0, loc), time.Date(2027, time.April, 4, 12, 0, 0, 0, loc)}
 }
