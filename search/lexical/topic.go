@@ -63,7 +63,7 @@ var (
 // requestPhrasing is how attendees ask rather than what they ask about; it
 // is peeled off the start of a clause, repeatedly.
 var requestPhrasing = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)^(?:(?:hi|hello|hey|hiya|yo|namaste)(?:\s+there)?|` + courtesy + `|` + discourseMarkers + `|quick\s+question|(?:please\s+|kindly\s+)?let\s+(?:me|us)\s+know(?:\s+(?:if|whether))?)\b[\s,!]*`),
+	regexp.MustCompile(`(?i)^(?:(?:hi|hello|hey|hiya|yo|namaste|good\s+(?:morning|afternoon|evening|day))(?:\s+there)?|` + courtesy + `|` + discourseMarkers + `|quick\s+question|(?:please\s+|kindly\s+)?let\s+(?:me|us)\s+know(?:\s+(?:if|whether))?)\b[\s,!]*`),
 	worry,
 	struggle,
 	// A turn to another subject: "switching gears, …", "different topic: …"
@@ -88,6 +88,9 @@ var requestPhrasing = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)^(?:who|whom)(?:'s|s)?\b(?:\s+(?:is|are|can|could|should|will|would|might|does|do|gives?|giving|talks?|talking|speaks?|speaking|presents?|presenting|runs?|running|teach(?:es)?|teaching|knows?|works?|working|help|helps|me|us|a|an|the|about|on|with|in|to|most|best|here|covers?|covering|handles?|handling|doing|makes?|sells?|manufactures?|supplies|offers?|provides?|distributes?|builds?))*\b`),
 	regexp.MustCompile(`(?i)^(?:where|when|what|which)\b(?:(?:\s+|['’])(?:is|are|was|can|could|should|do|does|will|would|i|we|me|us|my|our|find|get|go|give|help|show|teach|the|a|an|time|day|rooms?|halls?|stages?|floors?|location|there|s|one|ones|sessions?|talks?|workshops?|speakers?|exhibitors?|booths?|companies|company|vendors?|best|most|more|really|actually|be|starts?|starting|begins?|beginning|kick(?:s|ing)?\s+off|(?:fit|squeeze)(?:\s+in)?|covers?|covering|treats?|treating|discuss(?:es)?|address(?:es)?|deals?\s+with|about|on))*\b`),
 	myConcernIs,
+	// What the attendee has been made responsible for is what they need:
+	// "I've just been made responsible for our repository".
+	regexp.MustCompile(`(?i)^(?:(?:i|we)(?:'ve|'m|'re|\s+have|\s+am|\s+are)?\s+)?(?:just\s+|recently\s+|now\s+)?(?:been\s+)?(?:made\s+|put\s+)?(?:responsible\s+for|in\s+charge\s+of|tasked\s+with)(?:\s+(?:our|my|the))?\b`),
 	// Whether the attendee can still make something: "am I too late for
 	// the closing keynote?", "is it too early for the expo?".
 	regexp.MustCompile(`(?i)^(?:am|are|is)\s+(?:i|we|it)\s+(?:too\s+|already\s+)?(?:late|early)\s+(?:for|to)\b`),

@@ -325,3 +325,10 @@ func TestTooLateForSomethingAsksAboutIt(t *testing.T) {
 	assert.Equal(t, []string{"the closing keynote"}, Needs("am I too late for the closing keynote?"))
 	assert.Equal(t, []string{"the expo"}, Needs("is it too early for the expo?"))
 }
+
+// "Good morning" greets, and what the attendee has been made responsible
+// for is what they need.
+func TestGreetingsAndNewResponsibilitiesAreRead(t *testing.T) {
+	assert.Equal(t, []string{"glass-plate negatives"}, Needs("Good morning. Any talks on glass-plate negatives?"))
+	assert.Equal(t, []string{"repository"}, Needs("I've just been made responsible for our repository"))
+}
