@@ -283,6 +283,7 @@ func (p *found) arrive(m match) bool {
 	if !ok {
 		return false
 	}
+	p.arrives = true
 	return p.addClock(t.minutes(), 1440, "from "+hhmm(t.minutes()))
 }
 

@@ -113,6 +113,7 @@ type found struct {
 	later      bool
 	upcoming   bool
 	left       bool // "still on", "anything left": not ended yet
+	arrives    bool // the window opens when the attendee gets there: nothing started before it is still to catch
 	instant    int  // the time of "at 3pm", in minutes after midnight
 	atTime     bool // instant was said
 	atClock    int  // where in clock the window around instant is
@@ -226,7 +227,7 @@ func (p *found) window(f *Filter) string {
 	case p.first:
 		f.Next, f.From, f.To = true, from, to
 		return "the first slot of " + when
-	case p.left:
+	case p.left && !p.arrives:
 		f.Ongoing, f.From, f.To = true, p.notBeforeNow(from, to), to
 		if f.From.After(from) {
 			return "the rest of " + when

@@ -162,6 +162,8 @@ func TestParseRelative(t *testing.T) {
 		{msg: "I have 2 hours free tomorrow afternoon, any rust?", from: sg(21, 12, 0), to: sg(21, 17, 0), rest: "any rust?"},
 		{msg: "we have 3 hours of footage to edit", rest: "we have 3 hours of footage to edit"},
 		{msg: "I'll be there around 2pm, anything on rust?", from: sg(20, 14, 0), to: sg(21, 0, 0), rest: "I'll, anything on rust?"},
+		// What started before the attendee gets there is not still to catch.
+		{msg: "I get in at 11, anything on rust I can still catch?", from: sg(20, 11, 0), to: sg(21, 0, 0), rest: "I, anything on rust?"},
 		{msg: "anything on now?", from: sgNow, ongoing: true, rest: "anything on?"},
 		{msg: "I want to hear how others word their treaties now", rest: "I want to hear how others word their treaties now"},
 		{msg: "what's next?", from: sgNow, next: true, rest: "", label: "next"},
