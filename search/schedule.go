@@ -45,6 +45,9 @@ func scheduleOf(c conference.Conference, docs []Document, talks map[string][]con
 			s.cal.Landmarks = append(s.cal.Landmarks, when.Landmark{Title: landmarkTitle(d.Title, x.Format), Start: x.Starts, End: x.Ends, Format: x.Format})
 		}
 		s.cal.Opening, s.cal.Closing = bounds(s.cal.Opening, s.cal.Closing, d.Title, x)
+		if x.Format != "" && x.Format != "other" {
+			_, s.cal.LastTalk = bounds(s.cal.Opening, s.cal.LastTalk, d.Title, x)
+		}
 		if !x.Starts.IsZero() {
 			day := x.Starts.In(s.cal.Location)
 			days[day.Format(time.DateOnly)] = time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, s.cal.Location)

@@ -141,8 +141,7 @@ func (c conf) about(a asked, now time.Time, cal Calendar) string {
 		fmt.Fprintf(&b, " The programme starts at %s on %s with “%s”.", clock(o.Start, c.loc), short(c.date(o.Start)), o.Title)
 	}
 	if a.end && !cal.Closing.End.IsZero() {
-		l := cal.Closing
-		fmt.Fprintf(&b, " The last session, “%s”, ends at %s on %s.", l.Title, clock(l.End, c.loc), short(c.date(l.End)))
+		b.WriteString(c.ending(cal))
 	}
 	if a.start || a.end {
 		b.WriteString(localTimes(cal))
@@ -156,10 +155,23 @@ func (c conf) about(a asked, now time.Time, cal Calendar) string {
 	return b.String()
 }
 
+// ending says when the programme ends: its last session, or, when a
+// social event or tour follows the last talk, the talk and then the event
+// ("The last talk, “Closing keynote”, ends at 13:00 on Sun 28 Mar;
+// “Library walking tour” follows until 16:30.").
+func (c conf) ending(cal Calendar) string {
+	l, t := cal.Closing, cal.LastTalk
+	if (l.Format == "" || l.Format == "other") && !t.End.IsZero() && t.End.Before(l.End) {
+		return fmt.Sprintf(" The last talk, “%s”, ends at %s on %s; “%s” follows until %s.",
+			t.Title, clock(t.End, c.loc), short(c.date(t.End)), l.Title, clock(l.End, c.loc))
+	}
+	return fmt.Sprintf(" The last session, “%s”, ends at %s on %s.", l.Title, clock(l.End, c.loc), short(c.date(l.End)))
+}
+
 // pastTense says the conference's own sentences of a conference that is
 // over.
 var pastTense = strings.NewReplacer(" runs from ", " ran from ", " runs for ", " ran for ", " runs on ", " ran on ",
-	" is at ", " was at ", "The programme starts at", "The programme started at", " ends at ", " ended at ", "does not say where", "did not say where")
+	" is at ", " was at ", "The programme starts at", "The programme started at", " ends at ", " ended at ", " follows until ", " followed until ", "does not say where", "did not say where")
 
 // localTimes says in which time zone the answer's times are.
 func localTimes(cal Calendar) string {

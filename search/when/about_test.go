@@ -111,3 +111,15 @@ func santiagoDays() []time.Time {
 	loc := mustLoad("America/Santiago")
 	return []time.Time{time.Date(2027, time.April, 3, 12, 0, 0, 0, loc), time.Date(2027, time.April, 4, 12, 0, 0, 0, loc)}
 }
+
+// When a tour or social event ends the programme after its last talk, the
+// end is said as the last talk and then the event.
+func TestAboutTheEndIsTheLastTalkThenTheEvent(t *testing.T) {
+	cal := berlinCal
+	cal.LastTalk = cal.Closing
+	cal.Closing = when.Landmark{Title: "Harbour boat tour", Start: oct(26, 18, 0), End: oct(26, 20, 0), Format: "other"}
+	got, _ := when.About("when does the conference end?", time.Time{}, cal)
+	assert.Contains(t, got, "The last talk, “Closing keynote”, ends at 17:30 on Mon 26 Oct; “Harbour boat tour” follows until 20:00.")
+	got, _ = when.About("when did the conference end?", oct(30, 9, 0), cal)
+	assert.Contains(t, got, "ended at 17:30 on Mon 26 Oct; “Harbour boat tour” followed until 20:00.")
+}

@@ -41,6 +41,10 @@ type Calendar struct {
 	// Opening and Closing are the programme's first session (by start)
 	// and its last (by end); zero when no session has times.
 	Opening, Closing Landmark
+	// LastTalk is the last session (by end) of a talk's format (talk,
+	// keynote, panel, workshop), when a social event or tour ("other")
+	// ends the programme after it: what attendees mean by its end.
+	LastTalk Landmark
 	// Hours are each programme day's first start and last end, in order.
 	Hours []Span
 	// Uses, when set, is in how many of the programme's sessions (titles,
