@@ -48,6 +48,8 @@ func choose(in *agent.RespondInput) map[search.Table][]pick {
 		skip = pause // "what's on after lunch?" asks for talks, not the afternoon break; "when is the break?" is no listing
 	}
 	for tb, rs := range in.Results {
+		rs = slices.Clone(rs)
+		inTurn(rs, itself, in.AskedAt) // today's lunch before another day's
 		for _, r := range rs {
 			if skip(r) {
 				continue
@@ -63,7 +65,7 @@ func choose(in *agent.RespondInput) map[search.Table][]pick {
 		closeSeconds(in, picks, top, fits)
 	}
 	withTalks(in, picks, fits)
-	inTurn(picks[search.Sessions], in.AskedAt)
+	inTurn(picks[search.Sessions], ofPick, in.AskedAt)
 	return picks
 }
 

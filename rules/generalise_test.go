@@ -525,3 +525,20 @@ func TestAPriceTheProgrammeLacksIsSaidSo(t *testing.T) {
 	st := ask(t, eng, conf, "how much is a day ticket for the customs clinic?", harbourSaturday)
 	assert.Contains(t, st.ResponseText, "doesn't give prices", "answer: %s", st.ResponseText)
 }
+
+// Of a slot the programme repeats each day, the one on now or still to
+// come is chosen before other days' that scored higher.
+func TestTodaysRepeatIsChosen(t *testing.T) {
+	const bundle = `{"conferences":[{"id":"c","name":"Shelf Days","timezone":"UTC","starts_on":"2027-03-25","ends_on":"2027-03-28"}],
+	 "sessions":[
+	  {"id":"thu","conference_id":"c","title":"Lunch in the hall","description":"Hot lunch, soup and sandwiches among the stands: lunch lunch.","format":"other","starts_at":"2027-03-25T12:00:00Z","ends_at":"2027-03-25T13:00:00Z"},
+	  {"id":"fri","conference_id":"c","title":"Lunch in the hall","description":"Buffet lunch among the stands: lunch.","format":"other","starts_at":"2027-03-26T12:00:00Z","ends_at":"2027-03-26T13:00:00Z"},
+	  {"id":"sat","conference_id":"c","title":"Lunch in the hall","description":"Buffet.","format":"other","starts_at":"2027-03-27T12:00:00Z","ends_at":"2027-03-27T13:00:00Z"},
+	  {"id":"sun","conference_id":"c","title":"Farewell lunch","description":"Packed lunch to take away: lunch.","format":"other","starts_at":"2027-03-28T12:00:00Z","ends_at":"2027-03-28T13:00:00Z"}],
+	 "exhibitors":[],"speakers":[]}`
+	b, err := conference.Parse("lunch.json", []byte(bundle))
+	require.NoError(t, err)
+	eng, conf := searchtest.Engine(t, b), agent.Conference{ID: "c", Name: "Shelf Days", StartsOn: "2027-03-25"}
+	st := ask(t, eng, conf, "how long is lunch", time.Date(2027, 3, 27, 12, 10, 0, 0, time.UTC))
+	assert.Contains(t, cited(st), "sat", "answer: %s", st.ResponseText)
+}

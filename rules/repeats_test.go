@@ -26,8 +26,8 @@ func TestRepeatsOfOneSlotComeInTurn(t *testing.T) {
 		return out
 	}
 	ps := []pick{at("fri", "Lunch", 12), at("talk", "Rigging safety", 13), at("sat", "Lunch", 13), at("thu", "lunch ", 11)}
-	inTurn(ps, time.Date(2027, 2, 11, 10, 0, 0, 0, time.UTC))
+	inTurn(ps, ofPick, time.Date(2027, 2, 11, 10, 0, 0, 0, time.UTC))
 	assert.Equal(t, []string{"thu", "talk", "fri", "sat"}, ids(ps))
-	inTurn(ps, time.Date(2027, 2, 11, 14, 0, 0, 0, time.UTC))
+	inTurn(ps, ofPick, time.Date(2027, 2, 11, 14, 0, 0, 0, time.UTC))
 	assert.Equal(t, []string{"fri", "talk", "sat", "thu"}, ids(ps), "Thursday's is over")
 }

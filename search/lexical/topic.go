@@ -76,6 +76,8 @@ var requestPhrasing = []*regexp.Regexp{
 	interestedIn,
 	regexp.MustCompile(`(?i)^(?:learn|understand|know|find\s+out|figure\s+out|hear|see|discover|explore)(?:\s+more)?(?:\s+(?:about|how\s+to|how|what|on))?\b`),
 	regexp.MustCompile(`(?i)^how\s+(?:to|do\s+(?:i|we)|can\s+(?:i|we)|should\s+(?:i|we)|would\s+(?:i|we))\b`),
+	// "how long is lunch?" asks about lunch.
+	regexp.MustCompile(`(?i)^how\s+long\s+(?:is|are|does|do|will|did|was)(?:\s+(?:the|a|an))?\b`),
 	regexp.MustCompile(`(?i)^(?:it\s+|there\s+)?exists?(?:\s+(?:some|any|a|an))?\b`), // "It exists some session on…", as a translation reads "Existe alguma sessão…"
 	regexp.MustCompile(`(?i)^(?:is\s+there|are\s+there|there\s+(?:is|are)|do\s+you\s+have|have\s+you\s+got|can\s+you|could\s+you|would\s+you|will\s+there\s+be|does\s+(?:the|this)\s+(?:conference|event|programme|program)\s+have)\b`),
 	regexp.MustCompile(`(?i)^(?:any|anything|something|some|a|an)(?:\s+(?:good|interesting|useful|relevant))?(?:\s+(?:talks?|sessions?|workshops?|presentations?))?(?:\s+(?:here|at\s+(?:the|this)\s+(?:conference|event|summit)))?(?:\s+(?:on|about|for|covering|regarding|related\s+to|pertaining\s+to|that\s+(?:would|could|can|will)\s+(?:help|teach|show)\s+(?:me|us)(?:\s+(?:to|with|understand))?))?\b`),

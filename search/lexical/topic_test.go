@@ -332,3 +332,9 @@ func TestGreetingsAndNewResponsibilitiesAreRead(t *testing.T) {
 	assert.Equal(t, []string{"glass-plate negatives"}, Needs("Good morning. Any talks on glass-plate negatives?"))
 	assert.Equal(t, []string{"repository"}, Needs("I've just been made responsible for our repository"))
 }
+
+// "How long is X?" asks about X.
+func TestHowLongAsksAboutTheThing(t *testing.T) {
+	assert.Equal(t, []string{"lunch"}, Needs("how long is lunch"))
+	assert.Equal(t, []string{"long-read journalism"}, Needs("any talks on long-read journalism?"))
+}
