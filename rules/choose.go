@@ -64,9 +64,28 @@ func choose(in *agent.RespondInput) map[search.Table][]pick {
 	} else if len(picks) > 0 {
 		closeSeconds(in, picks, top, fits)
 	}
+	if picks == nil {
+		picks = map[search.Table][]pick{}
+	}
+	withNamed(in, picks)
 	withTalks(in, picks, fits)
 	inTurn(picks[search.Sessions], ofPick, in.AskedAt)
 	return picks
+}
+
+// withNamed adds a speaker the question names by name ("who is Priya
+// Ramanathan?") when a search found them, first among speakers, whatever
+// their score: a biography scores low against a name, and the attendee
+// asked for that very person. (A session named is found by its title.)
+func withNamed(in *agent.RespondInput, picks map[search.Table][]pick) {
+	for ref, byName := range namedIn(in) {
+		if !byName || ref.Table != search.Speakers || slices.ContainsFunc(picks[ref.Table], func(p pick) bool { return p.r.Ref == ref }) {
+			continue
+		}
+		if i := slices.IndexFunc(in.Results[ref.Table], func(r search.Result) bool { return r.Ref == ref }); i >= 0 && inFilter(in.Filter, in.Results[ref.Table][i], in.Talks[ref.Key()], func(search.Result) bool { return true }) {
+			picks[ref.Table] = slices.Insert(picks[ref.Table], 0, pick{r: in.Results[ref.Table][i]})
+		}
+	}
 }
 
 // browsing reports whether the question asks for a time, place or format

@@ -505,7 +505,7 @@ func TestANamedSpeakerComesWithAllTheirTalks(t *testing.T) {
 	  {"id":"s2","conference_id":"c","title":"Orphan works and rights clearance","description":"Diligent search and licensing for digitisation.","format":"talk","room":"Cathedral Room","starts_at":"2027-03-26T13:45:00Z","ends_at":"2027-03-26T14:45:00Z","speaker_ids":["p2","p1"]},
 	  {"id":"s3","conference_id":"c","title":"Story sacks for early years","description":"Sensory play.","format":"workshop","room":"Govan Studio","starts_at":"2027-03-26T10:30:00Z","ends_at":"2027-03-26T12:30:00Z","speaker_ids":["p2"]}],
 	 "exhibitors":[],
-	 "speakers":[{"id":"p1","conference_id":"c","name":"Dr Priya Natarajan","job_title":"Copyright Adviser","bio":"Advises on copyright and licensing.","session_ids":["s1","s2"]},
+	 "speakers":[{"id":"p1","conference_id":"c","name":"Dr Priya Natarajan","job_title":"Copyright Adviser","bio":"Priya advises staff and researchers on copyright, licensing and digitisation rights across a large university library, and teaches copyright on professional courses. Before that she spent ten years in publishing contracts, negotiating licences for journals, e-books and archives, and she now sits on two national working groups on text and data mining and orphan works.","session_ids":["s1","s2"]},
 	  {"id":"p2","conference_id":"c","name":"Catherine Blythe","job_title":"Archivist","bio":"Runs digitisation projects.","session_ids":["s2","s3"]}]}`
 	b, err := conference.Parse("shelf.json", []byte(bundle))
 	require.NoError(t, err)
@@ -513,6 +513,8 @@ func TestANamedSpeakerComesWithAllTheirTalks(t *testing.T) {
 	thursday := time.Date(2027, 3, 25, 9, 0, 0, 0, time.UTC)
 	st := ask(t, eng, conf, "when does Priya Natarajan speak?", thursday)
 	assert.Subset(t, cited(st), []string{"s1", "s2"}, "answer: %s", st.ResponseText)
+	st = ask(t, eng, conf, "who is priya natarajan", thursday)
+	assert.Contains(t, cited(st), "p1", "the person asked about: %s", st.ResponseText)
 	st = ask(t, eng, conf, "is Priya Natarajan speaking tomorrow?", thursday)
 	assert.Contains(t, cited(st), "s2", "answer: %s", st.ResponseText)
 	assert.NotContains(t, cited(st), "s1", "answer: %s", st.ResponseText)
