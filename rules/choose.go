@@ -67,8 +67,9 @@ func choose(in *agent.RespondInput) map[search.Table][]pick {
 	if picks == nil {
 		picks = map[search.Table][]pick{}
 	}
-	withNamed(in, picks)
-	withTalks(in, picks, fits)
+	named := namedIn(in)
+	withNamed(in, picks, named)
+	withTalks(in, picks, fits, named)
 	inTurn(picks[search.Sessions], ofPick, in.AskedAt)
 	return picks
 }
@@ -77,8 +78,8 @@ func choose(in *agent.RespondInput) map[search.Table][]pick {
 // Ramanathan?") when a search found them, first among speakers, whatever
 // their score: a biography scores low against a name, and the attendee
 // asked for that very person. (A session named is found by its title.)
-func withNamed(in *agent.RespondInput, picks map[search.Table][]pick) {
-	for ref, byName := range namedIn(in) {
+func withNamed(in *agent.RespondInput, picks map[search.Table][]pick, named map[search.Ref]bool) {
+	for ref, byName := range named {
 		if !byName || ref.Table != search.Speakers || slices.ContainsFunc(picks[ref.Table], func(p pick) bool { return p.r.Ref == ref }) {
 			continue
 		}
@@ -149,8 +150,7 @@ func closeSeconds(in *agent.RespondInput, picks map[search.Table][]pick, top flo
 // answers, when none of theirs is recommended yet: a speaker found for
 // what they present comes with the session where they present it, as sure
 // as the speaker.
-func withTalks(in *agent.RespondInput, picks map[search.Table][]pick, fits func(search.Result) bool) {
-	named := namedIn(in)
+func withTalks(in *agent.RespondInput, picks map[search.Table][]pick, fits func(search.Result) bool, named map[search.Ref]bool) {
 	for _, p := range picks[search.Speakers] {
 		talks := in.Talks[p.r.Key()]
 		if named[p.r.Ref] {

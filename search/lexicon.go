@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/erleah/erleah-agent/conference"
@@ -20,6 +21,10 @@ type Lexicon struct {
 	names     []name
 	boothList []booth
 	corpus    *lexical.Corpus
+	memo      struct {
+		sync.Mutex
+		m map[string][]Mention
+	}
 }
 
 type name struct {
@@ -216,6 +221,26 @@ type Mention struct {
 // name of one English word ("Breakfast", "Networking") is that word in a
 // question before it is a name.
 func (l *Lexicon) Mentions(text string) []Mention {
+	l.memo.Lock()
+	m, ok := l.memo.m[text]
+	l.memo.Unlock()
+	if !ok {
+		m = l.mentions(text)
+		l.memo.Lock()
+		if l.memo.m == nil || len(l.memo.m) >= maxMentionsMemo {
+			l.memo.m = map[string][]Mention{}
+		}
+		l.memo.m[text] = m
+		l.memo.Unlock()
+	}
+	return slices.Clone(m)
+}
+
+// maxMentionsMemo bounds the questions whose mentions a lexicon remembers:
+// a turn reads its question's several times (planning, judging, answering).
+const maxMentionsMemo = 512
+
+func (l *Lexicon) mentions(text string) []Mention {
 	words := phrase(text)
 	ws := strings.Fields(words)
 	var out []Mention
