@@ -54,3 +54,14 @@ func TestASpeakerIsNamedWithoutTheirHonorific(t *testing.T) {
 		assert.Equal(t, want, got, "Mentions(%q)", msg)
 	}
 }
+
+// A question's mentions are remembered, and each caller gets its own copy.
+func TestMentionsAreRememberedAsCopies(t *testing.T) {
+	lex := search.NewLexicon(tinyBundle(t).Of("c1"))
+	first := lex.Mentions("where's booth A-01?")
+	require.Len(t, first, 1)
+	first[0].Title = "changed"
+	again := lex.Mentions("where's booth A-01?")
+	require.Len(t, again, 1)
+	assert.NotEqual(t, "changed", again[0].Title)
+}
