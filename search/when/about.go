@@ -70,8 +70,10 @@ func About(message string, now time.Time, cal Calendar) (answer, rest string) {
 	consume(reHeld, &held)
 	consume(reClocks, &clocks)
 	if clocks && (!a.any() || !self && !venue && !dates) { // "when do the clocks change?"
-		c := cal.conf()
-		return c.clocks(now), s.rest()
+		if c := cal.conf(); len(c.days) > 0 {
+			return c.clocks(now), s.rest()
+		}
+		return "", message
 	}
 	a.where = a.where || venue && !a.when && !a.long
 	a.when = a.when || dates

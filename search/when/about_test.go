@@ -105,6 +105,8 @@ func TestAboutTheClocksChanging(t *testing.T) {
 		assert.True(t, when.AsksClocks(c.msg), c.msg)
 	}
 	assert.False(t, when.AsksClocks("any talks on time management?"))
+	got, _ := when.About("do the clocks change?", time.Time{}, when.Calendar{Name: "No Days", Location: berlin})
+	assert.Empty(t, got, "no days known: nothing to say of its clocks")
 }
 
 func santiagoDays() []time.Time {
