@@ -77,15 +77,17 @@ func choose(in *agent.RespondInput) map[search.Table][]pick {
 // withNamed adds a speaker the question names by name ("who is Priya
 // Ramanathan?") when a search found them, first among speakers, whatever
 // their score: a biography scores low against a name, and the attendee
-// asked for that very person. (A session named is found by its title.)
+// asked for that very person (a session named is found by its title); in
+// the order the search found them, not a map's.
 func withNamed(in *agent.RespondInput, picks map[search.Table][]pick, named map[search.Ref]bool) {
-	for ref, byName := range named {
-		if !byName || ref.Table != search.Speakers || slices.ContainsFunc(picks[ref.Table], func(p pick) bool { return p.r.Ref == ref }) {
+	rs := in.Results[search.Speakers]
+	for i := len(rs) - 1; i >= 0; i-- { // each put first: in the end, in the order found
+		r := rs[i]
+		if !named[r.Ref] || slices.ContainsFunc(picks[search.Speakers], func(p pick) bool { return sameItem(r)(p.r) }) ||
+			!inFilter(in.Filter, r, in.Talks[r.Key()], func(search.Result) bool { return true }) {
 			continue
 		}
-		if i := slices.IndexFunc(in.Results[ref.Table], func(r search.Result) bool { return r.Ref == ref }); i >= 0 && inFilter(in.Filter, in.Results[ref.Table][i], in.Talks[ref.Key()], func(search.Result) bool { return true }) {
-			picks[ref.Table] = slices.Insert(picks[ref.Table], 0, pick{r: in.Results[ref.Table][i]})
-		}
+		picks[search.Speakers] = slices.Insert(picks[search.Speakers], 0, pick{r: r})
 	}
 }
 
@@ -173,7 +175,7 @@ func withTalks(in *agent.RespondInput, picks map[search.Table][]pick, fits func(
 // she gives two talks), ranked with the speaker.
 func allTalks(in *agent.RespondInput, picks map[search.Table][]pick, p pick, talks []search.Result) {
 	for _, t := range talks {
-		if !inFilter(in.Filter, t, nil, nil) || slices.ContainsFunc(picks[search.Sessions], func(s pick) bool { return s.r.Key() == t.Key() }) {
+		if !inFilter(in.Filter, t, nil, nil) || slices.ContainsFunc(picks[search.Sessions], func(s pick) bool { return sameItem(t)(s.r) }) {
 			continue
 		}
 		t.Score = p.r.Score

@@ -20,7 +20,11 @@ func priceUnstated(in *agent.RespondInput, picks map[search.Table][]pick) bool {
 	}
 	for _, ps := range picks {
 		for _, p := range ps {
-			for _, s := range append([]string{p.r.Summary}, p.r.Sentences...) {
+			texts := p.r.Sentences // the summary's among them
+			if len(texts) == 0 {
+				texts = []string{p.r.Summary}
+			}
+			for _, s := range texts {
 				if lexical.StatesPrice(s) {
 					return false
 				}

@@ -1,8 +1,6 @@
 package rules
 
 import (
-	"slices"
-
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/search"
 	"github.com/erleah/erleah-agent/search/lexical"
@@ -32,8 +30,7 @@ func mentioned(need string, picks map[search.Table][]pick) bool {
 	want := terms.Stems(need)
 	for _, ps := range picks {
 		for _, p := range ps {
-			have := terms.Stems(p.r.Title + " " + p.r.Summary + " " + p.r.Details)
-			if slices.ContainsFunc(want, func(w string) bool { return slices.Contains(have, w) }) {
+			if overlap(p.r.Title+" "+p.r.Summary+" "+p.r.Details, want, false) > 0 {
 				return true
 			}
 		}

@@ -10,6 +10,15 @@ import (
 	"github.com/erleah/erleah-agent/search"
 )
 
+// mentioned are the keys of the entities msg names.
+func mentioned(lex *search.Lexicon, msg string) []string {
+	var out []string
+	for _, m := range lex.Mentions(msg) {
+		out = append(out, m.Ref.Key())
+	}
+	return out
+}
+
 // An exhibitor is named by its booth too, written as the programme writes
 // it or without its hyphen.
 func TestAnExhibitorIsNamedByItsBooth(t *testing.T) {
@@ -22,11 +31,7 @@ func TestAnExhibitorIsNamedByItsBooth(t *testing.T) {
 		"talks from 2001?":       nil,
 		"any talks on A-series?": nil,
 	} {
-		var got []string
-		for _, m := range lex.Mentions(msg) {
-			got = append(got, m.Ref.Key())
-		}
-		assert.Equal(t, want, got, "Mentions(%q)", msg)
+		assert.Equal(t, want, mentioned(lex, msg), "Mentions(%q)", msg)
 	}
 }
 
@@ -47,11 +52,7 @@ func TestASpeakerIsNamedWithoutTheirHonorific(t *testing.T) {
 		"is Okafor speaking?":              nil,
 		"talks by Natarajan Priya":         nil,
 	} {
-		var got []string
-		for _, m := range lex.Mentions(msg) {
-			got = append(got, m.Ref.Key())
-		}
-		assert.Equal(t, want, got, "Mentions(%q)", msg)
+		assert.Equal(t, want, mentioned(lex, msg), "Mentions(%q)", msg)
 	}
 }
 

@@ -46,7 +46,7 @@ func scheduleOf(c conference.Conference, docs []Document, talks map[string][]con
 		}
 		s.cal.Opening, s.cal.Closing = bounds(s.cal.Opening, s.cal.Closing, d.Title, x)
 		if x.Format != "" && x.Format != "other" {
-			_, s.cal.LastTalk = bounds(s.cal.Opening, s.cal.LastTalk, d.Title, x)
+			s.cal.LastTalk = latest(s.cal.LastTalk, d.Title, x)
 		}
 		if !x.Starts.IsZero() {
 			day := x.Starts.In(s.cal.Location)
@@ -72,14 +72,19 @@ func bounds(first, last when.Landmark, title string, x *Slot) (when.Landmark, wh
 	if x.Starts.IsZero() || x.Ends.IsZero() {
 		return first, last
 	}
-	l := when.Landmark{Title: title, Start: x.Starts, End: x.Ends, Format: x.Format}
 	if first.Start.IsZero() || x.Starts.Before(first.Start) {
-		first = l
+		first = when.Landmark{Title: title, Start: x.Starts, End: x.Ends, Format: x.Format}
 	}
-	if last.End.IsZero() || x.Ends.After(last.End) {
-		last = l
+	return first, latest(last, title, x)
+}
+
+// latest keeps the session that ends last, as x, titled title, is read; a
+// session without both times is left out.
+func latest(last when.Landmark, title string, x *Slot) when.Landmark {
+	if x.Starts.IsZero() || x.Ends.IsZero() || !last.End.IsZero() && !x.Ends.After(last.End) {
+		return last
 	}
-	return first, last
+	return when.Landmark{Title: title, Start: x.Starts, End: x.Ends, Format: x.Format}
 }
 
 // dayHours are each day's first start and last end among sessions, by day

@@ -23,13 +23,12 @@ type vocabulary struct {
 	fixes    memo                      // spelling corrections already worked out
 	clips    memo                      // clipped words already worked out
 	topical  map[string]bool           // stems found outside people's names
-	hyphened map[string][]string       // a hyphenated word written whole ("wifi") → its parts' stems ("Wi-Fi")
-	hyphens  map[string]string         // the same → the word as written ("wi-fi")
+	hyphens  map[string]string         // a hyphenated word written whole ("wifi") → as written ("wi-fi")
 }
 
 func newVocabulary() *vocabulary {
 	return &vocabulary{df: map[string]int{}, words: map[string]int{}, forms: map[string]map[string]int{}, topical: map[string]bool{},
-		hyphened: map[string][]string{}, hyphens: map[string]string{}}
+		hyphens: map[string]string{}}
 }
 
 func (v *vocabulary) addDoc(d Doc, stems map[string]bool) {
@@ -59,15 +58,8 @@ var hyphenedWord = regexp.MustCompile(`\b(\pL+)-(\pL+)\b`)
 func (v *vocabulary) addHyphened(text string) {
 	for _, m := range hyphenedWord.FindAllStringSubmatch(text, -1) {
 		whole := strings.ToLower(m[1] + m[2])
-		if _, ok := v.hyphened[whole]; ok {
-			continue
-		}
-		var stems []string
-		for _, t := range terms.Content(m[1] + " " + m[2]) {
-			stems = append(stems, t.Stem)
-		}
-		if len(stems) > 0 {
-			v.hyphened[whole], v.hyphens[whole] = stems, strings.ToLower(m[0])
+		if _, ok := v.hyphens[whole]; !ok && len(terms.Content(m[0])) > 0 {
+			v.hyphens[whole] = strings.ToLower(m[0])
 		}
 	}
 }

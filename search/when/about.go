@@ -136,7 +136,7 @@ func (c conf) about(a asked, now time.Time, cal Calendar) string {
 	if a.daily && len(cal.Hours) > 0 && (a.start || a.end) {
 		b.WriteString(" Each day: " + c.hours(cal.Hours) + ".")
 		a.start, a.end = false, false // said for every day
-		b.WriteString(localTimes(cal))
+		b.WriteString(c.localTimes(cal.Location))
 	}
 	if a.start && !cal.Opening.Start.IsZero() {
 		o := cal.Opening
@@ -146,7 +146,7 @@ func (c conf) about(a asked, now time.Time, cal Calendar) string {
 		b.WriteString(c.ending(cal))
 	}
 	if a.start || a.end {
-		b.WriteString(localTimes(cal))
+		b.WriteString(c.localTimes(cal.Location))
 	}
 	if !a.where || a.when {
 		b.WriteString(c.relative(now))
@@ -175,14 +175,15 @@ func (c conf) ending(cal Calendar) string {
 var pastTense = strings.NewReplacer(" runs from ", " ran from ", " runs for ", " ran for ", " runs on ", " ran on ",
 	" is at ", " was at ", "The programme starts at", "The programme started at", " ends at ", " ended at ", " follows until ", " followed until ", "does not say where", "did not say where")
 
-// localTimes says in which time zone the answer's times are.
-func localTimes(cal Calendar) string {
-	if cal.Location == nil {
+// localTimes says in which time zone the answer's times are, and when the
+// clocks change during the conference; "" when the calendar has no zone.
+func (c conf) localTimes(loc *time.Location) string {
+	if loc == nil {
 		return ""
 	}
-	out := fmt.Sprintf(" Times are local (%s).", cal.Location)
-	for _, ch := range cal.conf().clockChanges() {
-		out += cal.conf().clockSentence(ch, time.Time{})
+	out := fmt.Sprintf(" Times are local (%s).", loc)
+	for _, ch := range c.clockChanges() {
+		out += c.clockSentence(ch, time.Time{})
 	}
 	return out
 }

@@ -87,10 +87,11 @@ func (c conf) clockSentence(ch clockChange, now time.Time) string {
 		verb = "went"
 	}
 	return fmt.Sprintf(" The clocks %s %s %s at %s local time on %s (%s to %s); the programme's times after it are %s.",
-		verb, way, hours(ch.by), wall.Format("15:04"), short(civil(wall)), ch.from, ch.to, ch.to)
+		verb, way, shiftWords(ch.by), wall.Format("15:04"), short(civil(wall)), ch.from, ch.to, ch.to)
 }
 
-func hours(d time.Duration) string {
+// shiftWords says by how much the clocks change: "one hour", "0.5 hours".
+func shiftWords(d time.Duration) string {
 	if d == time.Hour {
 		return "one hour"
 	}
