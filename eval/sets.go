@@ -151,6 +151,10 @@ var (
 	heldout27Bundle []byte
 	//go:embed heldout27/cases.jsonl
 	heldout27Cases []byte
+	//go:embed heldout28/bundle.json
+	heldout28Bundle []byte
+	//go:embed heldout28/cases.jsonl
+	heldout28Cases []byte
 	//go:embed realconf/cases.jsonl
 	realconfCases []byte
 	//go:embed realconf/dev_cases.jsonl
@@ -195,6 +199,7 @@ var Sets = []Set{
 	{Name: "heldout25", Role: HeldOut, About: "a wine, viticulture, brewing and distilling conference in Adelaide across the South Australian clock change, written apart from the code, frozen first", cases: heldout25Cases, bundle: heldout25Bundle},
 	{Name: "heldout26", Role: HeldOut, About: "a people-operations and HR conference in St. John's across the Newfoundland clock change, written apart from the code, frozen first", cases: heldout26Cases, bundle: heldout26Bundle},
 	{Name: "heldout27", Role: HeldOut, About: "a wildlife-conservation and protected-areas conference in Santiago across the Chilean clock change, written apart from the code, frozen first", cases: heldout27Cases, bundle: heldout27Bundle},
+	{Name: "heldout28", Role: HeldOut, About: "a brewing, fermentation and beverage-science congress in Prague across the European clock change, written apart from the code, frozen first", cases: heldout28Cases, bundle: heldout28Bundle},
 	{Name: "realconf", Role: HeldOut, About: "FOSSASIA Summit 2017, frozen cases", DataFile: realconfData, cases: realconfCases},
 }
 
