@@ -15,11 +15,15 @@ import (
 func (t *turn) check(ctx context.Context) error {
 	t.progress(StepCheck, "Checking what came back…")
 	cal := t.calibration()
+	named := namedRefs(t.mentions())
 	t.st.ZeroResultTables, t.st.WeakTables = nil, nil
 	for _, tb := range plannedTables(t.st.PlannedQueries) {
 		status := classify(tb, t.st.QueryResults[tb], cal)
 		if status.Count == 0 && t.failedRound[tb] {
 			status.Outcome = Unavailable
+		}
+		if status.Outcome == Weak && slices.ContainsFunc(t.st.QueryResults[tb], named) {
+			status.Outcome = OK // "what's Chen Wei presenting?" is answered by his talks, however they score
 		}
 		t.setStatus(status)
 		switch status.Outcome {
@@ -65,6 +69,16 @@ func classify(tb search.Table, results []search.Result, cal search.Calibration) 
 		s.Outcome = OK
 	}
 	return s
+}
+
+// namedRefs reports whether a result is an entity the question names, or
+// linked to one: a named speaker's talk, a named talk's speaker.
+func namedRefs(ms []search.Mention) func(search.Result) bool {
+	return func(r search.Result) bool {
+		return slices.ContainsFunc(ms, func(m search.Mention) bool {
+			return m.Ref == r.Ref || slices.Contains(r.Talks, m.Ref) || slices.Contains(r.Speakers, m.Ref)
+		})
+	}
 }
 
 // setStatus records a table's latest status, replacing an older one.

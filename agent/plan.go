@@ -71,13 +71,7 @@ func (t *turn) plan(ctx context.Context) error {
 // mentions are the conference's entities the question names where it
 // asks: "we moved off Google Drive" in a story names no exhibitor to look
 // up, unless what is asked says nothing of its own ("Where is it?").
-func (t *turn) mentions() []search.Mention {
-	lex, text := t.lexicon(), t.st.Topic
-	if ask, context := lexical.Asking(text); context && len(lex.Analyze(ask).Concepts) > 0 {
-		text = ask
-	}
-	return lex.Mentions(text)
-}
+func (t *turn) mentions() []search.Mention { return t.lexicon().MentionsAsked(t.st.Topic) }
 
 // vague reports whether the question names nothing to look for: no
 // content word the conference could match, no entity, no time or place

@@ -75,18 +75,22 @@ func choose(in *agent.RespondInput) map[search.Table][]pick {
 }
 
 // withNamed adds a speaker the question names by name ("who is Priya
-// Ramanathan?") when a search found them, first among speakers, whatever
-// their score: a biography scores low against a name, and the attendee
-// asked for that very person (a session named is found by its title); in
-// the order the search found them, not a map's.
+// Ramanathan?"), or who gives a talk it names ("who is giving the thermal
+// runaway talk?"), when a search found them, first among speakers and
+// sure, whatever their score: a biography scores low against a name, and
+// the attendee asked for that very person (a session named is found by its
+// title); in the order the search found them, not a map's.
 func withNamed(in *agent.RespondInput, picks map[search.Table][]pick, named map[search.Ref]bool) {
 	rs := in.Results[search.Speakers]
 	for i := len(rs) - 1; i >= 0; i-- { // each put first: in the end, in the order found
 		r := rs[i]
-		if !named[r.Ref] || slices.ContainsFunc(picks[search.Speakers], func(p pick) bool { return sameItem(r)(p.r) }) ||
-			!inFilter(in.Filter, r, in.Talks[r.Key()], func(search.Result) bool { return true }) {
+		talks := in.Talks[r.Key()]
+		asked := named[r.Ref] && inFilter(in.Filter, r, talks, func(search.Result) bool { return true })
+		givesNamed := slices.ContainsFunc(talks, func(t search.Result) bool { return named[t.Ref] && inFilter(in.Filter, t, nil, nil) })
+		if !asked && !givesNamed {
 			continue
 		}
+		picks[search.Speakers] = slices.DeleteFunc(picks[search.Speakers], func(p pick) bool { return sameItem(r)(p.r) }) // sure, not hedged
 		picks[search.Speakers] = slices.Insert(picks[search.Speakers], 0, pick{r: r})
 	}
 }
@@ -175,7 +179,11 @@ func withTalks(in *agent.RespondInput, picks map[search.Table][]pick, fits func(
 // she gives two talks), ranked with the speaker.
 func allTalks(in *agent.RespondInput, picks map[search.Table][]pick, p pick, talks []search.Result) {
 	for _, t := range talks {
-		if !inFilter(in.Filter, t, nil, nil) || slices.ContainsFunc(picks[search.Sessions], func(s pick) bool { return sameItem(t)(s.r) }) {
+		if !inFilter(in.Filter, t, nil, nil) {
+			continue
+		}
+		if i := slices.IndexFunc(picks[search.Sessions], func(s pick) bool { return sameItem(t)(s.r) }); i >= 0 {
+			picks[search.Sessions][i].hedged = picks[search.Sessions][i].hedged && p.hedged // their talk, as sure as they are
 			continue
 		}
 		t.Score = p.r.Score
@@ -183,13 +191,13 @@ func allTalks(in *agent.RespondInput, picks map[search.Table][]pick, p pick, tal
 	}
 }
 
-// namedIn are the entities the question names.
+// namedIn are the entities the question names where it asks.
 func namedIn(in *agent.RespondInput) map[search.Ref]bool {
 	out := map[search.Ref]bool{}
 	if in.Lexicon == nil {
 		return out
 	}
-	for _, m := range in.Lexicon.Mentions(asked(in.Message, in.Reading)) {
+	for _, m := range in.Lexicon.MentionsAsked(asked(in.Message, in.Reading)) {
 		out[m.Ref] = true
 	}
 	return out

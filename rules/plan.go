@@ -2,6 +2,7 @@ package rules
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 	"strings"
 
@@ -28,6 +29,10 @@ var (
 		" expositor expositores expositora expositoras espositore espositori exposant exposants aussteller ausstellern standhouder standhouders exposanten")
 	sessionCues = wordSet("talk talks session sessions workshop workshops keynote keynotes panel panels presentation presentations lecture lectures tutorial tutorials class classes course courses agenda schedule programme program attend track tracks" +
 		" charla charlas sesión sesiones talleres ponencia ponencias palestra palestras sessão sessões sessione sessioni interventi séance séances atelier ateliers conférence conférences vortrag vorträge sitzung sessie sessies lezing lezingen")
+	// onStage are what a speaker does there: in a question that names a
+	// speaker ("when is Wiśniewski speaking?") they ask for the speaker's
+	// talks, not about a topic.
+	onStage = wordSet("speak speaks speaking talk talking talks present presents presenting give gives giving moderate moderates moderating chair chairs chairing host hosts hosting on up")
 	// vendorVerbs after "who" ask for a company.
 	vendorVerbs = wordSet("makes manufactures supplies offers provides distributes builds")
 	// fillerWords carry no topic in a question to the assistant.
@@ -70,7 +75,10 @@ func plan(in *agent.PlanInput, off search.Ablation) planReply {
 		}
 		qs = append(qs, search.Query{Table: m.Ref.Table, Mode: search.Master, Text: m.Title, Limit: 5})
 		for _, w := range terms.Words(m.Title) {
-			named[w] = true
+			named[w], named[terms.Unaccented(w)] = true, true // "Fernandez" names Fernández
+		}
+		if m.Ref.Table == search.Speakers {
+			maps.Copy(named, onStage)
 		}
 	}
 	rest := trimmed(withoutWords(topic, named))

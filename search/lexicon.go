@@ -34,6 +34,7 @@ type name struct {
 	short string   // the same for a session's main title, when it has a subtitle, or a speaker's name without an honorific
 	plain bool     // the name is no name in a question: empty, or one English word ("Breakfast")
 	parts []string // a speaker's names, when there are two or more (see misspelt)
+	talks int      // a speaker's sessions, whose texts may name them
 }
 
 // TermStat says how often one content word of a text occurs in a conference.
@@ -60,7 +61,7 @@ func NewLexicon(b *conference.Bundle) *Lexicon { return lexiconOf(Documents(b), 
 func lexiconOf(docs []Document, off Ablation) *Lexicon {
 	l := &Lexicon{}
 	for _, d := range docs {
-		n := name{ref: d.Ref, title: d.Title, words: phrase(d.Title), plain: plainName(d.Title)}
+		n := name{ref: d.Ref, title: d.Title, words: namePhrase(d.Title), plain: plainName(d.Title), talks: len(d.Talks)}
 		if parts := strings.Fields(n.words); d.Ref.Table == Speakers && len(parts) >= 2 {
 			n.parts = parts
 			if honorific[parts[0]] && len(parts) >= 3 { // "Dr Priya Natarajan" is named "Priya Natarajan"
@@ -183,6 +184,10 @@ var honorific = map[string]bool{"dr": true, "prof": true, "professor": true, "mr
 // phrase is a text's words as names are matched: " w1 w2 ".
 func phrase(title string) string { return " " + strings.Join(terms.Words(title), " ") + " " }
 
+// namePhrase is phrase without accents: attendees type "Lucia Fernandez"
+// for Lucía Fernández on a keyboard that has none.
+func namePhrase(s string) string { return phrase(terms.Unaccented(s)) }
+
 // subtitle separates a session's main title from its subtitle ("FHIR in
 // Production: Lessons from 40 Million API Calls"; "… - workshop 1hr").
 var subtitle = regexp.MustCompile(`:\s|\s[-–—|]\s`)
@@ -200,7 +205,7 @@ func (l *Lexicon) mainTitles() {
 		if len(terms.Words(main)) < 2 || len(terms.Content(main)) == 0 {
 			continue
 		}
-		short := phrase(main)
+		short := namePhrase(main)
 		if !slices.ContainsFunc(l.names, func(o name) bool { return o.ref != n.ref && strings.Contains(o.words, short) }) {
 			l.names[i].short = short
 		}
@@ -236,19 +241,30 @@ func (l *Lexicon) Mentions(text string) []Mention {
 	return slices.Clone(m)
 }
 
+// MentionsAsked are the entities text names where it asks: "we moved off
+// Google Drive" in a story names no exhibitor to look up, nor "a friend
+// said there's a talk called …" a talk, unless what is asked says nothing
+// of its own ("Where is it?").
+func (l *Lexicon) MentionsAsked(text string) []Mention {
+	if ask, context := lexical.Asking(text); context && len(l.Analyze(ask).Concepts) > 0 {
+		text = ask
+	}
+	return l.Mentions(text)
+}
+
 // maxMentionsMemo bounds the questions whose mentions a lexicon remembers:
 // a turn reads its question's several times (planning, judging, answering).
 const maxMentionsMemo = 512
 
 func (l *Lexicon) mentions(text string) []Mention {
-	words := phrase(text)
+	words := namePhrase(text)
 	ws := strings.Fields(words)
 	var out []Mention
 	for _, n := range l.names {
 		if n.plain {
 			continue
 		}
-		if strings.Contains(words, n.words) || n.short != "" && strings.Contains(words, n.short) || l.distinctive(n, words) || l.misspelt(n, words, ws) {
+		if strings.Contains(words, n.words) || n.short != "" && strings.Contains(words, n.short) || l.distinctive(n, words) || l.surname(n, words, text) || l.misspelt(n, words, ws) {
 			out = append(out, Mention{Ref: n.ref, Title: n.title})
 		}
 	}
@@ -295,13 +311,49 @@ func (l *Lexicon) distinctive(n name, words string) bool {
 	if len(first) < 5 || terms.IsStop(first) || !strings.Contains(words, " "+first+" ") {
 		return false
 	}
-	owners := 0
-	for _, other := range l.names {
-		if strings.Contains(other.words, " "+first+" ") {
-			owners++
+	return l.owners(first) == 1 && l.rare(l.written(n, first))
+}
+
+// surname reports whether words name a speaker by their last name alone
+// ("what is Marchand presenting?"): one of four letters or more that no
+// other entity's name has and that no text here uses but the speaker's
+// own and their talks' (which may name them), written with a capital
+// when general English uses it as a word ("is Park speaking?", not "where
+// can I park?").
+func (l *Lexicon) surname(n name, words, text string) bool {
+	if n.parts == nil {
+		return false
+	}
+	last := n.parts[len(n.parts)-1]
+	if len([]rune(last)) < 4 || !strings.Contains(words, " "+last+" ") || l.owners(last) != 1 || l.corpus.DF(l.written(n, last)) > 1+n.talks {
+		return false
+	}
+	return terms.Specificity(last) == 1 || slices.ContainsFunc(strings.Fields(text), func(w string) bool {
+		ws := terms.Words(terms.Unaccented(w))
+		return len(ws) == 1 && ws[0] == last && unicode.IsUpper([]rune(strings.TrimLeft(w, "\"'(“‘"))[0])
+	})
+}
+
+// owners counts the entities whose name has word.
+func (l *Lexicon) owners(word string) int {
+	n := 0
+	for _, o := range l.names {
+		if strings.Contains(o.words, " "+word+" ") {
+			n++
 		}
 	}
-	return owners == 1 && l.rare(first)
+	return n
+}
+
+// written is a word of n's name as the programme writes it, accents and
+// all (the conference's text counts its words so).
+func (l *Lexicon) written(n name, word string) string {
+	for _, w := range terms.Words(n.title) {
+		if terms.Unaccented(w) == word {
+			return w
+		}
+	}
+	return word
 }
 
 // rare reports whether word occurs in at most two entities, so that a common

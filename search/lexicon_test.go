@@ -49,8 +49,9 @@ func TestASpeakerIsNamedWithoutTheirHonorific(t *testing.T) {
 		"when does Priya Natarajan speak?": {"speakers/p1"},
 		"is dr priya natarajan here?":      {"speakers/p1"},
 		"anything by Prof. Okafor?":        {"speakers/p2"},
-		"is Okafor speaking?":              nil,
-		"talks by Natarajan Priya":         nil,
+		"is Okafor speaking?":              {"speakers/p2"}, // a surname alone names its speaker
+		"talks by Natarajan Priya":         {"speakers/p1"},
+		"talks by Priya":                   nil, // a first name is no surname
 	} {
 		assert.Equal(t, want, mentioned(lex, msg), "Mentions(%q)", msg)
 	}
@@ -65,4 +66,31 @@ func TestMentionsAreRememberedAsCopies(t *testing.T) {
 	again := lex.Mentions("where's booth A-01?")
 	require.Len(t, again, 1)
 	assert.NotEqual(t, "changed", again[0].Title)
+}
+
+// A speaker is named without the accents of their name, and by their
+// surname alone when no other name has it and no other text here uses it;
+// a surname that general English uses as a word must be written with a
+// capital.
+func TestASpeakerIsNamedByTheirSurnameAndWithoutAccents(t *testing.T) {
+	b, err := conference.Parse("s.json", []byte(`{"conferences":[{"id":"c","name":"C","timezone":"UTC"}],
+	 "sessions":[{"id":"s1","conference_id":"c","title":"Cold chain monitoring","description":"Lucía Fernández on reefers.","speaker_ids":["p1"]},
+	  {"id":"s2","conference_id":"c","title":"Walking the quay","description":"Where to park at the terminals.","speaker_ids":["p2","p3"]}],
+	 "exhibitors":[],
+	 "speakers":[{"id":"p1","conference_id":"c","name":"Lucía Fernández","session_ids":["s1"]},
+	  {"id":"p2","conference_id":"c","name":"Dr Amara Park","session_ids":["s2"]},
+	  {"id":"p3","conference_id":"c","name":"Jo Fernandes","session_ids":["s2"]}]}`))
+	require.NoError(t, err)
+	lex := search.NewLexicon(b)
+	for msg, want := range map[string][]string{
+		"who is Lucia Fernandez?":      {"speakers/p1"},
+		"when does fernandez speak":    {"speakers/p1"},
+		"is Fernández on today?":       {"speakers/p1"},
+		"is Park speaking?":            {"speakers/p2"},
+		"where can I park?":            nil, // "park" is English: only a capital makes it a name
+		"when is Fernandes presenting": {"speakers/p3"},
+		"any talks on the quay?":       nil,
+	} {
+		assert.Equal(t, want, mentioned(lex, msg), "Mentions(%q)", msg)
+	}
 }

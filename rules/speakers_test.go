@@ -1,0 +1,39 @@
+package rules_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/erleah/erleah-agent/agent"
+	"github.com/erleah/erleah-agent/conference"
+	"github.com/erleah/erleah-agent/search/searchtest"
+)
+
+// A speaker asked for by surname, without the accents of their name, gets
+// their talks and themselves, sure and at once: no reflection round spent
+// on "speaking", no "not a sure fit"; a talk named gets its speaker, but
+// only when that talk is at the time asked for.
+func TestASpeakerOrTalkNamedIsAnsweredAtOnce(t *testing.T) {
+	b, err := conference.Parse("w.json", []byte(`{"conferences":[{"id":"ams","name":"Harbour Days","timezone":"Europe/Amsterdam","starts_on":"2026-10-24","ends_on":"2026-10-25"}],
+ "sessions":[
+  {"id":"bridge","conference_id":"ams","title":"OT cyber hygiene for the ship's bridge","description":"Map the bridge network.","format":"workshop","starts_at":"2026-10-24T10:00:00+02:00","ends_at":"2026-10-24T11:30:00+02:00","speaker_ids":["tw"]},
+  {"id":"spoof","conference_id":"ams","title":"GPS spoofing tabletop","description":"Tomasz Wiśniewski debriefs the drill.","format":"workshop","starts_at":"2026-10-25T10:00:00+01:00","ends_at":"2026-10-25T11:30:00+01:00","speaker_ids":["tw"]},
+  {"id":"reefer","conference_id":"ams","title":"Reefer monitoring","description":"Cold chain sensors on the quay.","format":"talk","starts_at":"2026-10-24T15:00:00+02:00","ends_at":"2026-10-24T15:45:00+02:00","speaker_ids":["lf"]}],
+ "exhibitors":[],
+ "speakers":[{"id":"tw","conference_id":"ams","name":"Tomasz Wiśniewski","job_title":"OT security lead","bio":"Twelve years as an electro-technical officer.","session_ids":["bridge","spoof"]},
+  {"id":"lf","conference_id":"ams","name":"Lucía Fernández","job_title":"Cold chain director","bio":"Runs temperature-controlled logistics.","session_ids":["reefer"]}]}`))
+	require.NoError(t, err)
+	eng, conf := searchtest.Engine(t, b), agent.Conference{ID: "ams", Name: "Harbour Days", StartsOn: "2026-10-24"}
+	early := time.Date(2026, 10, 24, 6, 0, 0, 0, time.UTC) // 08:00 in Amsterdam
+	st := ask(t, eng, conf, "when is wisniewski speaking?", early)
+	assert.Subset(t, cited(st), []string{"bridge", "spoof", "tw"}, "answer: %s", st.ResponseText)
+	assert.Zero(t, st.RetryCount, "notes: %v", st.ThinkingUpdates)
+	assert.NotContains(t, st.ResponseText, "not a sure fit")
+	st = ask(t, eng, conf, "who is giving the reefer monitoring talk?", early)
+	assert.Contains(t, cited(st), "lf", "answer: %s", st.ResponseText)
+	st = ask(t, eng, conf, "who is giving the reefer monitoring talk this morning?", early)
+	assert.NotContains(t, cited(st), "lf", "her talk is in the afternoon: %s", st.ResponseText)
+}
