@@ -24,7 +24,8 @@ const (
 var (
 	smallWords = wordSet(`hi hello hey hiya heya yo namaste howdy greetings good there all team folks everyone
 		thanks thank you thx ty cheers appreciate appreciated it much so very a lot many that's thats that was is really helpful
-		great perfect awesome cool nice brilliant lovely super excellent amazing useful wonderful
+		great perfect awesome cool nice brilliant lovely super excellent amazing useful wonderful neat sweet one
+		lol lmao rofl haha wow woah whoa omg oh ah
 		ok okay k kk got sure alright fine noted understood right yes yeah yep no nope nah sounds will do
 		bye goodbye see ya later cya take care`)
 	smallKinds = []struct {
@@ -41,6 +42,8 @@ var (
 	// reGoodDay is a greeting by the time of day: "morning" alone may ask
 	// what is on then.
 	reGoodDay = regexp.MustCompile(`\bgood\s+(?:morning|afternoon|evening|day)\b`)
+	// reLaugh is laughter as typed: "hahaha", "hehe", "looool".
+	reLaugh = regexp.MustCompile(`\b(?:a?(?:ha)+h?|(?:he){2,}|(?:hi){3,}|l+o+l+)\b`)
 )
 
 // SmallTalk says which kind of small talk a message is (TalkGreeting…), ""
@@ -56,7 +59,7 @@ func SmallTalk(message string) string {
 	case reHelp.MatchString(text):
 		return TalkHelp
 	}
-	words := strings.Fields(reGoodDay.ReplaceAllString(strings.ReplaceAll(text, "’", "'"), "hello"))
+	words := strings.Fields(reLaugh.ReplaceAllString(reGoodDay.ReplaceAllString(strings.ReplaceAll(text, "’", "'"), "hello"), "haha"))
 	if slices.ContainsFunc(words, func(w string) bool { return !smallWords[w] }) {
 		return socialOrFeeling(message, words)
 	}

@@ -38,6 +38,13 @@ func TestSmallTalkIsToldFromQuestions(t *testing.T) {
 		"the sound in hall 2 was awful and I missed the talk":     lexical.TalkFeeling,
 		"EVSE uptime at our depot is terrible, who should I call": "",
 		"terrible acoustics workshops?":                           "",
+		"lol nice":                                                lexical.TalkAck,
+		"hahaha ok":                                               lexical.TalkAck,
+		"nice one!":                                               lexical.TalkAck,
+		"wow":                                                     lexical.TalkAck,
+		"looool thx":                                              lexical.TalkThanks,
+		"lol any talks on LOLBins?":                               "",
+		"hash tables":                                             "",
 	} {
 		assert.Equal(t, want, lexical.SmallTalk(msg), "SmallTalk(%q)", msg)
 	}
