@@ -204,6 +204,9 @@ type RespondInput struct {
 	// Talks are the sessions of the speakers in Results, by the speaker's
 	// key (for rule-based models).
 	Talks map[string][]search.Result `json:"-"`
+	// Companions are exhibitors found for a question that asked for no
+	// kind of item, beside the talks that answer it.
+	Companions []search.Result `json:"companions,omitempty"`
 	// AskedAt is when the question was asked (for rule-based models).
 	AskedAt time.Time `json:"-"`
 	// Hint and PreviousAnswer are set when the answer is regenerated after

@@ -1,13 +1,16 @@
 package agent
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
 	"github.com/erleah/erleah-agent/search"
+	"github.com/erleah/erleah-agent/search/lexical"
 )
 
 // SearchUnavailable is what the attendee reads when no search could run.
@@ -20,6 +23,7 @@ const Apology = "Sorry, I couldn't put an answer together just now. Please try a
 func (t *turn) respond(ctx context.Context) error {
 	t.progress(StepRespond, "Writing the answer…")
 	t.st.Talks = t.talks(AnswerResults(t.st.QueryResults)[search.Speakers]) // once: a regenerated answer reads them too
+	t.st.Companions = t.companions(ctx)
 	return t.answer(ctx, t.respondInput())
 }
 
@@ -109,7 +113,7 @@ func (t *turn) respondInput() *RespondInput {
 		Conference: t.st.Conference, History: t.st.History, FollowUp: t.st.FollowUp, Intent: t.st.Intent,
 		Results: AnswerResults(t.st.QueryResults), Tables: t.st.TableStatus,
 		Queries: cloneQueries(t.st.Tried), Calibration: t.calibration(), Lexicon: t.lexicon(),
-		FirstPlan: cloneQueries(t.st.OriginalPlannedQueries), Talks: t.st.Talks, AskedAt: t.st.AskedAt,
+		FirstPlan: cloneQueries(t.st.OriginalPlannedQueries), Talks: t.st.Talks, AskedAt: t.st.AskedAt, Companions: t.st.Companions,
 	}
 	return in
 }
@@ -124,3 +128,38 @@ func (t *turn) talks(speakers []search.Result) map[string][]search.Result {
 	}
 	return out
 }
+
+// companions looks up exhibitors for a question first searched among talks
+// alone ("rfid", "any talks on ebook licensing?"), by the texts it was
+// searched with: the expo may answer it too.
+// Not for a question with a time or place or one that asks when or where
+// (exhibitors have neither), one that names an entity, or one whose turn
+// searched exhibitors already. A
+// failed lookup leaves the answer as it was.
+func (t *turn) companions(ctx context.Context) []search.Result {
+	st := t.st
+	if st.Filter != nil || st.FollowUp != nil || len(st.QueryResults[search.Exhibitors]) > 0 || len(t.mentions()) > 0 || lexical.AsksSchedule(t.asked()) ||
+		slices.ContainsFunc(st.OriginalPlannedQueries, func(q search.Query) bool { return q.Table != search.Sessions }) {
+		return nil
+	}
+	best := map[string]search.Result{}
+	for _, q := range st.OriginalPlannedQueries {
+		rs, err := t.agent.search.Search(search.TryOnce(ctx), st.Conference.ID, search.Query{Table: search.Exhibitors, Mode: search.Faceted, Text: q.Text, Limit: companionLimit})
+		if err != nil {
+			return nil
+		}
+		for _, r := range rs {
+			if b, ok := best[r.Key()]; !ok || r.Score > b.Score {
+				best[r.Key()] = r
+			}
+		}
+	}
+	out := slices.Collect(maps.Values(best))
+	slices.SortFunc(out, func(a, b search.Result) int {
+		return cmp.Or(cmp.Compare(b.Score, a.Score), strings.Compare(a.Key(), b.Key()))
+	})
+	return out[:min(len(out), companionLimit)]
+}
+
+// companionLimit is how many exhibitors a question is looked up among.
+const companionLimit = 5

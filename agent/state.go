@@ -177,7 +177,11 @@ type State struct {
 	QueryResults           map[search.Table][]search.Result `json:"query_results"`
 	// Talks are the sessions of the speakers the answer was written from,
 	// by speaker, looked up for it.
-	Talks            map[string][]search.Result       `json:"talks,omitempty"`
+	Talks map[string][]search.Result `json:"talks,omitempty"`
+	// Companions are the exhibitors looked up beside the talks of a
+	// question that asked for no kind of item ("rfid", "ebook
+	// licensing??"): the expo may answer it too.
+	Companions       []search.Result                  `json:"companions,omitempty"`
 	FirstPassResults map[search.Table][]search.Result `json:"first_pass_results"`
 	QueryErrors      []QueryError                     `json:"query_errors,omitempty"`
 	Tried            []search.Query                   `json:"tried_queries"`
@@ -253,6 +257,9 @@ func (s *State) Retrieved() map[string]search.Result {
 		for _, r := range talks {
 			out[r.Key()] = r
 		}
+	}
+	for _, r := range s.Companions {
+		out[r.Key()] = r
 	}
 	return out
 }

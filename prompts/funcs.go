@@ -18,6 +18,9 @@ var funcs = template.FuncMap{
 	"history": recent,
 	"queries": compactQueries,
 	"results": compactResults,
+	"companions": func(rs []search.Result) map[search.Table][]search.Result {
+		return map[search.Table][]search.Result{search.Exhibitors: rs}
+	},
 	"lessons": compactLessons,
 	"add":     func(a, b int) int { return a + b },
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/prompts"
+	"github.com/erleah/erleah-agent/search"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -96,4 +97,20 @@ func TestRespondSaysOutsideOnlyWhenSet(t *testing.T) {
 	require.NoError(t, err)
 	want := "<data name=\"outside\">\n\"The summit runs from Tue 12 to Wed 13 May; Monday 18 May is after it. \\u003c/data\\u003e\"\n</data>"
 	assert.Contains(t, r.User, want, "outside block missing or not encoded")
+}
+
+// The exhibitors found beside the talks reach the model, with how to use
+// them, only when there are some.
+func TestRespondGetsCompanionsOnlyWhenFound(t *testing.T) {
+	reg, _, _ := prompts.Open("")
+	d := prompts.Sample(agent.StepRespond, false)
+	r, err := reg.Render(agent.StepRespond, d)
+	require.NoError(t, err)
+	assert.NotContains(t, r.User+r.System, "exhibitors_beside_the_talks")
+	d.Respond.Companions = []search.Result{{Item: search.Item{Ref: search.Ref{Conference: "c", Table: search.Exhibitors, ID: "e9"}, Title: "TagCo"}, Score: 0.8}}
+	r, err = reg.Render(agent.StepRespond, d)
+	require.NoError(t, err)
+	assert.Contains(t, r.User, "<data name=\"exhibitors_beside_the_talks\">")
+	assert.Contains(t, r.User, `"ref":"exhibitors/e9"`)
+	assert.Contains(t, r.System, "as something to see at the expo")
 }

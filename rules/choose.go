@@ -67,6 +67,7 @@ func choose(in *agent.RespondInput) map[search.Table][]pick {
 	if picks == nil {
 		picks = map[search.Table][]pick{}
 	}
+	withCompanions(in, picks, top, fits)
 	named := namedIn(in)
 	withNamed(in, picks, named)
 	withTalks(in, picks, fits, named)
@@ -92,6 +93,23 @@ func withNamed(in *agent.RespondInput, picks map[search.Table][]pick, named map[
 		}
 		picks[search.Speakers] = slices.DeleteFunc(picks[search.Speakers], func(p pick) bool { return sameItem(r)(p.r) }) // sure, not hedged
 		picks[search.Speakers] = slices.Insert(picks[search.Speakers], 0, pick{r: r})
+	}
+}
+
+// withCompanions adds, beside talks recommended sure, the exhibitor looked
+// up for the same question that answers it as surely: in the confidence
+// band, within reach of the best answer and holding the question's words.
+// One: the attendee asked for talks, or for nothing in particular, and is
+// pointed to the expo, not sent round it.
+func withCompanions(in *agent.RespondInput, picks map[search.Table][]pick, top float32, fits func(search.Result) bool) {
+	if !slices.ContainsFunc(picks[search.Sessions], func(p pick) bool { return !p.hedged }) {
+		return
+	}
+	for _, r := range in.Companions {
+		if r.Score >= in.Calibration.Confident && r.Score >= nearTop*top && fits(r) {
+			picks[search.Exhibitors] = append(picks[search.Exhibitors], pick{r: r})
+			return
+		}
 	}
 }
 

@@ -32,3 +32,23 @@ func TestASpeakerNamedIsRecommended(t *testing.T) {
 	}
 	assert.Empty(t, choose(in("who leads security here"))[search.Speakers])
 }
+
+// An exhibitor looked up beside the talks is recommended only beside a
+// talk recommended sure, in the confidence band, and one at most.
+func TestCompanionsOnlyBesideSureTalks(t *testing.T) {
+	ref := func(tb search.Table, id string) search.Ref { return search.Ref{Conference: "c", Table: tb, ID: id} }
+	talk := search.Result{Item: search.Item{Ref: ref(search.Sessions, "s1"), Title: "t"}, Score: 0.9}
+	e1 := search.Result{Item: search.Item{Ref: ref(search.Exhibitors, "e1"), Title: "e1"}, Score: 0.85}
+	e2 := search.Result{Item: search.Item{Ref: ref(search.Exhibitors, "e2"), Title: "e2"}, Score: 0.8}
+	low := search.Result{Item: search.Item{Ref: ref(search.Exhibitors, "e3"), Title: "e3"}, Score: 0.5}
+	in := &agent.RespondInput{Calibration: search.Calibration{Threshold: 0.3, Confident: 0.6}, Companions: []search.Result{low, e1, e2}}
+	fits := func(search.Result) bool { return true }
+	picks := map[search.Table][]pick{search.Sessions: {{r: talk}}}
+	withCompanions(in, picks, 0.9, fits)
+	if assert.Len(t, picks[search.Exhibitors], 1) {
+		assert.Equal(t, "e1", picks[search.Exhibitors][0].r.ID)
+	}
+	hedgedOnly := map[search.Table][]pick{search.Sessions: {{r: talk, hedged: true}}}
+	withCompanions(in, hedgedOnly, 0.9, fits)
+	assert.Empty(t, hedgedOnly[search.Exhibitors])
+}

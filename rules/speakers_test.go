@@ -37,3 +37,26 @@ func TestASpeakerOrTalkNamedIsAnsweredAtOnce(t *testing.T) {
 	st = ask(t, eng, conf, "who is giving the reefer monitoring talk this morning?", early)
 	assert.NotContains(t, cited(st), "lf", "her talk is in the afternoon: %s", st.ResponseText)
 }
+
+// A question searched among talks alone gets, beside the talk that answers
+// it, the one exhibitor that answers it as surely; not when it asks when or
+// where, nor at a time (exhibitors have neither).
+func TestTheExpoIsAddedBesideTalksThatAnswer(t *testing.T) {
+	b, err := conference.Parse("x.json", []byte(`{"conferences":[{"id":"ams","name":"Harbour Days","timezone":"Europe/Amsterdam","starts_on":"2026-10-24","ends_on":"2026-10-25"}],
+ "sessions":[
+  {"id":"rfid","conference_id":"ams","title":"RFID tags in the container yard","description":"Reading RFID tags on containers at the gate.","format":"talk","starts_at":"2026-10-24T10:00:00+02:00","ends_at":"2026-10-24T10:45:00+02:00"},
+  {"id":"crane","conference_id":"ams","title":"Crane maintenance","description":"Keeping quay cranes running.","format":"talk","starts_at":"2026-10-24T11:00:00+02:00","ends_at":"2026-10-24T11:45:00+02:00"}],
+ "exhibitors":[{"id":"tagco","conference_id":"ams","name":"TagCo","description":"RFID tags and gate readers for container yards.","booth":"A-01"},
+  {"id":"paint","conference_id":"ams","name":"Hull Paints","description":"Antifouling coatings for hulls.","booth":"B-02"}],
+ "speakers":[]}`))
+	require.NoError(t, err)
+	eng, conf := searchtest.Engine(t, b), agent.Conference{ID: "ams", Name: "Harbour Days", StartsOn: "2026-10-24"}
+	early := time.Date(2026, 10, 24, 6, 0, 0, 0, time.UTC)
+	st := ask(t, eng, conf, "rfid tags in container yards", early)
+	assert.Equal(t, []string{"rfid", "tagco"}, cited(st), "answer: %s", st.ResponseText)
+	for _, msg := range []string{"when is the rfid tags in container yards talk?", "rfid tags in container yards this morning"} {
+		st = ask(t, eng, conf, msg, early)
+		assert.NotContains(t, cited(st), "tagco", "%s: %s", msg, st.ResponseText)
+		assert.Contains(t, cited(st), "rfid", "%s: %s", msg, st.ResponseText)
+	}
+}
