@@ -84,6 +84,11 @@ var requestPhrasing = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)^(?:that|which)\s+(?:would|could|can|will)\s+(?:help|teach|show)\s+(?:me|us)(?:\s+(?:to|with|understand))?\b`),
 	regexp.MustCompile(`(?i)^(?:recommend|suggest|tell|show|find|give|point|list)(?:\s+(?:me|us))?(?:\s+(?:to|some|any|a|an|all|every|the))?\b`),
 	regexp.MustCompile(`(?i)^help\s+(?:me|us)(?:\s+(?:with|to|understand))?\b`),
+	// What the attendee wants to know of something: "some background on
+	// the keynote speaker", "more info about the dinner", "details of…",
+	// "some background (on the Friday keynote) speaker" once its time and
+	// format are read; not "background checks".
+	regexp.MustCompile(`(?i)^(?:some\s+|more\s+|any\s+|a\s+(?:bit|little)\s+(?:of\s+|more\s+)?)?(?:background|info|information|details?|bio|biography)(?:\s+(?:info|information))?(?:\s+(?:on|about|of|for|regarding)(?:\s+(?:the|a|an|this|that))?|\s+(?:(?:the|a|an|this|that)\s+)?(?:speakers?|presenters?|talks?|keynotes?|sessions?)\s*$)\b`),
 	regexp.MustCompile(`(?i)^(?:what's|whats|what\s+is|what\s+are)\s+(?:there|on|happening|available|running|going\s+on)(?:\s+(?:about|for|on))?\b`),
 	regexp.MustCompile(`(?i)^(?:(?:is|are|does|do|will)\s+)?(?:anything|something|any\s+(?:talks?|sessions?|workshops?))\s+(?:(?:in|on|at)\s+(?:the|this)\s+(?:programme|program|agenda|schedule|conference|event)\s+)?(?:(?:cover(?:s|ing)?|address(?:es|ing)?|deal(?:s|ing)?\s+with|touch(?:es|ing)?\s+on|scheduled|being\s+(?:presented|given|held|run))(?:\s+(?:on|about))?|about|on)\b`),
 	regexp.MustCompile(`(?i)^(?:(?:is|are|will|does)\s+)?(?:anyone|anybody|someone|somebody)(?:\s+here)?\s+(?:(?:presenting|talking|speaking|covering|discussing|giving\s+a\s+talk|doing\s+a\s+talk)(?:\s+(?:on|about))?(?:\s+(?:that|this|it)\s*$)?)?\b`),
