@@ -44,8 +44,8 @@ func choose(in *agent.RespondInput) map[search.Table][]pick {
 	}
 	picks := map[search.Table][]pick{}
 	skip := func(search.Result) bool { return false }
-	if browsing(in) && !allPauses(in.Results[search.Sessions]) {
-		skip = pause // "what's on after lunch?" asks for talks, not the afternoon break; "when is the break?" is no listing
+	if browsing(in) && !in.Filter.Next && !allPauses(in.Results[search.Sessions]) {
+		skip = pause // "what's on after lunch?" asks for talks, not the afternoon break; "when is the break?" is no listing; "first thing tomorrow" is the coffee too
 	}
 	for tb, rs := range in.Results {
 		rs = slices.Clone(rs)

@@ -169,6 +169,8 @@ func TestParseRelative(t *testing.T) {
 		{msg: "what's next?", from: sgNow, next: true, rest: "", label: "next"},
 		{msg: "up next in Fermi", from: sgNow, next: true, rooms: []string{"Fermi (Floor 3)"}, rest: ""},
 		{msg: "im at the tea break, whats after this in fermi?", from: sgNow, next: true, rooms: []string{"Fermi (Floor 3)"}, rest: "im at the tea break,?"},
+		{msg: "what's in fermi after this", from: sgNow, next: true, rooms: []string{"Fermi (Floor 3)"}, rest: "what's"},
+		{msg: "rust talks after this one?", from: sgNow, next: true, rest: "rust talks"},
 		{msg: "which keynote is coming up", from: sgNow, next: true, formats: []string{"keynote"}, rest: "which is"},
 		{msg: "starting soon", from: sgNow, next: true, rest: ""},
 		{msg: "what's starting now", from: sgNow, next: true, rest: "what's"},

@@ -20,7 +20,7 @@ var (
 	reLeft      = regexp.MustCompile(`\b(?:(?:still\s+)?(?:left|remaining)|still(?:\s+(?:going\s+on|going|on|running|happening|open))?)\b`)
 	reCatch     = regexp.MustCompile(`\b(?:(?:i|we)\s+(?:can|could|might)|(?:can|could|might)\s+(?:i|we))\s+still\s+(?:catch|make|attend|get\s+to|see|join|go\s+to)\b`)
 	reNow       = regexp.MustCompile(`\b(?:happening\s+(?:right\s+)?now|right\s+now|now|currently|at\s+the\s+moment|at\s+present|at\s+this\s+moment|in\s+progress|under\s*way|rn|atm)\b`)
-	reNext      = regexp.MustCompile(`\b(?:what(?:'|’)?s|what\s+is|what\s+comes)\s+(?:up\s+)?next\b|\b(?:what(?:'|’)?s|what\s+is|what\s+comes|anything)\s+(?:on\s+)?(?:right\s+|straight\s+)?after\s+(?:this|that)(?:\s+one)?\b|\b(?:up\s+next|next\s+up|coming\s+up(?:\s+next)?|(?:start|starting|starts|coming|begin|beginning|begins)\s+(?:soon|shortly)|(?:starting|starts|beginning|begins)\s+(?:right\s+)?now|(?:about|going)\s+to\s+(?:start|begin|kick\s+off)|soon|next)\b`)
+	reNext      = regexp.MustCompile(`\b(?:what(?:'|’)?s|what\s+is|what\s+comes)\s+(?:up\s+)?next\b|\b(?:what(?:'|’)?s|what\s+is|what\s+comes|anything)\s+(?:on\s+)?(?:right\s+|straight\s+)?after\s+(?:this|that)(?:\s+one)?\b|\b(?:right\s+|straight\s+)?after\s+(?:this|that)(?:\s+(?:one|talk|session|workshop|panel))?\s*[?.!]*\s*$|\b(?:up\s+next|next\s+up|coming\s+up(?:\s+next)?|(?:start|starting|starts|coming|begin|beginning|begins)\s+(?:soon|shortly)|(?:starting|starts|beginning|begins)\s+(?:right\s+)?now|(?:about|going)\s+to\s+(?:start|begin|kick\s+off)|soon|next)\b`)
 	// reBreakSaid is the attendee saying where they are in the day at the
 	// start of a message ("Coffee break - what's next on AI?"): the clock
 	// says when, so it is no filter and no topic.

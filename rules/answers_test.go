@@ -60,3 +60,25 @@ func TestTheExpoIsAddedBesideTalksThatAnswer(t *testing.T) {
 		assert.Contains(t, cited(st), "rfid", "%s: %s", msg, st.ResponseText)
 	}
 }
+
+// "What's first thing tomorrow?" is the first slot whatever it holds: the
+// welcome coffee beside registration; "what's in <room> after this" is the
+// next session there, not every session the room ever has.
+func TestTheFirstSlotAndWhatComesAfterThis(t *testing.T) {
+	b, err := conference.Parse("f.json", []byte(`{"conferences":[{"id":"ams","name":"Harbour Days","timezone":"Europe/Amsterdam","starts_on":"2026-10-24","ends_on":"2026-10-25"}],
+ "sessions":[
+  {"id":"reg","conference_id":"ams","title":"Registration","description":"Collect your badge.","format":"other","room":"Foyer","starts_at":"2026-10-24T08:00:00+02:00","ends_at":"2026-10-24T18:00:00+02:00"},
+  {"id":"coffee","conference_id":"ams","title":"Welcome coffee","description":"Coffee and pastries.","format":"other","room":"Foyer","starts_at":"2026-10-24T08:00:00+02:00","ends_at":"2026-10-24T09:00:00+02:00"},
+  {"id":"key","conference_id":"ams","title":"Opening keynote","description":"Ports in 2040.","format":"keynote","room":"Hall 1","starts_at":"2026-10-24T09:30:00+02:00","ends_at":"2026-10-24T10:30:00+02:00"},
+  {"id":"w1","conference_id":"ams","title":"Crane telemetry","description":"Reading crane sensors.","format":"workshop","room":"Studio","starts_at":"2026-10-24T11:00:00+02:00","ends_at":"2026-10-24T12:00:00+02:00"},
+  {"id":"w2","conference_id":"ams","title":"Berth planning","description":"Planning berths.","format":"workshop","room":"Studio","starts_at":"2026-10-24T14:00:00+02:00","ends_at":"2026-10-24T15:00:00+02:00"}],
+ "exhibitors":[],"speakers":[]}`))
+	require.NoError(t, err)
+	eng, conf := searchtest.Engine(t, b), agent.Conference{ID: "ams", Name: "Harbour Days", StartsOn: "2026-10-24"}
+	eve := time.Date(2026, 10, 23, 18, 0, 0, 0, time.UTC) // 20:00 the evening before
+	st := ask(t, eng, conf, "what's first thing tomorrow morning", eve)
+	assert.ElementsMatch(t, []string{"reg", "coffee"}, cited(st), "answer: %s", st.ResponseText)
+	noon := time.Date(2026, 10, 24, 10, 15, 0, 0, time.UTC) // 12:15: the crane workshop is over
+	st = ask(t, eng, conf, "what's in the Studio after this", noon)
+	assert.Equal(t, []string{"w2"}, cited(st), "answer: %s", st.ResponseText)
+}
