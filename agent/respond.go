@@ -131,11 +131,10 @@ func (t *turn) talks(speakers []search.Result) map[string][]search.Result {
 
 // companions looks up exhibitors for a question first searched among talks
 // alone ("rfid", "any talks on ebook licensing?"), by the texts it was
-// searched with: the expo may answer it too.
-// Not for a question with a time or place or one that asks when or where
-// (exhibitors have neither), one that names an entity, or one whose turn
-// searched exhibitors already. A
-// failed lookup leaves the answer as it was.
+// searched with: the expo may answer it too. Not for a question with a
+// time or place or one that asks when or where (exhibitors have neither),
+// one that names an entity, or one whose turn searched exhibitors already.
+// A failed lookup leaves the answer as it was.
 func (t *turn) companions(ctx context.Context) []search.Result {
 	st := t.st
 	if st.Filter != nil || st.FollowUp != nil || len(st.QueryResults[search.Exhibitors]) > 0 || len(t.mentions()) > 0 || lexical.AsksSchedule(t.asked()) ||

@@ -86,9 +86,9 @@ func withNamed(in *agent.RespondInput, picks map[search.Table][]pick, named map[
 	for i := len(rs) - 1; i >= 0; i-- { // each put first: in the end, in the order found
 		r := rs[i]
 		talks := in.Talks[r.Key()]
-		asked := named[r.Ref] && inFilter(in.Filter, r, talks, func(search.Result) bool { return true })
+		byName := named[r.Ref] && inFilter(in.Filter, r, talks, func(search.Result) bool { return true })
 		givesNamed := slices.ContainsFunc(talks, func(t search.Result) bool { return named[t.Ref] && inFilter(in.Filter, t, nil, nil) })
-		if !asked && !givesNamed {
+		if !byName && !givesNamed {
 			continue
 		}
 		picks[search.Speakers] = slices.DeleteFunc(picks[search.Speakers], func(p pick) bool { return sameItem(r)(p.r) }) // sure, not hedged
