@@ -3,7 +3,6 @@ package agent
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -42,21 +41,10 @@ func (t *turn) listing(question string) string {
 		return ""
 	}
 	kind, rest := lexical.Listing(question)
-	if kind == "" || !t.nothingMore(rest) && (kind != lexical.ListHighlights || !t.onlyTheField(rest)) {
+	if kind == "" || !t.nothingMore(rest) {
 		return ""
 	}
 	return kind
-}
-
-// onlyTheField reports whether words left over from a question name
-// nothing but the conference's own field: words more than half its
-// entities use ("I'm new to libraries, what should I not miss?" at a
-// library conference asks for its highlights, not for talks on libraries).
-func (t *turn) onlyTheField(rest string) bool {
-	lex := t.lexicon()
-	return len(lex.Mentions(rest)) == 0 && !slices.ContainsFunc(lex.Analyze(rest).Concepts, func(k lexical.Concept) bool {
-		return !k.Known() || k.Weight >= math.Ln2 // IDF ln 2: in half the conference's entities
-	})
 }
 
 // standsAlone reports whether the question refers to no earlier answer and

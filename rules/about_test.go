@@ -110,25 +110,3 @@ func TestWhatNotToMissListsTheKeynotes(t *testing.T) {
 	assert.Equal(t, []string{"k1", "k2"}, cited(st), st.ResponseText)
 	assert.Contains(t, st.ResponseText, "Tell me what you work on")
 }
-
-// A first-timer's "any tips?" and "I'm new to ports, what should I not
-// miss?" at a ports conference ask for its highlights: a word more than
-// half its entities use names its field, not a topic. A topic within the
-// field ("what should I not miss on cold chain?") is searched.
-func TestTheConferencesOwnFieldAsksForItsHighlights(t *testing.T) {
-	b, err := conference.Parse("p.json", []byte(`{"conferences":[{"id":"k","name":"Port Days","timezone":"Europe/Amsterdam"}],
- "sessions":[{"id":"k1","conference_id":"k","title":"Opening keynote: ports in 2040","format":"keynote","starts_at":"2026-10-24T09:00:00+02:00","ends_at":"2026-10-24T10:00:00+02:00"},
-  {"id":"t1","conference_id":"k","title":"Cold chain sensors in ports","format":"talk","starts_at":"2026-10-24T11:00:00+02:00","ends_at":"2026-10-24T12:00:00+02:00"},
-  {"id":"t2","conference_id":"k","title":"Port cranes","description":"Maintenance of cranes in ports.","format":"talk","starts_at":"2026-10-24T13:00:00+02:00","ends_at":"2026-10-24T14:00:00+02:00"},
-  {"id":"t3","conference_id":"k","title":"Customs","description":"Customs declarations.","format":"talk","starts_at":"2026-10-24T15:00:00+02:00","ends_at":"2026-10-24T16:00:00+02:00"}]}`))
-	require.NoError(t, err)
-	eng, conf := searchtest.Engine(t, b), agent.Conference{ID: "k", Name: "Port Days"}
-	before := time.Date(2026, 10, 20, 12, 0, 0, 0, time.UTC)
-	for _, msg := range []string{"first time here, any tips?", "I'm new to ports, what should I not miss?"} {
-		st := ask(t, eng, conf, msg, before)
-		assert.Equal(t, []string{"k1"}, cited(st), "%s: %s", msg, st.ResponseText)
-		assert.Contains(t, st.ResponseText, "Tell me what you work on", msg)
-	}
-	st := ask(t, eng, conf, "what should I not miss on cold chain?", before)
-	assert.Equal(t, []string{"t1"}, cited(st), st.ResponseText)
-}

@@ -12,9 +12,7 @@ const (
 	ListSpeakers   = "speakers"
 	ListTracks     = "tracks"
 	ListRooms      = "rooms"
-	// ListHighlights asks what not to miss: "what are the must-see sessions?",
-	// "first time here, any tips?" ("can you recommend something?" names
-	// nothing and is asked what the attendee is looking for).
+	// ListHighlights asks what not to miss: "what are the must-see sessions?".
 	ListHighlights = "highlights"
 )
 
@@ -25,7 +23,7 @@ var listed = []struct {
 	kind string
 	re   *regexp.Regexp
 }{
-	{ListHighlights, regexp.MustCompile(`\b(?:must[\s-](?:see|attend)|highlights?|unmissable|(?:not|never)\s+to\s+(?:be\s+)?miss(?:ed)?|(?:should(?:n't)?|shouldnt|must|can't|cannot)\s+(?:i\s+|we\s+)?(?:not\s+)?miss|(?:best|top)\s+(?:sessions|talks)|tips|advice)\b`)},
+	{ListHighlights, regexp.MustCompile(`\b(?:must[\s-](?:see|attend)|highlights?|unmissable|(?:not|never)\s+to\s+(?:be\s+)?miss(?:ed)?|(?:should(?:n't)?|shouldnt|must|can't|cannot)\s+(?:i\s+|we\s+)?(?:not\s+)?miss|(?:best|top)\s+(?:sessions|talks))\b`)},
 	{ListExhibitors, regexp.MustCompile(`\b(?:exhibitors?|exhibiting|sponsors?|vendors?|booths|stands|(?:companies|firms|brands|organi[sz]ations)\s+(?:are\s+)?(?:exhibiting|here|(?:have|has|with)\s+(?:a\s+)?(?:booth|stand)s?))\b`)},
 	{ListSpeakers, regexp.MustCompile(`\b(?:speakers|presenters|panell?ists|who(?:'|’)?s\s+(?:speaking|presenting)|who\s+(?:is|are)\s+(?:speaking|presenting))\b`)},
 	{ListTracks, regexp.MustCompile(`\btracks\b`)},
@@ -33,7 +31,7 @@ var listed = []struct {
 }
 
 // listAsking is how such a question asks, which searches for nothing.
-var listAsking = regexp.MustCompile(`\b(?:list|show|see|give|sessions|talks|i|we|things|ones|what|which|are|is|the|should|go|to|names?|full|complete|whole|entire|all|every|overview|line-?up|here|attending|there|this\s+year|this\s+time|(?:being\s+)?used|in\s+use|any|only|have|got|one|day|days|first|time|new|for|a|me|us|you|would|do|can|could)\b`)
+var listAsking = regexp.MustCompile(`\b(?:list|show|see|give|sessions|talks|i|we|things|ones|what|which|are|is|the|should|go|to|names?|full|complete|whole|entire|all|every|overview|line-?up|here|attending|there|this\s+year|this\s+time|(?:being\s+)?used|in\s+use)\b`)
 
 // Listing reports which part of the programme a message asks for whole
 // (ListExhibitors…, "" for none), and the words of the message that are not
