@@ -3,6 +3,7 @@ package rules
 import (
 	"cmp"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -58,7 +59,7 @@ func plan(in *agent.PlanInput, off search.Ablation) planReply {
 	if src == "" && in.Filter == nil {
 		src = question
 	}
-	parts := lexical.AskedNeeds(src)
+	parts := errandsDone(lexical.AskedNeeds(src), in.Support)
 	var texts []string
 	for _, p := range parts {
 		texts = append(texts, p.Text)
@@ -320,4 +321,25 @@ func intent(tables []search.Table, topic string) string {
 		return "browse " + strings.Join(names, " and ")
 	}
 	return "find " + strings.Join(names, " and ") + " about " + topic
+}
+
+// errand is a verb of doing opening what a question asks for: "(where do
+// I) collect my badge", "(where can I) leave my bag".
+var errand = regexp.MustCompile(`(?i)^(?:pick(?:ing)?\s+up|collect|grab|drop\s+off|leave|put|store|hand\s+in)\b\s*`)
+
+// errandsDone drops the verb of doing that opens a need when the
+// conference's text never uses it: "pick up my badge" at a conference
+// that writes "badge collection" asks about the badge, while "collect my
+// badge" where the programme says "Collect your badge" keeps its verb, a
+// word the answer has.
+func errandsDone(parts []lexical.Need, support func(string) float64) []lexical.Need {
+	if support == nil {
+		return parts
+	}
+	for i, p := range parts {
+		if m := errand.FindString(p.Text); m != "" && support(terms.Words(m)[0]) == 0 {
+			parts[i].Text = p.Text[len(m):]
+		}
+	}
+	return parts
 }

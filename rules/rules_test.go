@@ -117,18 +117,7 @@ func TestPlannerKeepsTheNeedsTheConferenceSupports(t *testing.T) {
 		}
 		return 0.1
 	}
-	plan := func(support func(string) float64) []string {
-		in := &agent.PlanInput{Message: msg, Conference: demo, MaxQueries: 5, Support: support}
-		comp, err := rules.New().Complete(context.Background(), agent.Call{Step: agent.StepPlan, Plan: in})
-		require.NoError(t, err)
-		var p planOut
-		require.NoError(t, json.Unmarshal([]byte(comp.Text), &p))
-		var texts []string
-		for _, q := range p.Queries {
-			texts = append(texts, q.Text)
-		}
-		return texts
-	}
+	plan := func(support func(string) float64) []string { return plannedTexts(t, msg, support) }
 	got := plan(supported)
 	require.Len(t, got, 5, "plan %q", got)
 	assert.Contains(t, got[3], "phishing", "the supported needs, last as asked: %q", got)
@@ -479,4 +468,41 @@ func TestEveryRecommendationIsCited(t *testing.T) {
 			}
 		}
 	}
+}
+
+// A verb of doing that opens what is asked ("where do I collect my
+// badge?") is searched where the programme uses it ("Collect your badge
+// at the desk") and dropped where it never does, so that it does not count
+// against every item: what is wanted is the badge.
+func TestPlannerDropsAnErrandVerbTheProgrammeNeverUses(t *testing.T) {
+	plan := func(msg string, support func(string) float64) []string { return plannedTexts(t, msg, support) }
+	uses := func(words ...string) func(string) float64 {
+		return func(text string) float64 {
+			for _, w := range words {
+				if text == w {
+					return 1
+				}
+			}
+			return 0
+		}
+	}
+	assert.Equal(t, []string{"badge"}, plan("where do I collect my badge?", uses("badge")))
+	assert.Equal(t, []string{"collect my badge"}, plan("where do I collect my badge?", uses("badge", "collect")))
+	assert.Equal(t, []string{"bag"}, plan("where can I pick up my bag", uses("bag")))
+}
+
+// plannedTexts are the texts the builtin planner searches for msg on the
+// demo conference, with support saying how well its text answers a part.
+func plannedTexts(t *testing.T, msg string, support func(string) float64) []string {
+	t.Helper()
+	in := &agent.PlanInput{Message: msg, Conference: demo, MaxQueries: 5, Support: support}
+	comp, err := rules.New().Complete(context.Background(), agent.Call{Step: agent.StepPlan, Plan: in})
+	require.NoError(t, err)
+	var p planOut
+	require.NoError(t, json.Unmarshal([]byte(comp.Text), &p))
+	var texts []string
+	for _, q := range p.Queries {
+		texts = append(texts, q.Text)
+	}
+	return texts
 }
