@@ -252,6 +252,9 @@ type turn struct {
 	// failedRound marks the tables whose every query of the last round
 	// failed to run.
 	failedRound map[search.Table]bool
+	// named are the entities the question names where it asks (mentions),
+	// once read; nil before.
+	named []search.Mention
 
 	// mu orders events, which come from the turn's goroutine and the
 	// acknowledgment's, and guards what the acknowledgment writes:

@@ -71,7 +71,16 @@ func (t *turn) plan(ctx context.Context) error {
 // mentions are the conference's entities the question names where it
 // asks: "we moved off Google Drive" in a story names no exhibitor to look
 // up, unless what is asked says nothing of its own ("Where is it?").
-func (t *turn) mentions() []search.Mention { return t.lexicon().MentionsAsked(t.st.Topic) }
+// They are read once: planning, each check and the answer ask for them.
+func (t *turn) mentions() []search.Mention {
+	if t.named == nil {
+		t.named = t.lexicon().MentionsAsked(t.st.Topic)
+		if t.named == nil {
+			t.named = []search.Mention{}
+		}
+	}
+	return t.named
+}
 
 // vague reports whether the question names nothing to look for: no
 // content word the conference could match, no entity, no time or place

@@ -142,7 +142,12 @@ func (t *turn) companions(ctx context.Context) []search.Result {
 		return nil
 	}
 	best := map[string]search.Result{}
+	searched := map[string]bool{}
 	for _, q := range st.OriginalPlannedQueries {
+		if searched[q.Text] {
+			continue // the same words in the other mode
+		}
+		searched[q.Text] = true
 		rs, err := t.agent.search.Search(search.TryOnce(ctx), st.Conference.ID, search.Query{Table: search.Exhibitors, Mode: search.Faceted, Text: q.Text, Limit: companionLimit})
 		if err != nil {
 			return nil

@@ -119,11 +119,9 @@ func splitSentences(text string) []string {
 	return out
 }
 
-// firstSentences returns up to n leading sentences of text.
-func firstSentences(text string, n int) string {
-	s := splitSentences(text)
-	if len(s) > n {
-		s = s[:n]
-	}
-	return strings.Join(s, " ")
+// described is a description's sentences and its summary, the first two
+// of them, from one reading of the text.
+func described(text string) (summary string, sentences []string) {
+	sentences = splitSentences(text)
+	return strings.Join(sentences[:min(len(sentences), 2)], " "), sentences
 }

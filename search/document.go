@@ -161,12 +161,13 @@ func sessionDocument(s conference.Session, speakers map[string]conference.Speake
 			refs = append(refs, Ref{Conference: s.ConferenceID, Table: Speakers, ID: id})
 		}
 	}
+	summary, sentences := described(s.Description)
 	item := Item{
 		Ref:       Ref{Conference: s.ConferenceID, Table: Sessions, ID: s.ID},
 		Title:     s.Title,
 		Details:   sessionDetails(s, names, tz),
-		Summary:   firstSentences(s.Description, 2),
-		Sentences: splitSentences(s.Description),
+		Summary:   summary,
+		Sentences: sentences,
 		Speakers:  refs,
 	}
 	item.Facets = facetTexts(Sessions, s.Facets, deriveSession(s))
@@ -183,12 +184,13 @@ func exhibitorDocument(e conference.Exhibitor) Document {
 	if details != "" && !strings.HasPrefix(strings.ToLower(details), "booth") {
 		details = "Booth " + details // "A-01"; not "Booth Booth 141"
 	}
+	summary, sentences := described(e.Description)
 	item := Item{
 		Ref:       Ref{Conference: e.ConferenceID, Table: Exhibitors, ID: e.ID},
 		Title:     e.Name,
 		Details:   details,
-		Summary:   firstSentences(e.Description, 2),
-		Sentences: splitSentences(e.Description),
+		Summary:   summary,
+		Sentences: sentences,
 		Website:   e.Website,
 	}
 	item.Facets = facetTexts(Exhibitors, e.Facets, deriveExhibitor(e))
@@ -200,12 +202,13 @@ func speakerDocument(p conference.Speaker, talks []conference.Session) Document 
 	for i, s := range talks {
 		titles[i] = s.Title
 	}
+	summary, sentences := described(p.Bio)
 	item := Item{
 		Ref:       Ref{Conference: p.ConferenceID, Table: Speakers, ID: p.ID},
 		Title:     p.Name,
 		Details:   joinNonEmpty(", ", p.JobTitle, p.Company),
-		Summary:   firstSentences(p.Bio, 2),
-		Sentences: splitSentences(p.Bio),
+		Summary:   summary,
+		Sentences: sentences,
 	}
 	for _, s := range talks {
 		item.Talks = append(item.Talks, Ref{Conference: s.ConferenceID, Table: Sessions, ID: s.ID})

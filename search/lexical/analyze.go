@@ -250,20 +250,11 @@ func (c *Corpus) concept(t terms.Token, fixed string) Concept {
 		if parts := c.split(t.Raw); parts != nil {
 			k.Alts = [][]string{parts}
 		} else if form, ok := c.vocab.hyphens[t.Raw]; ok && k.DF == 0 {
-			k.Alts = [][]string{contentStems(form)} // "wifi" where the programme writes "Wi-Fi"
+			k.Alts = [][]string{terms.Stems(form)} // "wifi" where the programme writes "Wi-Fi"
 		}
 	}
 	k.Weight = c.vocab.idf(k.DF)
 	return k
-}
-
-// contentStems are the stems of text's content words, in order.
-func contentStems(text string) []string {
-	var out []string
-	for _, t := range terms.Content(text) {
-		out = append(out, t.Stem)
-	}
-	return out
 }
 
 // split reads an unknown word the conference writes as two ("opensource"
