@@ -159,6 +159,10 @@ var (
 	heldout29Bundle []byte
 	//go:embed heldout29/cases.jsonl
 	heldout29Cases []byte
+	//go:embed heldout30/bundle.json
+	heldout30Bundle []byte
+	//go:embed heldout30/cases.jsonl
+	heldout30Cases []byte
 	//go:embed realconf/cases.jsonl
 	realconfCases []byte
 	//go:embed realconf/dev_cases.jsonl
@@ -205,6 +209,7 @@ var Sets = []Set{
 	{Name: "heldout27", Role: HeldOut, About: "a wildlife-conservation and protected-areas conference in Santiago across the Chilean clock change, written apart from the code, frozen first", cases: heldout27Cases, bundle: heldout27Bundle},
 	{Name: "heldout28", Role: HeldOut, About: "a brewing, fermentation and beverage-science congress in Prague across the European clock change, written apart from the code, frozen first", cases: heldout28Cases, bundle: heldout28Bundle},
 	{Name: "heldout29", Role: HeldOut, About: "a mental-health services and psychological therapies congress in Auckland across the New Zealand clock change, written apart from the code, frozen first", cases: heldout29Cases, bundle: heldout29Bundle},
+	{Name: "heldout30", Role: HeldOut, About: "a libraries, archives and information-services conference in Cape Town, written apart from the code, frozen first", cases: heldout30Cases, bundle: heldout30Bundle},
 	{Name: "realconf", Role: HeldOut, About: "FOSSASIA Summit 2017, frozen cases", DataFile: realconfData, cases: realconfCases},
 }
 
