@@ -163,6 +163,10 @@ var (
 	heldout30Bundle []byte
 	//go:embed heldout30/cases.jsonl
 	heldout30Cases []byte
+	//go:embed heldout31/bundle.json
+	heldout31Bundle []byte
+	//go:embed heldout31/cases.jsonl
+	heldout31Cases []byte
 	//go:embed realconf/cases.jsonl
 	realconfCases []byte
 	//go:embed realconf/dev_cases.jsonl
@@ -210,6 +214,7 @@ var Sets = []Set{
 	{Name: "heldout28", Role: HeldOut, About: "a brewing, fermentation and beverage-science congress in Prague across the European clock change, written apart from the code, frozen first", cases: heldout28Cases, bundle: heldout28Bundle},
 	{Name: "heldout29", Role: HeldOut, About: "a mental-health services and psychological therapies congress in Auckland across the New Zealand clock change, written apart from the code, frozen first", cases: heldout29Cases, bundle: heldout29Bundle},
 	{Name: "heldout30", Role: HeldOut, About: "a libraries, archives and information-services conference in Cape Town, written apart from the code, frozen first", cases: heldout30Cases, bundle: heldout30Bundle},
+	{Name: "heldout31", Role: HeldOut, About: "a ceramics, glass and advanced-materials conference in Nagoya, written apart from the code, frozen first", cases: heldout31Cases, bundle: heldout31Bundle},
 	{Name: "realconf", Role: HeldOut, About: "FOSSASIA Summit 2017, frozen cases", DataFile: realconfData, cases: realconfCases},
 }
 
