@@ -159,14 +159,16 @@ func tableWords(tb search.Table) string {
 
 func quote(s string) string { return "“" + s + "”" }
 
-func pivotNote(from, to search.Table, outcome agent.Outcome, topic string) string {
+// pivotNote says why the search moves to another table; what is the
+// question's words as the note may quote them (see quotedOr).
+func pivotNote(from, to search.Table, outcome agent.Outcome, what string) string {
 	fit := map[search.Table]string{search.Sessions: "the talks on it", search.Speakers: "the speakers who work on it", search.Exhibitors: "the exhibitors offering it"}[to]
 	if outcome == agent.Weak { // something came back, only not close enough: "none covers it" would be untrue
 		found := map[search.Table]string{search.Sessions: "The talks I found", search.Speakers: "The speakers I found", search.Exhibitors: "The exhibitors I found"}[from]
-		return fmt.Sprintf("%s only partly match %s; %s may fit better, so let me check them.", found, quote(shorten(topic, 8)), fit)
+		return fmt.Sprintf("%s only partly match %s; %s may fit better, so let me check them.", found, what, fit)
 	}
 	none := map[search.Table]string{search.Sessions: "No talk", search.Speakers: "None of the speakers", search.Exhibitors: "No exhibitor"}[from]
-	return fmt.Sprintf("%s covers %s directly; %s look like a better fit, so let me check them.", none, quote(shorten(topic, 8)), fit)
+	return fmt.Sprintf("%s covers %s directly; %s look like a better fit, so let me check them.", none, what, fit)
 }
 
 // shorten keeps the first n words of s, ending before a word that opens a

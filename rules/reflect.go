@@ -169,12 +169,12 @@ func decideFor(in *agent.ReflectInput, q search.Query, off search.Ablation) (act
 			qs = append(qs, like(q, target, search.Faceted, text, search.DefaultLimit))
 			why += fmt.Sprintf(", and look in %s too (%s)", target, because)
 		}
-		return action{agent.Rewrite, qs, why, rw.note()}, true
+		return action{agent.Rewrite, qs, why, rw.note(in.Message)}, true
 	}
 	if target != "" {
 		qs := []search.Query{like(q, target, search.Faceted, text, search.DefaultLimit)}
 		return action{agent.Pivot, qs, fmt.Sprintf("%s; %s%s → pivot to %s", status, because, rw.reason(), target),
-			pivotNote(q.Table, target, outcome, text)}, true
+			pivotNote(q.Table, target, outcome, quotedOr(in.Message, text, "what you asked"))}, true
 	}
 	if q.Filter != nil && outcome == agent.Empty {
 		if a, ok := widen(in, q, status); ok {
@@ -183,7 +183,7 @@ func decideFor(in *agent.ReflectInput, q search.Query, off search.Ablation) (act
 	}
 	if rw.changed && top < cal.Threshold {
 		return action{agent.Rewrite, []search.Query{like(q, q.Table, q.Mode, rw.text, q.Limit)},
-			fmt.Sprintf("%s;%s → rewrite", status, rw.reason()), rw.note()}, true
+			fmt.Sprintf("%s;%s → rewrite", status, rw.reason()), rw.note(in.Message)}, true
 	}
 	if p := probeFor(in, q.Text, q.Table, q.Mode.Other()); p.TopScore >= cal.Confident && p.TopScore > top+0.05 {
 		return action{agent.Pivot, []search.Query{like(q, q.Table, p.Mode, q.Text, q.Limit)},
@@ -210,9 +210,10 @@ func widen(in *agent.ReflectInput, q search.Query, status string) (action, bool)
 // the loosest level was tried in this mode it tries the other mode there.
 func relaxAction(in *agent.ReflectInput, q search.Query, status string) (action, bool) {
 	cal := in.Calibration
-	note := fmt.Sprintf("I found possible matches for %s, but none is a close fit yet, so I'm widening the search.", quote(q.Text))
+	what := quotedOr(in.Message, q.Text, "your question")
+	note := fmt.Sprintf("I found possible matches for %s, but none is a close fit yet, so I'm widening the search.", what)
 	if summary(in, q.Table).Outcome == agent.Empty {
-		note = fmt.Sprintf("Nothing came back for %s yet, so I'm widening the search.", quote(q.Text))
+		note = fmt.Sprintf("Nothing came back for %s yet, so I'm widening the search.", what)
 	}
 	best := bestProbe(in, q, nil)
 	why := fmt.Sprintf("%s; question words are known here and no other table does better (best: %s %.2f) → relax", status, best.Table, best.TopScore)

@@ -218,8 +218,9 @@ func (r rewritten) reason() string {
 	return " " + strings.Join(parts, "; ")
 }
 
-// note tells the attendee what the rewrite does, in one sentence.
-func (r rewritten) note() string {
+// note tells the attendee what the rewrite does, in one sentence, quoting
+// their message only where it reads as they wrote it.
+func (r rewritten) note(message string) string {
 	switch {
 	case len(r.expanded) > 0 && r.expanded[0][0] != r.expanded[0][1]:
 		e := r.expanded[0]
@@ -227,9 +228,13 @@ func (r rewritten) note() string {
 	case len(r.expanded) > 0:
 		return fmt.Sprintf("This programme writes it as %s, so I'm searching for that too.", quote(strings.ToUpper(r.expanded[0][0])))
 	case len(r.dropped) > 0:
-		return fmt.Sprintf("This programme never mentions %s, so I'm searching for %s instead.", quote(strings.Join(r.dropped, ", ")), quote(shorten(r.text, 8)))
+		return fmt.Sprintf("This programme never mentions %s, so I'm searching for %s instead.", wordList(dedupe(r.dropped)),
+			quotedOr(message, r.text, "the rest of your question"))
 	}
-	return fmt.Sprintf("Nothing matched closely, so I'm also looking for %s, which this programme uses alongside it.", quote(strings.Join(r.related, " and ")))
+	// The words themselves stay in the trace: the ones a programme shares
+	// across the best matches are often a name of a place or product, which
+	// would read as a non sequitur.
+	return "Nothing matched closely, so I'm adding words this programme often uses alongside yours."
 }
 
 // acronymFor is the acronym the conference writes, without spelling it
