@@ -206,6 +206,26 @@ func TestRelatedWordsComeFromTheBestDocuments(t *testing.T) {
 	assert.NotContains(t, got, "vector", "related repeats the question")
 }
 
+// Feedback words are what the matching documents are about: not the first
+// name of the speaker they share, nor the year both mention.
+func TestRelatedWordsLeaveOutNamesAndNumbers(t *testing.T) {
+	doc := func(key, title, body, names string) Doc {
+		return Doc{Key: key, Group: "sessions", Fields: []Field{{Text: title, Weight: 2}, {Text: body, Weight: 1}, {Text: names, Weight: 1, Name: true}}}
+	}
+	docs := []Doc{
+		doc("sessions/a", "Soil moisture in 2027", "Drip irrigation scheduled from soil moisture probes.", "Zoya Khan"),
+		doc("sessions/b", "Moisture sensing for orchards", "Irrigation decisions for 2027 orchards.", "Zoya Ahmed"),
+	}
+	for i, topic := range []string{"Ledger audits", "Cargo cranes", "Bridge paint", "Tunnel lighting", "Rail sleepers", "Harbour tugs", "Roof tiles", "Glass kilns"} {
+		docs = append(docs, doc(fmt.Sprintf("sessions/x%d", i), topic, topic+" explained.", "Sam Lee"))
+	}
+	c := Build(docs)
+	got := c.Related("sessions", c.Analyze("soil moisture"), 2)
+	assert.Contains(t, got, "irrigation")
+	assert.NotContains(t, got, "zoya", "a speaker's first name is no topic")
+	assert.NotContains(t, got, "2027", "a year is no topic")
+}
+
 func TestLanguageIsRecognised(t *testing.T) {
 	c := corpus()
 	for text, want := range map[string]string{

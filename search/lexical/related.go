@@ -77,29 +77,40 @@ func (c *Corpus) Related(group string, a Analysis, n int) []string {
 	return out
 }
 
-// feedback weighs the stems of the top documents: idf times the share of
-// those documents having the stem, counting only stems in at least two of
-// them (or the one document when only one matched).
+// feedback weighs the stems of the top documents as a relevance model: the
+// share of those documents having the stem, each document counted by how
+// much of the question it covers, times the stem's rarity here and its
+// specificity in general English, so that a word the matching documents
+// share by chance (a number, a first name, "new") does not outweigh the
+// words they are about. Only stems in at least two of them (or the one
+// document when only one matched) count, and no stem of a person's name.
 func (c *Corpus) feedback(x *index, a Analysis, top []Match) map[string]float64 {
 	asked := map[string]bool{}
 	for _, k := range a.Concepts {
 		asked[k.Stem] = true
 	}
 	need := min(2, len(top))
-	in := map[string]int{} // stem → top documents having it
+	in, docs := map[string]int{}, map[string]float64{} // stem → top documents having it, and their coverage
+	var total float64
 	for _, m := range top {
+		total += m.Coverage
 		for _, s := range x.stems[x.byKey[m.Key]] {
 			in[s]++
+			docs[s] += m.Coverage
 		}
 	}
 	weight := map[string]float64{}
 	for s, n := range in {
-		if asked[s] || terms.IsStop(s) || float64(c.vocab.df[s]) > 0.2*float64(c.vocab.docs) || n < need {
+		if asked[s] || terms.IsStop(s) || c.vocab.named[s] || hasDigit(s) || float64(c.vocab.df[s]) > 0.2*float64(c.vocab.docs) || n < need {
 			continue
 		}
-		weight[s] = c.vocab.idf(c.vocab.df[s]) * float64(n) / float64(len(top))
+		weight[s] = c.vocab.idf(c.vocab.df[s]) * docs[s] / max(total, 1e-9) * terms.Specificity(c.Surface(s))
 	}
 	return weight
+}
+
+func hasDigit(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool { return r >= '0' && r <= '9' })
 }
 
 func sortedByWeight(w map[string]float64) []string {

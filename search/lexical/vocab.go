@@ -23,11 +23,12 @@ type vocabulary struct {
 	fixes    memo                      // spelling corrections already worked out
 	clips    memo                      // clipped words already worked out
 	topical  map[string]bool           // stems found outside people's names
+	named    map[string]bool           // stems found in people's names
 	hyphens  map[string]string         // a hyphenated word written whole ("wifi") → as written ("wi-fi")
 }
 
 func newVocabulary() *vocabulary {
-	return &vocabulary{df: map[string]int{}, words: map[string]int{}, forms: map[string]map[string]int{}, topical: map[string]bool{},
+	return &vocabulary{df: map[string]int{}, words: map[string]int{}, forms: map[string]map[string]int{}, topical: map[string]bool{}, named: map[string]bool{},
 		hyphens: map[string]string{}}
 }
 
@@ -40,6 +41,7 @@ func (v *vocabulary) addDoc(d Doc, stems map[string]bool) {
 		v.addHyphened(f.Text)
 		for _, t := range terms.Content(f.Text) {
 			v.topical[t.Stem] = v.topical[t.Stem] || !f.Name
+			v.named[t.Stem] = v.named[t.Stem] || f.Name
 			v.words[t.Raw]++
 			if v.forms[t.Stem] == nil {
 				v.forms[t.Stem] = map[string]int{}
