@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -212,16 +213,19 @@ const quoteWords = 10
 
 // quotable is the topic quoted as a phrase: whole, or up to where a new
 // part of its sentence starts ("make realistic fake patient datasets so
-// researchers…" → "make realistic fake patient datasets"). A topic cut
-// at the word limit, or down to fewer than two content words ("Two things
-// on my list: …"), would read as mangled, so it is not quoted.
-func quotable(topic string) string {
+// researchers…" → "make realistic fake patient datasets"), as the
+// attendee wrote it in source (their message, or its English reading). A
+// topic cut at the word limit, down to fewer than two content words ("Two
+// things on my list: …"), or with words taken out of its middle ("germs in
+// swamp soil keep a little lamp going try") would read as mangled, so it is
+// not quoted.
+func quotable(source, topic string) string {
 	q := shorten(topic, quoteWords)
 	n, all := len(strings.Fields(q)), len(strings.Fields(topic))
 	if n < all && (n >= quoteWords || len(terms.Content(q)) < 2) {
 		return "what you asked for"
 	}
-	return quote(q)
+	return quotedOr(source, q, "what you asked for")
 }
 
 // nothingFits says that nothing fits the question; when items outside its
@@ -243,7 +247,7 @@ func nothingFits(in *agent.RespondInput, name string, alt alternatives) string {
 	if topic == "" {
 		topic = asked(in.Message, in.Reading)
 	}
-	msg := fmt.Sprintf("I couldn't find anything at %s that clearly matches %s.", at, quotable(topic))
+	msg := fmt.Sprintf("I couldn't find anything at %s that clearly matches %s.", at, quotable(cmp.Or(in.Reading, in.Message), topic))
 	switch {
 	case len(alt.picks) > 0:
 		return msg + "\n"

@@ -11,9 +11,10 @@ import (
 	"github.com/erleah/erleah-agent/search/searchtest"
 )
 
-// A topic is quoted up to where a new part of its sentence starts, and not
-// at all when the quote would be cut at the word limit or left with less
-// than two content words.
+// A topic is quoted up to where a new part of its sentence starts, as the
+// attendee wrote it, and not at all when the quote would be cut at the
+// word limit, left with less than two content words, or made of words the
+// message does not hold unbroken.
 func TestQuotableQuotesAPhraseOrNothing(t *testing.T) {
 	for topic, want := range map[string]string{
 		"sauna": "“sauna”",
@@ -21,8 +22,11 @@ func TestQuotableQuotesAPhraseOrNothing(t *testing.T) {
 		"Two things on my list: login screens and car dashboards":                                   "what you asked for",
 		"login screens sign-in across devices car dashboards driver apps android auto smart lock":   "what you asked for",
 	} {
-		assert.Equal(t, want, quotable(topic), topic)
+		assert.Equal(t, want, quotable(topic, topic), topic)
 	}
+	msg := "Can germs in swamp soil keep a little lamp going? I'd love to try that"
+	assert.Equal(t, "what you asked for", quotable(msg, "germs in swamp soil keep a little lamp going try"))
+	assert.Equal(t, "“Swamp Soil”", quotable("Any talks on Swamp Soil?", "swamp soil"))
 }
 
 // When nothing reaches the hedge level, an item that stands alone in a
