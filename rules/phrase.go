@@ -75,8 +75,8 @@ func quotedOr(message, text, otherwise string) string {
 	return otherwise
 }
 
-// wordList quotes up to four words, "“a”, “b” or “c”", and says how many
-// more there are.
+// wordList quotes up to four words, "“a”, “b” or “c”", and says when
+// there are more.
 func wordList(words []string) string {
 	const most = 4
 	q := make([]string, 0, most)
