@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/erleah/erleah-agent/search"
 	"github.com/erleah/erleah-agent/search/lexical"
@@ -94,17 +95,32 @@ func (r *rewritten) word(lex *search.Lexicon, written string) []string {
 	switch {
 	case w == "" || terms.IsStop(w):
 		return []string{written}
+	case !known(lex, w) && terms.IsStopMisspelled(w): // "wher": a function word mistyped, neither searched nor missing
+		return nil
 	case lexical.Generic(w): // says nothing to search for: not searched, not shown
 		return nil
 	case known(lex, w):
 		return []string{written}
 	}
-	if exp := lex.Corpus().Expansions(w); len(exp) > 0 && !lexical.OtherLanguageWord(strings.Trim(written, `.,;:!?¿¡"'“”‘’()[]{}`)) {
+	if exp := lex.Corpus().Expansions(w); len(exp) > 0 && abbreviation(written) {
 		r.expanded = append(r.expanded, [2]string{w, exp[0]})
 		return []string{exp[0]}
 	}
 	r.dropped = append(r.dropped, w)
 	return nil
+}
+
+// abbreviation reports whether a written word may be short for something:
+// not a word of another language, and not an English word of four letters
+// or more written in lower case ("came", "farms", "docs"; "LoRA", "rag" and
+// "ml" may be).
+func abbreviation(written string) bool {
+	w := strings.Trim(written, `.,;:!?¿¡"'“”‘’()[]{}`)
+	lower := strings.ToLower(w)
+	if lower == w && utf8.RuneCountInString(w) >= 4 && terms.IsEnglish(w) {
+		return false
+	}
+	return !lexical.OtherLanguageWord(w)
 }
 
 // split cuts a written word at its slashes ("AR/VR"), and at its hyphens

@@ -84,3 +84,12 @@ func TestARewriteLeavingOneLighterWordIsNotMade(t *testing.T) {
 	assert.Equal(t, []string{"zzqxv"}, r.dropped)
 	assert.False(t, r.outweighed, "text %q", r.text)
 }
+
+// An English word typed in lower case is not read as an abbreviation
+// ("came" is no C… A… M… E…); one written as an acronym, or too short to
+// tell, may be.
+func TestAbbreviationNeedsTheLookOfOne(t *testing.T) {
+	for w, want := range map[string]bool{"came": false, "docs": false, "farms": false, "LoRA": true, "rag": true, "ml": true, "MVHR": true, "k8s": true} {
+		assert.Equal(t, want, abbreviation(w), w)
+	}
+}

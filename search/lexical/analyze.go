@@ -110,8 +110,11 @@ func (c *Corpus) Analyze(text string) Analysis {
 		if terms.IsStop(w) || generic[w] || seen[t.Stem] {
 			continue
 		}
-		seen[t.Stem] = true
 		k := c.concept(t, fixed[i])
+		if !k.Known() && terms.IsStopMisspelled(w) { // "wher is the…": a typo of no topic
+			continue
+		}
+		seen[t.Stem] = true
 		if k.Known() && !c.vocab.topical[k.Stem] && !named[w] {
 			k = Concept{Word: k.Word, Stem: nameOnly + k.Stem, Weight: c.vocab.idf(0)} // "parking" is not Jason Park
 		}

@@ -226,6 +226,19 @@ func TestRelatedWordsLeaveOutNamesAndNumbers(t *testing.T) {
 	assert.NotContains(t, got, "2027", "a year is no topic")
 }
 
+// A short word is not read as the initials of a speaker's name.
+func TestExpansionsAreNoPeoplesNames(t *testing.T) {
+	docs := []Doc{
+		{Key: "sessions/a", Group: "sessions", Fields: []Field{{Text: "Crisis communication for brands", Weight: 2}, {Text: "Press relations (PR) when a product is recalled.", Weight: 1}, {Text: "Priya Raghunathan", Weight: 1, Name: true}}},
+		{Key: "sessions/b", Group: "sessions", Fields: []Field{{Text: "Media training", Weight: 2}, {Text: "Facing cameras.", Weight: 1}, {Text: "Priya Raghunathan, Paul Rees", Weight: 1, Name: true}}},
+		{Key: "speakers/p1", Group: "speakers", Fields: []Field{{Text: "Priya Raghunathan", Weight: 2}, {Text: "Priya Raghunathan leads Priya Raghunathan Partners.", Weight: 1}}},
+	}
+	c := Build(docs)
+	got := c.Expansions("pr")
+	assert.NotContains(t, got, "priya raghunathan")
+	assert.NotContains(t, got, "Priya Raghunathan")
+}
+
 func TestLanguageIsRecognised(t *testing.T) {
 	c := corpus()
 	for text, want := range map[string]string{

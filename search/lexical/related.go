@@ -28,7 +28,20 @@ func (c *Corpus) Expansions(word string) []string {
 			out = []string{long} // "wasm" is WebAssembly, "mgmt" management
 		}
 	}
-	return slices.DeleteFunc(out, func(p string) bool { return strings.EqualFold(p, word) })
+	return slices.DeleteFunc(out, func(p string) bool { return strings.EqualFold(p, word) || c.aName(p) })
+}
+
+// aName reports whether every word of a phrase is a word of people's names
+// here: a question's short word does not stand for a speaker ("PR" is no
+// Priya Raghunathan).
+func (c *Corpus) aName(phrase string) bool {
+	ws := terms.Content(phrase)
+	for _, t := range ws {
+		if !c.vocab.named[t.Stem] {
+			return false
+		}
+	}
+	return len(ws) > 0
 }
 
 // singular is an acronym's singular when word may be its plural: at least

@@ -153,3 +153,21 @@ func american(w string) string {
 	}
 	return w
 }
+
+// IsStopMisspelled reports whether w (lower-cased) is a function word of
+// five letters or more typed with one letter missing ("wher", "ther",
+// "abot"): no English word, and nothing a question asks about.
+func IsStopMisspelled(w string) bool {
+	n := len(w)
+	if n < 4 || n > 7 || stopWords[w] || IsEnglish(w) {
+		return false
+	}
+	for i := 0; i <= n; i++ {
+		for c := byte('a'); c <= 'z'; c++ {
+			if stopWords[w[:i]+string(c)+w[i:]] {
+				return true
+			}
+		}
+	}
+	return false
+}
