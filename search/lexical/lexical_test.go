@@ -239,6 +239,26 @@ func TestExpansionsAreNoPeoplesNames(t *testing.T) {
 	assert.NotContains(t, got, "Priya Raghunathan")
 }
 
+// An expansion of three words or more counts in a document that lacks only
+// its least telling word ("money laundering" for anti-money laundering);
+// a shorter one needs every word.
+func TestALongExpansionCountsWithoutItsCommonestWord(t *testing.T) {
+	docs := []Doc{
+		{Key: "sessions/a", Group: "sessions", Fields: []Field{{Text: "Graph features against money laundering", Weight: 2}}},
+		{Key: "sessions/b", Group: "sessions", Fields: []Field{{Text: "Anti-fraud models for money transfers", Weight: 2}}},
+		{Key: "sessions/c", Group: "sessions", Fields: []Field{{Text: "Data lakes and their anti-patterns", Weight: 2}}},
+		{Key: "sessions/d", Group: "sessions", Fields: []Field{{Text: "Anti-spam filters", Weight: 2}}},
+	}
+	c := Build(docs)
+	a := c.Analyze("aml")
+	a.Explain(0, "anti-money laundering")
+	assert.Equal(t, 1.0, c.Coverage("sessions", "sessions/a", a), "lacks only anti, the commonest of the three here")
+	assert.Equal(t, 0.0, c.Coverage("sessions", "sessions/b", a), "lacks laundering, a telling word")
+	d := c.Analyze("dp")
+	d.Explain(0, "data protection")
+	assert.Equal(t, 0.0, c.Coverage("sessions", "sessions/c", d), "a two-word expansion needs both")
+}
+
 func TestLanguageIsRecognised(t *testing.T) {
 	c := corpus()
 	for text, want := range map[string]string{

@@ -87,20 +87,36 @@ func coverage(x *index, doc int32, a Analysis, total float64) float64 {
 	return got / total
 }
 
-// hasConcept reports whether a document has a concept's stem or every stem
-// of one of its alternatives.
+// hasConcept reports whether a document has a concept's stem or one of its
+// alternatives (see hasPhrase).
 func (x *index) hasConcept(k Concept, doc int32) bool {
 	if x.has(k.Stem, doc) {
 		return true
 	}
 	for _, alt := range k.Alts {
-		all := len(alt) > 0
-		for _, s := range alt {
-			all = all && x.has(s, doc)
-		}
-		if all {
+		if x.hasPhrase(alt, doc) {
 			return true
 		}
 	}
 	return false
+}
+
+// hasPhrase reports whether a document has every stem of a phrase, or,
+// for a phrase of three words or more, every one but the least telling:
+// its commonest in this table, or one the table never uses ("money
+// laundering" for anti-money laundering).
+func (x *index) hasPhrase(alt []string, doc int32) bool {
+	missing, commonest := -1, -1
+	for i, s := range alt {
+		if !x.has(s, doc) {
+			if missing >= 0 {
+				return false
+			}
+			missing = i
+		}
+		if commonest < 0 || x.idf[s] < x.idf[alt[commonest]] { // a stem the table never uses has no idf here
+			commonest = i
+		}
+	}
+	return len(alt) > 0 && (missing < 0 || (len(alt) >= 3 && missing == commonest))
 }
