@@ -259,6 +259,17 @@ func TestALongExpansionCountsWithoutItsCommonestWord(t *testing.T) {
 	assert.Equal(t, 0.0, c.Coverage("sessions", "sessions/c", d), "a two-word expansion needs both")
 }
 
+// Indefinite words are how a question asks, not what it asks about: "is
+// it covered anywhere?" names no thing the programme lacks.
+func TestIndefiniteWordsAreNoTopic(t *testing.T) {
+	c := corpus()
+	for _, q := range []string{"vector databases covered anywhere?", "is nobody doing vector databases?", "vector databases, or everything else"} {
+		for _, k := range c.Analyze(q).Unknown() {
+			assert.NotContains(t, []string{"anywhere", "nobody", "everything", "else"}, k.Word, q)
+		}
+	}
+}
+
 func TestLanguageIsRecognised(t *testing.T) {
 	c := corpus()
 	for text, want := range map[string]string{

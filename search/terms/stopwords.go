@@ -16,6 +16,7 @@ they this those through thus to too under until up upon us very via was wasn we 
 whatever when where whether which while who whom whose why will with within without would wouldn yet
 you your yours yourself yourselves hi hello hey thanks thank bonjour bonsoir salut merci hola gracias hallo danke ciao buongiorno grazie olá obrigado obrigada hej bedankt anyone anybody someone somebody something
 anything thing things want wanted wants looking look find finding show tell know help helps
+everything nothing everyone everybody nobody anywhere somewhere everywhere nowhere elsewhere whoever wherever whenever
 ve re ll m d s t
 arent isnt dont doesnt didnt cant wont wasnt werent havent hasnt hadnt shouldnt couldnt wouldnt mustnt
 im ive youre youve theyre theyve weve whats thats theres whos
