@@ -32,8 +32,9 @@ func alternates(question string) map[string][]string {
 }
 
 // explainByAlternates lets a word the conference never uses be met by the
-// known word it is an alternative to: an item with "AAP" answers "AAP / CFM
-// stuff" as fully as one with both.
+// word it is an alternative to, known or explained: an item with "AAP"
+// answers "AAP / CFM stuff" as fully as one with both, and one on
+// software-defined vehicles "SDV / OTA".
 func explainByAlternates(a lexical.Analysis, alts map[string][]string) {
 	for i, k := range a.Concepts {
 		if !missing(k) {
@@ -41,8 +42,12 @@ func explainByAlternates(a lexical.Analysis, alts map[string][]string) {
 		}
 		for _, x := range alts[k.Word] {
 			for _, o := range a.Concepts {
-				if o.Word == x && o.Known() {
+				switch {
+				case o.Word != x:
+				case o.Known():
 					a.Explain(i, x)
+				default:
+					a.Concepts[i].Alts = append(a.Concepts[i].Alts, o.Alts...)
 				}
 			}
 		}

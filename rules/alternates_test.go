@@ -31,3 +31,17 @@ func TestAnAcronymsAlternativeAnswersForIt(t *testing.T) {
 	assert.True(t, newEvidence(lex, planned, "", "any AAP / CFM stuff?").answers(item), "AAP or CFM")
 	assert.False(t, newEvidence(lex, planned, "", "any AAP CFM stuff?").answers(item), "AAP and CFM")
 }
+
+// The alternative may itself be an abbreviation the conference only
+// spells out: an item on Kubernetes answers "K8S / OTA".
+func TestAnExplainedAcronymsAlternativeAnswersForIt(t *testing.T) {
+	b, err := conference.Parse("alt.json", []byte(`{"conferences":[{"id":"c","name":"Garage","timezone":"UTC"}],
+ "sessions":[{"id":"s1","conference_id":"c","title":"Kubernetes in the garage","description":"Running workshop software on clusters."},
+  {"id":"s2","conference_id":"c","title":"Tyre storage","description":"Racks and rotation."}],"exhibitors":[],"speakers":[]}`))
+	require.NoError(t, err)
+	lex := search.NewLexicon(b)
+	item := search.Result{Item: search.Item{Ref: search.Ref{Table: search.Sessions, ID: "s1"}}}
+	planned := []search.Query{{Table: search.Sessions, Text: "K8S OTA"}}
+	assert.True(t, newEvidence(lex, planned, "", "K8S / OTA, who's on that?").answers(item), "K8S or OTA")
+	assert.False(t, newEvidence(lex, planned, "", "K8S and OTA, who's on that?").answers(item), "K8S and OTA")
+}
