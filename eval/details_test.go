@@ -28,7 +28,8 @@ type detailProbe struct {
 // TestDetailProbesFigures measures, on the detail probes written from the
 // probe conferences (details/probes.jsonl), how often the answer cites the
 // item asked about and how often it also shows the detail, and keeps both
-// at the figures EVAL.md reports (twenty-second session: 44 and 7 of 48).
+// at the figures EVAL.md reports (twenty-second session: 44 of 48 cited,
+// 7 showing the detail at its start and 21 at its end).
 func TestDetailProbesFigures(t *testing.T) {
 	probes := readDetailProbes(t)
 	cited, shown := 0, 0
@@ -52,7 +53,7 @@ func TestDetailProbesFigures(t *testing.T) {
 	}
 	t.Logf("detail probes: %d of %d cite the item, %d of them show the detail asked for", cited, len(probes), shown)
 	assert.GreaterOrEqual(t, cited, 42, "items cited")
-	assert.GreaterOrEqual(t, shown, 6, "details shown")
+	assert.GreaterOrEqual(t, shown, 19, "details shown")
 }
 
 func readDetailProbes(t *testing.T) []detailProbe {

@@ -23,9 +23,24 @@ func snippet(r search.Result, want []string, asksWhen bool) string {
 		}
 	}
 	if best == 0 || best < summarySentences && len(r.Summary) <= summaryClip { // the summary shows it whole
-		return lexical.Clip(r.Summary, summaryClip)
+		return lexical.Clip(r.Summary, summaryClip) + detail(r, want)
 	}
 	return "… " + lexical.Clip(r.Sentences[best], sentenceClip)
+}
+
+// detail is the later sentence that holds a word of the question which
+// neither the item's title nor its summary has, after the summary: "what
+// do I bring to the radar calibration hands-on?" is answered by "Bring
+// safety glasses", beside the summary that says what the session is.
+func detail(r search.Result, want []string) string {
+	named := terms.Stems(r.Title + " " + r.Summary)
+	ask := slices.DeleteFunc(slices.Clone(want), func(w string) bool { return slices.Contains(named, w) })
+	for i, s := range r.Sentences {
+		if i >= summarySentences && overlap(s, ask, false) > 0 {
+			return " … " + lexical.Clip(s, sentenceClip)
+		}
+	}
+	return ""
 }
 
 const (

@@ -34,3 +34,13 @@ func TestABulletSaysWhatIsOnOrOver(t *testing.T) {
 	assert.Equal(t, " · already over", runningAt(r, start.Add(time.Hour)))
 	assert.Equal(t, "", runningAt(search.Result{}, start), "not a session")
 }
+
+// A question asking for a detail the summary lacks gets the sentence that
+// gives it after the summary: "what do I bring to the radar calibration
+// hands-on?" is answered by "Bring safety glasses".
+func TestASnippetAddsTheDetailAsked(t *testing.T) {
+	desc := []string{"Set up a target frame and aim a front radar.", "Calibrate rear corner sensors on two training vehicles.", "Bring safety glasses."}
+	r := search.Result{Item: search.Item{Title: "Radar Calibration Hands-On", Summary: desc[0] + " " + desc[1], Sentences: desc}}
+	assert.Equal(t, r.Summary+" … "+desc[2], snippet(r, terms.Stems("what do i bring to the radar calibration hands-on"), false))
+	assert.Equal(t, r.Summary, snippet(r, terms.Stems("radar calibration"), false), "only its name asked: the summary")
+}
