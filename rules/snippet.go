@@ -14,7 +14,8 @@ import (
 // sentence of its description holds more of what the question asks for,
 // that sentence ("Wi-Fi: … the password is on your badge", "Exhibition
 // opening hours: …"). A question asking when counts a clock time as one of
-// its words.
+// its words. After a summary comes the sentence with the detail asked for,
+// when the summary lacks it (see detail).
 func snippet(r search.Result, want []string, asksWhen bool) string {
 	best, most := 0, 0
 	for i, s := range r.Sentences {
