@@ -1,11 +1,9 @@
 package agent
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
@@ -141,7 +139,7 @@ func (t *turn) companions(ctx context.Context) []search.Result {
 		slices.ContainsFunc(st.OriginalPlannedQueries, func(q search.Query) bool { return q.Table != search.Sessions }) {
 		return nil
 	}
-	best := map[string]search.Result{}
+	var out []search.Result
 	searched := map[string]bool{}
 	for _, q := range st.OriginalPlannedQueries {
 		if searched[q.Text] {
@@ -152,16 +150,8 @@ func (t *turn) companions(ctx context.Context) []search.Result {
 		if err != nil {
 			return nil
 		}
-		for _, r := range rs {
-			if b, ok := best[r.Key()]; !ok || r.Score > b.Score {
-				best[r.Key()] = r
-			}
-		}
+		out = mergeResults(out, rs)
 	}
-	out := slices.Collect(maps.Values(best))
-	slices.SortFunc(out, func(a, b search.Result) int {
-		return cmp.Or(cmp.Compare(b.Score, a.Score), strings.Compare(a.Key(), b.Key()))
-	})
 	return out[:min(len(out), companionLimit)]
 }
 

@@ -40,7 +40,9 @@ func TestRewriteNoteNamesTheMissingWordsAndQuotesNoFragment(t *testing.T) {
 	assert.Equal(t, "This programme never mentions “zzqxv” or “qqwwz”, so I'm searching for “kubernetes autoscaling” instead.", r.note(msg))
 }
 
-func TestWordListSaysHowManyMore(t *testing.T) {
+// A list of the words the programme lacks quotes each, and says when it
+// leaves some out.
+func TestWordListSaysWhenThereAreMore(t *testing.T) {
 	assert.Equal(t, "“a”", wordList([]string{"a"}))
 	assert.Equal(t, "“a”, “b” or “c”", wordList([]string{"a", "b", "c"}))
 	assert.Equal(t, "“a”, “b”, “c”, “d” and other words you used", wordList([]string{"a", "b", "c", "d", "e"}))

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/erleah/erleah-agent/search/terms"
 )
@@ -114,16 +115,12 @@ func (c *Corpus) feedback(x *index, a Analysis, top []Match) map[string]float64 
 	}
 	weight := map[string]float64{}
 	for s, n := range in {
-		if asked[s] || terms.IsStop(s) || c.vocab.named[s] || hasDigit(s) || float64(c.vocab.df[s]) > 0.2*float64(c.vocab.docs) || n < need {
+		if asked[s] || terms.IsStop(s) || c.vocab.named[s] || strings.ContainsFunc(s, unicode.IsDigit) || float64(c.vocab.df[s]) > 0.2*float64(c.vocab.docs) || n < need {
 			continue
 		}
 		weight[s] = c.vocab.idf(c.vocab.df[s]) * docs[s] / max(total, 1e-9) * terms.Specificity(c.Surface(s))
 	}
 	return weight
-}
-
-func hasDigit(s string) bool {
-	return strings.ContainsFunc(s, func(r rune) bool { return r >= '0' && r <= '9' })
 }
 
 func sortedByWeight(w map[string]float64) []string {
