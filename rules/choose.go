@@ -29,7 +29,7 @@ type pick struct {
 // each speaker with the talk of theirs that answers.
 func choose(in *agent.RespondInput) map[search.Table][]pick {
 	ev := questionEvidence(in)
-	fits := judge(in, ev)
+	fits := forErrand(in, judge(in, ev))
 	top := float32(0) // the best answering score in any table: picks stay within reach of it
 	for _, rs := range in.Results {
 		for _, r := range rs {

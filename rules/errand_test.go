@@ -1,0 +1,39 @@
+package rules_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/erleah/erleah-agent/agent"
+	"github.com/erleah/erleah-agent/conference"
+	"github.com/erleah/erleah-agent/search/searchtest"
+)
+
+// A question asking where to do an errand ("where can I park?") is
+// answered by a place or a service (a session of no talk format, a booth),
+// never by a talk about the matter; asking where to learn about it, or for
+// a talk, is answered by the talk.
+func TestAnErrandIsAnsweredByAPlaceNotATalk(t *testing.T) {
+	b, err := conference.Parse("e.json", []byte(`{"conferences":[{"id":"ams","name":"Harbour Days","timezone":"Europe/Amsterdam","starts_on":"2026-10-24","ends_on":"2026-10-25"}],
+ "sessions":[
+  {"id":"parking","conference_id":"ams","title":"Parking policy for port cities","description":"Parking pricing, car parks and parking maximums near the quays.","format":"talk","starts_at":"2026-10-24T10:00:00+02:00","ends_at":"2026-10-24T10:45:00+02:00"},
+  {"id":"cloak","conference_id":"ams","title":"Registration and cloakroom","description":"Collect your badge; the cloakroom takes coats and bags all day.","format":"other","starts_at":"2026-10-24T08:00:00+02:00","ends_at":"2026-10-24T09:00:00+02:00"}],
+ "exhibitors":[],
+ "speakers":[]}`))
+	require.NoError(t, err)
+	eng, conf := searchtest.Engine(t, b), agent.Conference{ID: "ams", Name: "Harbour Days", StartsOn: "2026-10-24"}
+	early := time.Date(2026, 10, 24, 6, 0, 0, 0, time.UTC)
+	for _, msg := range []string{"where can I park my car?", "is there somewhere I can leave my coat and bags?"} {
+		st := ask(t, eng, conf, msg, early)
+		assert.NotContains(t, cited(st), "parking", "%s: %s", msg, st.ResponseText)
+	}
+	st := ask(t, eng, conf, "is there somewhere I can leave my coat and bags?", early)
+	assert.Contains(t, cited(st), "cloak", "answer: %s", st.ResponseText)
+	for _, msg := range []string{"where can I learn about parking policy?", "where can I park? any talk on parking pricing?"} {
+		st = ask(t, eng, conf, msg, early)
+		assert.Contains(t, cited(st), "parking", "%s: %s", msg, st.ResponseText)
+	}
+}
