@@ -167,6 +167,10 @@ var (
 	heldout31Bundle []byte
 	//go:embed heldout31/cases.jsonl
 	heldout31Cases []byte
+	//go:embed heldout32/bundle.json
+	heldout32Bundle []byte
+	//go:embed heldout32/cases.jsonl
+	heldout32Cases []byte
 	//go:embed realconf/cases.jsonl
 	realconfCases []byte
 	//go:embed realconf/dev_cases.jsonl
@@ -215,6 +219,7 @@ var Sets = []Set{
 	{Name: "heldout29", Role: HeldOut, About: "a mental-health services and psychological therapies congress in Auckland across the New Zealand clock change, written apart from the code, frozen first", cases: heldout29Cases, bundle: heldout29Bundle},
 	{Name: "heldout30", Role: HeldOut, About: "a libraries, archives and information-services conference in Cape Town, written apart from the code, frozen first", cases: heldout30Cases, bundle: heldout30Bundle},
 	{Name: "heldout31", Role: HeldOut, About: "a ceramics, glass and advanced-materials conference in Nagoya, written apart from the code, frozen first", cases: heldout31Cases, bundle: heldout31Bundle},
+	{Name: "heldout32", Role: HeldOut, About: "a translation, localisation and interpreting conference in Montréal across the North American clock change, written apart from the code, frozen first", cases: heldout32Cases, bundle: heldout32Bundle},
 	{Name: "realconf", Role: HeldOut, About: "FOSSASIA Summit 2017, frozen cases", DataFile: realconfData, cases: realconfCases},
 }
 
