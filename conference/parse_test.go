@@ -113,3 +113,18 @@ func TestLoadFile(t *testing.T) {
 	_, err = conference.LoadFile(filepath.Join(dir, "missing.json"))
 	assert.ErrorIs(t, err, os.ErrNotExist, "missing file")
 }
+
+// A facet may be a number, a truth value or a list of texts and numbers, as
+// programmes export them: counts read as written, true as the key's words,
+// false and null as nothing; an object is still refused, naming its key.
+func TestFacetsReadNumbersAndTruthValues(t *testing.T) {
+	b, err := conference.Parse("f.json", []byte(`{"conferences": [{"id": "c1", "name": "One"}],
+ "sessions": [{"id": "s1", "conference_id": "c1", "title": "ROS 2 lab",
+   "facets": {"capacity": 24, "signup_required": true, "recorded": false, "room_notes": null, "levels": ["beginner", 2]}}]}`))
+	require.NoError(t, err)
+	assert.Equal(t, conference.Facets{"capacity": "24", "signup_required": "signup required", "levels": "beginner; 2"}, b.Sessions[0].Facets)
+	_, err = conference.Parse("o.json", []byte(`{"conferences": [{"id": "c1", "name": "One"}],
+ "sessions": [{"id": "s1", "conference_id": "c1", "title": "Lab", "facets": {"room": {"floor": 2}}}]}`))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `sessions[0]: facet "room": expected a text, a number, true or false, or a list of them`)
+}
