@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/erleah/erleah-agent/search/terms"
 )
 
 // pre is a preposition that belongs to a day expression ("on Friday",
@@ -206,15 +208,16 @@ func (p *found) numeric(m match) bool {
 	return true
 }
 
-// ordinalUse lists the words after "18th" that make it something else
-// than a date ("the 18th floor").
-var ordinalUse = []string{"floor", "century", "anniversary", "birthday", "edition", "place", "time", "row", "annual", "percentile", "street"}
+// dayParts are the parts of a day a date may come before.
+var dayParts = map[string]bool{"morning": true, "mornings": true, "afternoon": true, "afternoons": true, "arvo": true, "evening": true, "evenings": true, "night": true, "nights": true}
 
 // ordinal records "the 18th": the conference day with that day of the
-// month, or else the next date with it.
+// month, or else the next date with it. Followed by a word of content it
+// is no date but what it counts ("the 18th floor", "a 7th axis"), unless
+// that word is a part of the day ("the 18th morning").
 func (p *found) ordinal(m match) bool {
 	n := atoi(m.group("d"))
-	if n < 1 || n > 31 || slices.Contains(ordinalUse, nextWord(m)) {
+	if next := nextWord(m); n < 1 || n > 31 || (next != "" && !terms.IsStop(next) && !dayParts[next]) {
 		return false
 	}
 	if d, ok := p.c.nearest(p.today, func(d time.Time) bool { return d.Day() == n }); ok {
