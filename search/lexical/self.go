@@ -12,10 +12,11 @@ var selfDescription = regexp.MustCompile(`(?i)^(?:i\s+am|i'm|im|we\s+are|we're|i
 
 // ownPlans is a clause about the attendee's own day, not a topic: what
 // they are through with ("done with talks for today"), how they are getting
-// there ("running late", "on my way") or whether they will be there ("trying to decide if I stay for the last day", "trying to
+// there ("running late", "I might be late", "on my way") or whether they will be there ("trying to decide if I stay for the last day", "trying to
 // figure out when to set my alarm").
 var ownPlans = regexp.MustCompile(`(?i)^(?:(?:i\s+am|i'm|im|we\s+are|we're)\s+)?(?:(?:all|just|now|pretty\s+much)\s+)?(?:done|finished)\s+with\b` +
 	`|^(?:(?:i\s+am|i'm|im|we\s+are|we're)\s+)?(?:running\s+(?:a\s+bit\s+|very\s+|really\s+|so\s+)?(?:late|behind)|stuck\s+in\s+traffic|on\s+my\s+way|on\s+our\s+way)\b` +
+	`|^(?:i|we)(?:'ll|\s+(?:might|may|will|could|would|should))\s+(?:probably\s+|likely\s+)?(?:be\s+(?:a\s+(?:bit|little)\s+|very\s+|really\s+|so\s+)?(?:late|delayed)|miss\s+the\s+(?:start|beginning))\b` +
 	`|^(?:(?:i\s+am|i'm|im|we\s+are|we're)\s+)?(?:still\s+)?(?:trying|wanting|hoping)\s+to\s+(?:decide|figure\s+out|work\s+out|plan)\s+(?:(?:if|whether)\s+(?:i|we)\s+(?:should\s+|will\s+|can\s+)?|(?:when|what\s+time|how\s+early)\s+(?:(?:i|we)\s+(?:should\s+|need\s+to\s+|have\s+to\s+)?|to\s+))(?:stay|come|go|leave|attend|skip|stick\s+around|come\s+back|arrive|get\s+(?:up|in|there)|wake\s+up|sleep\s+in|lie\s+in|set\s+(?:my|an|the)\s+alarm|head\s+(?:over|in|out))\b`)
 
 // afterIAm captures the word (and the one after it) that follows "I am"/

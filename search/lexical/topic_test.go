@@ -155,6 +155,8 @@ func TestTopicDropsRhetoricalEndsAndStartVerbs(t *testing.T) {
 	assert.True(t, SaysWhenFree("I've got 30 min before a call"))
 	assert.True(t, SaysWhenFree("running late, will reach by 11."))
 	assert.Equal(t, "LED screen talks", Topic("Running late, stuck in traffic. Any LED screen talks?"))
+	assert.Equal(t, "LED screen talks", Topic("I might be a bit late, any LED screen talks?"))
+	assert.Equal(t, "LED screen talks", Topic("any LED screen talks? we'll miss the start"))
 	assert.False(t, SaysWhenFree("I'm a terminal manager from Antwerp."))
 	asking, told := Told("Can't sleep, jet lag. Can I still get into a workshop?")
 	assert.Equal(t, []string{"Can I still get into a workshop?"}, asking)
