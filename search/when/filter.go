@@ -45,6 +45,10 @@ type Filter struct {
 	// day): a session one of them matches never matches. The first one's
 	// Label says them all. Widening keeps them.
 	Except []Filter `json:"except,omitempty"`
+	// FromNow says the window starts when the question was asked ("in the
+	// next 30 minutes"): widening keeps its start, since what is over is
+	// no answer.
+	FromNow bool `json:"from_now,omitempty"`
 	// Label says the filter in plain words for the attendee, such as
 	// "tomorrow morning (Wed 21 Oct), in Hall 1, workshops".
 	Label string `json:"label,omitempty"`

@@ -200,7 +200,7 @@ func (p *found) relativeWord() bool {
 // window sets the time constraint of f and returns how it reads.
 func (p *found) window(f *Filter) string {
 	if p.within > 0 {
-		f.From, f.To = p.now, p.now.Add(p.within)
+		f.From, f.To, f.FromNow = p.now, p.now.Add(p.within), true
 		return withinWords(p.within)
 	}
 	tod, timed := p.timeOfDay()

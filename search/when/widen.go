@@ -44,6 +44,14 @@ func widenTimeOfDay(f Filter, c conf) (Filter, string, bool) {
 	if !d1.Equal(d2) || (lo == 0 && hi == 1440) {
 		return f, "", false
 	}
+	if f.FromNow { // forward only: the rest of the day, then of the conference
+		if hi == 1440 {
+			return f, "", false
+		}
+		why := "the rest of " + long(d1) + " instead of " + fromNowWords(f, c)
+		f.To = c.at(d1, 1440)
+		return f, why, true
+	}
 	f.From, f.To = c.at(d1, 0), c.at(d1, 1440)
 	return f, "the whole of " + long(d1) + " instead of " + partWords(lo, hi), true
 }
@@ -77,6 +85,14 @@ func widenDays(f Filter, c conf) (Filter, string, bool) {
 		whole += " (" + dateRange(c.days[0], c.days[len(c.days)-1], "Jan") + ")"
 	}
 	why := whole + " instead of " + c.describe(f)
+	if f.FromNow {
+		if f.To.IsZero() {
+			return f, "", false // already the rest of it
+		}
+		why = "the rest of the conference instead of " + fromNowWords(f, c)
+		f.To = time.Time{}
+		return f, why, true
+	}
 	f.From, f.To = time.Time{}, time.Time{}
 	return f, why, true
 }
@@ -143,4 +159,13 @@ func widenFormats(f Filter, _ conf) (Filter, string, bool) {
 		return f, "", false
 	}
 	return g, "any kind of session instead of only " + formatWords(f.Formats), true
+}
+
+// fromNowWords says a window from now as the attendee did ("the next 30
+// minutes").
+func fromNowWords(f Filter, c conf) string {
+	if w, ok := strings.CutPrefix(f.Label, "in "); ok {
+		return w
+	}
+	return c.describe(f)
 }

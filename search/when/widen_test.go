@@ -93,6 +93,14 @@ func TestWidenAtATime(t *testing.T) {
 	})
 }
 
+// A window from now widens forward: what is over is no answer.
+func TestWidenAWindowFromNowKeepsItsStart(t *testing.T) {
+	runWiden(t, "anything in the next 30 minutes?", sgCal, []widenStep{
+		{"the rest of Tuesday 20 October instead of the next 30 minutes", parseCase{from: sgNow, to: sg(21, 0, 0)}, "Tue 20 Oct after 10:30"},
+		{"the rest of the conference instead of Tue 20 Oct after 10:30", parseCase{from: sgNow}, "from Tue 20 Oct 10:30 on"},
+	})
+}
+
 func TestWidenStillOn(t *testing.T) {
 	runWiden(t, "workshops still on today", sgCal, []widenStep{
 		{"the whole of Tuesday 20 October instead of after 10:30",
