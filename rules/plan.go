@@ -37,7 +37,7 @@ var (
 	// vendorVerbs after "who" ask for a company.
 	vendorVerbs = wordSet("makes manufactures supplies offers provides distributes builds")
 	// fillerWords carry no topic in a question to the assistant.
-	fillerWords = wordSet("any there conference event events day days today tomorrow recommend recommendation suggest interested interesting good great best should go see attend attending visit where when which what whats does do is are can could would will me my i we us our anything something happening going")
+	fillerWords = wordSet("any there conference event events day days today tomorrow recommend recommendation suggest highlight highlights unmissable interested interesting good great best should go see attend attending visit where when which what whats does do is are can could would will me my i we us our anything something happening going")
 )
 
 func wordSet(words string) map[string]bool {
