@@ -82,3 +82,22 @@ func TestTheFirstSlotAndWhatComesAfterThis(t *testing.T) {
 	st = ask(t, eng, conf, "what's in the Studio after this", noon)
 	assert.Equal(t, []string{"w2"}, cited(st), "answer: %s", st.ResponseText)
 }
+
+// A question naming an exhibitor and asking who of it is speaking gets the
+// speakers who work there, found by the company's name, not by the word
+// "speaking".
+func TestWhoFromAnExhibitorIsSpeaking(t *testing.T) {
+	b, err := conference.Parse("s.json", []byte(`{"conferences":[{"id":"ams","name":"Harbour Days","timezone":"Europe/Amsterdam","starts_on":"2026-10-24","ends_on":"2026-10-25"}],
+ "sessions":[
+  {"id":"fleet","conference_id":"ams","title":"Fleet interoperability for mobile robots","description":"Mixed fleets on one quay.","format":"talk","starts_at":"2026-10-24T10:00:00+02:00","ends_at":"2026-10-24T10:45:00+02:00","speaker_ids":["mc"]},
+  {"id":"crane","conference_id":"ams","title":"Crane maintenance","description":"Keeping quay cranes running.","format":"talk","starts_at":"2026-10-24T11:00:00+02:00","ends_at":"2026-10-24T11:45:00+02:00","speaker_ids":["jd"]}],
+ "exhibitors":[{"id":"intralog","conference_id":"ams","name":"Intralog AMR","description":"Autonomous mobile robots for pallets and totes.","booth":"A-01"},
+  {"id":"paint","conference_id":"ams","name":"Hull Paints","description":"Antifouling coatings for hulls.","booth":"B-02"}],
+ "speakers":[{"id":"mc","conference_id":"ams","name":"Mei Chen","job_title":"Product lead","company":"Intralog AMR","bio":"Builds fleet software.","session_ids":["fleet"]},
+  {"id":"jd","conference_id":"ams","name":"Jan de Vries","job_title":"Engineer","company":"Hull Paints","bio":"Coatings chemist.","session_ids":["crane"]}]}`))
+	require.NoError(t, err)
+	eng, conf := searchtest.Engine(t, b), agent.Conference{ID: "ams", Name: "Harbour Days", StartsOn: "2026-10-24"}
+	st := ask(t, eng, conf, "Who else from Intralog AMR is speaking?", time.Date(2026, 10, 24, 6, 0, 0, 0, time.UTC))
+	assert.Contains(t, cited(st), "mc", "answer: %s", st.ResponseText)
+	assert.NotContains(t, cited(st), "jd", "answer: %s", st.ResponseText)
+}

@@ -78,8 +78,8 @@ func plan(in *agent.PlanInput, off search.Ablation) planReply {
 		for _, w := range terms.Words(m.Title) {
 			named[w], named[terms.Unaccented(w)] = true, true // "Fernandez" names Fernández
 		}
-		if m.Ref.Table == search.Speakers {
-			maps.Copy(named, onStage)
+		if m.Ref.Table == search.Speakers || m.Ref.Table == search.Exhibitors && (slices.Contains(tables, search.Speakers) || slices.Contains(tables, search.Sessions)) {
+			maps.Copy(named, onStage) // "when is Wiśniewski speaking?", "who from Intralog is speaking?"
 		}
 	}
 	rest := trimmed(withoutWords(topic, named))
