@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/erleah/erleah-agent/search"
@@ -68,7 +69,7 @@ func rewrite(lex *search.Lexicon, tb search.Table, text string, off search.Ablat
 			i--
 			continue
 		}
-		out = append(out, r.word(lex, words[i])...)
+		out = append(out, r.word(lex, words[i], properName(words, i))...)
 	}
 	if acr := acronymFor(lex, words); acr != "" {
 		out = append(out, acr)
@@ -90,7 +91,7 @@ func rewrite(lex *search.Lexicon, tb search.Table, text string, off search.Ablat
 // word rewrites one written word: kept when the conference knows it (or a
 // spelling of it), expanded when the conference's text or the glossary says
 // what it abbreviates, dropped otherwise.
-func (r *rewritten) word(lex *search.Lexicon, written string) []string {
+func (r *rewritten) word(lex *search.Lexicon, written string, name bool) []string {
 	w := clean(written)
 	switch {
 	case w == "" || terms.IsStop(w):
@@ -102,12 +103,27 @@ func (r *rewritten) word(lex *search.Lexicon, written string) []string {
 	case known(lex, w):
 		return []string{written}
 	}
-	if exp := lex.Corpus().Expansions(w); len(exp) > 0 && abbreviation(written) {
+	if exp := lex.Corpus().Expansions(w); len(exp) > 0 && !name && abbreviation(written) {
 		r.expanded = append(r.expanded, [2]string{w, exp[0]})
 		return []string{exp[0]}
 	}
 	r.dropped = append(r.dropped, w)
 	return nil
+}
+
+// properName reports whether words[i] is part of a name written with
+// capitals, one capitalised word beside another ("Elon Musk"): a name, not
+// an abbreviation of the programme's words ("Elon" is no "exoskeletons").
+func properName(words []string, i int) bool {
+	return titled(words[i]) && (i > 0 && titled(words[i-1]) || i+1 < len(words) && titled(words[i+1]))
+}
+
+// titled reports whether a written word is capitalised and goes on in
+// lower case ("Musk", "McKinsey"; not "AWS" or "ml").
+func titled(written string) bool {
+	w := strings.Trim(written, `.,;:!?¿¡"'“”‘’()[]{}`)
+	first, n := utf8.DecodeRuneInString(w)
+	return n > 0 && unicode.IsUpper(first) && strings.ContainsFunc(w[n:], unicode.IsLower)
 }
 
 // abbreviation reports whether a written word may be short for something:

@@ -93,3 +93,17 @@ func TestAbbreviationNeedsTheLookOfOne(t *testing.T) {
 		assert.Equal(t, want, abbreviation(w), w)
 	}
 }
+
+// A word capitalised beside another capitalised word is part of a name
+// ("Elon Musk"), never read as a clipped word of the programme; alone, or
+// in capitals, it may be an abbreviation.
+func TestANameIsNoAbbreviation(t *testing.T) {
+	words := []string{"is", "Elon", "Musk", "coming", "to", "the", "AMR", "Expo", "or", "Govt", "day"}
+	var names []string
+	for i, w := range words {
+		if properName(words, i) {
+			names = append(names, w)
+		}
+	}
+	assert.Equal(t, []string{"Elon", "Musk"}, names)
+}
