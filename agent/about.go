@@ -194,6 +194,8 @@ func smallTalkReply(kind, conf string) string {
 		return fmt.Sprintf("I'm an automated assistant for %s. I answer from its programme (talks, workshops, speakers, exhibitors, times and rooms), so I can't tell you what it does not say.", conf)
 	case lexical.TalkFeeling:
 		return fmt.Sprintf("Sorry to hear that. I can't change things on the spot, but I can check the %s programme for you: a session's time and room, what's on next, or who's exhibiting.", conf)
+	case lexical.TalkMood:
+		return fmt.Sprintf("I hear you! Whenever you want, I can check the %s programme for you: what's on next, a session's time and room, or who's exhibiting.", conf)
 	case lexical.TalkHelp:
 		return fmt.Sprintf("I can find talks, workshops, speakers and exhibitors at %s by topic, time or room, and tell you when and where they are: %s.", conf, examples)
 	}

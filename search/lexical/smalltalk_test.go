@@ -45,6 +45,12 @@ func TestSmallTalkIsToldFromQuestions(t *testing.T) {
 		"looool thx":                                              lexical.TalkThanks,
 		"lol any talks on LOLBins?":                               "",
 		"hash tables":                                             "",
+		"thanks for the help this week bot!":                      lexical.TalkThanks,
+		"can't sleep lol. nervous about my first trade fair":      lexical.TalkMood,
+		"great first day honestly, my feet hurt 😅":                lexical.TalkMood,
+		"so nervous about my talk on PLC safety tomorrow":         "",
+		"I'm tired, any short talks this afternoon?":              "",
+		"jet lag talks":                                           "",
 	} {
 		assert.Equal(t, want, lexical.SmallTalk(msg), "SmallTalk(%q)", msg)
 	}
