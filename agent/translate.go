@@ -90,7 +90,7 @@ func (t *turn) asked() string {
 // retrieval-augmented generation here, not for a Dutch cobweb).
 func (t *turn) knows(w string) bool {
 	c := t.lexicon().Corpus()
-	if c.Knows(w) {
+	if c.Knows(w) || c.Knows(strings.ToLower(w)) { // "SPS" where the programme writes "SPS-Programmierung"
 		return true
 	}
 	return strings.ToUpper(w) == w && strings.ToLower(w) != w && len(c.Expansions(w)) > 0

@@ -12,7 +12,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/erleah/erleah-agent/agent"
+	"github.com/erleah/erleah-agent/conference"
 	"github.com/erleah/erleah-agent/rules"
+	"github.com/erleah/erleah-agent/search/searchtest"
 )
 
 // phrasebook translates the questions it knows and fails on any other; it
@@ -124,4 +126,38 @@ func TestATableNameLeftUntranslatedStillRoutes(t *testing.T) {
 	require.NotEmpty(t, st.OriginalPlannedQueries)
 	assert.Equal(t, "exhibitors", string(st.OriginalPlannedQueries[0].Table), "plan %+v", st.OriginalPlannedQueries)
 	assert.Equal(t, []string{"e1"}, cited(st), "answer %q", st.ResponseText)
+}
+
+// knowing records what a word-by-word translator is told the conference
+// knows.
+type knowing struct {
+	mu    sync.Mutex
+	known map[string]bool
+}
+
+func (k *knowing) Reads(lang string) bool { return lang == "de" }
+
+func (k *knowing) Translate(_ context.Context, _, text string, known func(string) bool) (string, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	for _, w := range strings.Fields(text) {
+		k.known[w] = known(w)
+	}
+	return "I want to learn PLC", nil
+}
+
+// An acronym the programme writes inside a longer word ("SPS-Programmierung")
+// is known to the translator as the attendee writes it, in capitals, so a
+// word-by-word reading keeps it instead of translating it away.
+func TestAnAcronymInCapitalsIsKnownToTheTranslator(t *testing.T) {
+	b, err := conference.Parse("de.json", []byte(`{"conferences":[{"id":"s","name":"Robotik","timezone":"Europe/Berlin"}],
+ "sessions":[{"id":"sps","conference_id":"s","title":"Workshop: SPS-Programmierung mit Structured Text","description":"Crash course in PLC programming.","format":"workshop"}],
+ "exhibitors":[],"speakers":[]}`))
+	require.NoError(t, err)
+	tr := &knowing{known: map[string]bool{}}
+	_, err = agent.New(rules.New(), searchtest.Engine(t, b), agent.Options{Translator: tr}).Run(context.Background(),
+		agent.Request{Message: "ich möchte SPS lernen, gibt es was für Anfänger?", Conference: agent.Conference{ID: "s", Name: "Robotik"}, Now: saturday}, nil)
+	require.NoError(t, err)
+	assert.True(t, tr.known["SPS"], "known: %v", tr.known)
+	assert.False(t, tr.known["lernen,"], "known: %v", tr.known)
 }
