@@ -88,6 +88,10 @@ func compose(in *agent.RespondInput, picks map[search.Table][]pick, alt alternat
 		b.WriteString(nothingFits(in, name, alt))
 		return b.String()
 	}
+	if roomAsked(in) {
+		b.WriteString(roomLead(in))
+		notOver(in, picks)
+	}
 	switch label, later := filterLabel(in.Filter), laterDay(in, picks); {
 	case later != "":
 		where := strings.TrimPrefix(strings.TrimPrefix(label, "next"), ",") // "next, in Hall 1": " in Hall 1"
