@@ -30,7 +30,7 @@ var reLandmarkNamed = regexp.MustCompile(`(?:\b(?P<soon>right|just|straight|imme
 // eventWords end titles of many kinds ("Welcome to the Conference") and
 // phrases that name no session ("during the conference"), and lunch has
 // its own reading (see lunch): none names a landmark by itself.
-var eventWords = []string{"conference", "event", "summit", "congress", "forum", "day", "days", "week", "weekend", "programme", "program", "session", "sessions", "talk", "talks", "lunch", "end", "start"}
+var eventWords = []string{"conference", "event", "summit", "congress", "forum", "show", "fair", "expo", "exhibition", "festival", "convention", "day", "days", "week", "weekend", "programme", "program", "session", "sessions", "talk", "talks", "lunch", "end", "start"}
 
 // reLandmarkEnds finds the end of a keynote or a break said as an event
 // ("once this keynote finishes", "when the break is over"): after it.
@@ -157,13 +157,18 @@ func (p *found) pickLandmark(on []Landmark, today bool) (Landmark, bool) {
 func (p *found) landmarksTitled(day time.Time, words []string) []Landmark {
 	var on []Landmark
 	for _, k := range p.c.landmarks {
-		title := wordsOf(headOf(k.Title)) // "Harbour Boat Tour: Rotterdam from the Water"
-		if p.c.today(k.Start).Equal(day) && len(title) >= len(words) && (slices.Equal(title[len(title)-len(words):], words) || slices.Equal(title[:len(words)], words)) {
+		head, whole := wordsOf(headOf(k.Title)), wordsOf(k.Title) // "Harbour Boat Tour: Rotterdam from the Water", "RoboMotion Night – Evening Party"
+		if p.c.today(k.Start).Equal(day) && (endsOrStarts(head, words) || endsOrStarts(whole, words)) {
 			on = append(on, k)
 		}
 	}
 	slices.SortFunc(on, func(a, b Landmark) int { return a.Start.Compare(b.Start) })
 	return on
+}
+
+// endsOrStarts reports whether title's words end or start with words.
+func endsOrStarts(title, words []string) bool {
+	return len(title) >= len(words) && (slices.Equal(title[len(title)-len(words):], words) || slices.Equal(title[:len(words)], words))
 }
 
 // landmarksOn are a day's sessions whose titles have the words, and the

@@ -89,6 +89,7 @@ func TestParseLandmarksByTheirTitlesAndEnds(t *testing.T) {
 		{Title: "Harbour Boat Tour: The Port from the Water", Start: sg(20, 17, 45), End: sg(20, 19, 15), Format: "other"},
 		{Title: "Conference Dinner", Start: sg(21, 19, 0), End: sg(21, 22, 0), Format: "other"},
 		{Title: "Drinks reception and awards", Start: sg(20, 17, 15), End: sg(20, 19, 0), Format: "other"},
+		{Title: "Harbour Night – Evening Party", Start: sg(21, 20, 0), End: sg(21, 23, 0), Format: "other"},
 	}
 	runParse(t, cal, []parseCase{
 		{msg: "from 2pm until the boat tour this evening, anything on cranes?", now: sg(20, 13, 0), from: sg(20, 14, 0), to: sg(20, 17, 45),
@@ -98,6 +99,7 @@ func TestParseLandmarksByTheirTitlesAndEnds(t *testing.T) {
 		{msg: "once this keynote finishes, what's on about cranes?", now: sg(20, 9, 30), from: sg(20, 9, 45), to: sg(21, 0, 0), next: true,
 			rest: "what's on about cranes?"},
 		{msg: "anything after the dinner on Wednesday?", from: sg(21, 22, 0), to: sg(22, 0, 0), rest: "anything?"},
+		{msg: "anything on cranes before the party on Wednesday?", from: sg(21, 0, 0), to: sg(21, 20, 0), rest: "anything on cranes?"},
 		// Words no landmark's title ends with, or that end titles of many
 		// kinds, stay as they are; so does a question about a landmark's end.
 		{msg: "anything after the conference?", rest: "anything after the conference?"},

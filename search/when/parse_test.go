@@ -73,6 +73,8 @@ func TestParseDays(t *testing.T) {
 		{msg: "24/7 support", rest: "24/7 support"},
 		{msg: "1/2 of the talks", rest: "1/2 of the talks"},
 		{msg: "next week", rest: "next week"},
+		{msg: "what are the keynotes this year", formats: []string{"keynote"}, rest: "what are the"},
+		{msg: "this year's workshops on rust?", formats: []string{"workshop"}, rest: "on rust?"},
 		{msg: "who rents out GPUs for a training run next quarter", rest: "who rents out GPUs for a training run next quarter"},
 	})
 }
@@ -169,6 +171,7 @@ func TestParseRelative(t *testing.T) {
 		{msg: "I get in at 11, anything on rust I can still catch?", from: sg(20, 11, 0), to: sg(21, 0, 0), rest: "I, anything on rust?"},
 		{msg: "anything on now?", from: sgNow, ongoing: true, rest: "anything on?"},
 		{msg: "I want to hear how others word their treaties now", rest: "I want to hear how others word their treaties now"},
+		{msg: "what is in fermi now", from: sgNow, ongoing: true, rooms: []string{"Fermi (Floor 3)"}, rest: "what is"},
 		{msg: "what's next?", from: sgNow, next: true, rest: "", label: "next"},
 		{msg: "up next in Fermi", from: sgNow, next: true, rooms: []string{"Fermi (Floor 3)"}, rest: ""},
 		{msg: "im at the tea break, whats after this in fermi?", from: sgNow, next: true, rooms: []string{"Fermi (Floor 3)"}, rest: "im at the tea break,?"},

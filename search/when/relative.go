@@ -145,10 +145,11 @@ func (p *found) catchStep(match) bool {
 
 // nowStep records "now", "right now", "currently", "at the moment". A bare
 // "now" is the time asked about only after what asks for what is on ("on
-// now", "anything now", "happening now") or opening the message: "how
-// others word their treaties now" means nowadays.
+// now", "anything now", "happening now"), opening the message or in one
+// that names a room or track ("what's in Room C6.1 now"): "how others
+// word their treaties now" means nowadays.
 func (p *found) nowStep(m match) bool {
-	if bareNow[string(m.s.text[m.idx[0]:m.idx[1]])] && m.idx[0] > 0 && !slices.Contains(nowAfter, prevWord(m)) {
+	if bareNow[string(m.s.text[m.idx[0]:m.idx[1]])] && m.idx[0] > 0 && !slices.Contains(nowAfter, prevWord(m)) && len(p.rooms)+len(p.tracks) == 0 {
 		return false
 	}
 	p.ongoing = true
@@ -293,6 +294,17 @@ type step struct {
 	fn func(p *found, m match) bool
 }
 
+// reThisYear is the conference's own edition ("the keynotes this year",
+// "this year's workshops"): the whole programme, no window.
+var reThisYear = regexp.MustCompile(`\b(?:this|the\s+current)\s+year(?:'s|’s)?\b`)
+
+// thisYear takes "this year" out of the topic and constrains nothing;
+// after a word that places something in the year ("later this year", "by
+// the end of this year") it is the attendee's own plan and stays.
+func (p *found) thisYear(m match) bool {
+	return !slices.Contains([]string{"later", "earlier", "of", "by", "until", "till", "since", "throughout", "in"}, prevWord(m))
+}
+
 // steps run in order: longer and more specific expressions first, so that
 // "the day after tomorrow" is not read as "tomorrow", nor "next Friday" as
 // "what's next".
@@ -300,6 +312,7 @@ var steps = []step{
 	{reBreakSaid, (*found).said},
 	{reClockSaid, (*found).clockSaid},
 	{reWithin, (*found).withinStep},
+	{reThisYear, (*found).thisYear},
 	{reRestOfDay, (*found).laterStep}, // "the rest of the day" is later today
 	{reDayAfter, (*found).dayAfterTomorrow},
 	{reWeekend, (*found).weekend},
