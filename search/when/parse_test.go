@@ -173,6 +173,8 @@ func TestParseRelative(t *testing.T) {
 		{msg: "I want to hear how others word their treaties now", rest: "I want to hear how others word their treaties now"},
 		{msg: "what is in fermi now", from: sgNow, ongoing: true, rooms: []string{"Fermi (Floor 3)"}, rest: "what is"},
 		{msg: "what's next?", from: sgNow, next: true, rest: "", label: "next"},
+		{msg: "security talk starting?", from: sgNow, next: true, rest: "security", label: "next"},
+		{msg: "any tips for a startup just starting?", rest: "any tips for a startup just starting?"},
 		{msg: "up next in Fermi", from: sgNow, next: true, rooms: []string{"Fermi (Floor 3)"}, rest: ""},
 		{msg: "im at the tea break, whats after this in fermi?", from: sgNow, next: true, rooms: []string{"Fermi (Floor 3)"}, rest: "im at the tea break,?"},
 		{msg: "what's in fermi after this", from: sgNow, next: true, rooms: []string{"Fermi (Floor 3)"}, rest: "what's"},
