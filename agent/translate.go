@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/erleah/erleah-agent/search/lexical"
@@ -42,7 +43,9 @@ func (t *turn) translate(ctx context.Context) {
 }
 
 // minKept is the shortest source word kept beside a reading: shorter
-// words are too often another language's everyday words.
+// words are too often another language's everyday words, unless written in
+// capitals as an acronym ("SPS", which the programme may write in its own
+// language beside the reading's "programmable logic controller").
 const minKept = 4
 
 // kept lists, in brackets, the words of a message that the conference's
@@ -56,9 +59,10 @@ func kept(reading, message string, c *lexical.Corpus) string {
 		have[s] = true
 	}
 	var out []string
-	for _, w := range terms.Words(message) {
+	for _, w := range strings.FieldsFunc(message, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) { // as written: "SPS"
 		lw := strings.ToLower(w)
-		if utf8.RuneCountInString(lw) < minKept || lexical.OtherLanguageWord(lw) || have[terms.Stem(lw)] || !c.Knows(lw) {
+		short := utf8.RuneCountInString(lw) < minKept && !(lexical.IsCapitals(w) && utf8.RuneCountInString(w) >= 2) // "SPS" is an acronym, "die" a word
+		if short || lexical.OtherLanguageWord(lw) || have[terms.Stem(lw)] || !c.Knows(lw) {
 			continue
 		}
 		have[terms.Stem(lw)] = true
@@ -90,7 +94,7 @@ func (t *turn) asked() string {
 // retrieval-augmented generation here, not for a Dutch cobweb).
 func (t *turn) knows(w string) bool {
 	c := t.lexicon().Corpus()
-	if c.Knows(w) || c.Knows(strings.ToLower(w)) { // "SPS" where the programme writes "SPS-Programmierung"
+	if c.Knows(w) {
 		return true
 	}
 	return strings.ToUpper(w) == w && strings.ToLower(w) != w && len(c.Expansions(w)) > 0
