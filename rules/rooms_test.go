@@ -34,3 +34,24 @@ func TestWhereIsARoom(t *testing.T) {
 	assert.NotContains(t, st.ResponseText, "no map")
 	assert.ElementsMatch(t, []string{"early", "late"}, cited(st), "answer: %s", st.ResponseText)
 }
+
+// A person asked about by a name the programme never mentions gets a plain
+// "not in the programme", not a failed search; a name in a topic question
+// ("the Hong Kong Convention") does not.
+func TestAPersonTheProgrammeNeverNames(t *testing.T) {
+	b, err := conference.Parse("p.json", []byte(`{"conferences":[{"id":"s","name":"RoboMotion","timezone":"Europe/Berlin","starts_on":"2027-06-15","ends_on":"2027-06-15"}],
+ "sessions":[{"id":"ship","conference_id":"s","title":"Ship recycling yards","description":"Green recycling of ships.","format":"talk","starts_at":"2027-06-15T11:00:00+02:00","ends_at":"2027-06-15T11:45:00+02:00","speaker_ids":["jk"]}],
+ "exhibitors":[],"speakers":[{"id":"jk","conference_id":"s","name":"Jan Kowalski","bio":"Runs a yard.","session_ids":["ship"]}]}`))
+	require.NoError(t, err)
+	eng, conf := searchtest.Engine(t, b), agent.Conference{ID: "s", Name: "RoboMotion", StartsOn: "2027-06-15"}
+	at := time.Date(2027, 6, 15, 6, 0, 0, 0, time.UTC)
+	for _, msg := range []string{"Do you know if Elon Musk is coming?", "is Dr Aisha Patel speaking here?"} {
+		st := ask(t, eng, conf, msg, at)
+		assert.Contains(t, st.ResponseText, "is not in the programme of RoboMotion", msg)
+		assert.Empty(t, cited(st), msg)
+	}
+	st := ask(t, eng, conf, "any talk on the Hong Kong Convention for ship recycling?", at)
+	assert.NotContains(t, st.ResponseText, "is not in the programme")
+	st = ask(t, eng, conf, "is Jan Kowalski speaking?", at)
+	assert.Contains(t, cited(st), "jk", "answer: %s", st.ResponseText)
+}
