@@ -72,6 +72,9 @@ func choose(in *agent.RespondInput) map[search.Table][]pick {
 	withNamed(in, picks, named)
 	withTalks(in, picks, fits, named)
 	inTurn(picks[search.Sessions], ofPick, in.AskedAt)
+	if roomAsked(in) {
+		notOver(in, picks)
+	}
 	return picks
 }
 

@@ -90,7 +90,6 @@ func compose(in *agent.RespondInput, picks map[search.Table][]pick, alt alternat
 	}
 	if roomAsked(in) {
 		b.WriteString(roomLead(in))
-		notOver(in, picks)
 	}
 	switch label, later := filterLabel(in.Filter), laterDay(in, picks); {
 	case later != "":
@@ -251,10 +250,10 @@ func nothingFits(in *agent.RespondInput, name string, alt alternatives) string {
 	if topic == "" {
 		topic = asked(in.Message, in.Reading)
 	}
-	msg := fmt.Sprintf("I couldn't find anything at %s that clearly matches %s.", at, quotable(cmp.Or(in.Reading, in.Message), topic))
 	if n := nameNowhere(in); n != "" {
 		return fmt.Sprintf("“%s” is not in the programme of %s: no speaker, talk or exhibitor there mentions the name.\n", n, name)
 	}
+	msg := fmt.Sprintf("I couldn't find anything at %s that clearly matches %s.", at, quotable(cmp.Or(in.Reading, in.Message), topic))
 	switch {
 	case len(alt.picks) > 0:
 		return msg + "\n"
@@ -267,18 +266,6 @@ func nothingFits(in *agent.RespondInput, name string, alt alternatives) string {
 		}
 	}
 	return msg + " Try describing what you need in other words.\n"
-}
-
-// nameNowhere is a person the question asks about by a name the programme
-// never mentions (see unknownName), when the question is in English.
-func nameNowhere(in *agent.RespondInput) string {
-	if in.Lexicon == nil || (in.Language != "" && in.Language != lexical.English) {
-		return ""
-	}
-	if n := unknownName(in.Lexicon, in.Message); n != "" && personAsked(in.Message, n) {
-		return n
-	}
-	return ""
 }
 
 func orderTables(picks map[search.Table][]pick) []search.Table {
