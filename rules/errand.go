@@ -11,8 +11,9 @@ import (
 
 // placeAsked finds the verb of a question that asks where to do something:
 // "where can I charge my laptop?", "is there somewhere I can leave my
-// coat?", "where do we pick up badges?".
-var placeAsked = regexp.MustCompile(`(?i)\b(?:where|somewhere|anywhere)\s+(?:(?:can|could|do|should|may|might|would)\s+)?(?:i|we)\s+(?:(?:can|could|should|may|might)\s+)?([\p{L}]+)`)
+// coat?", "where do we pick up badges?"; an adverb before the verb is
+// passed over ("where I actually get to build one").
+var placeAsked = regexp.MustCompile(`(?i)\b(?:where|somewhere|anywhere)\s+(?:(?:can|could|do|should|may|might|would)\s+)?(?:i|we)\s+(?:(?:can|could|should|may|might)\s+)?(?:(?:actually|really|just|also|still|even|ever|finally|possibly|quickly)\s+)?([\p{L}]+)`)
 
 // takingPart are verbs of learning, meeting or taking part: a talk, a
 // workshop or a person can be where one does them ("where can I learn

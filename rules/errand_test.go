@@ -32,7 +32,7 @@ func TestAnErrandIsAnsweredByAPlaceNotATalk(t *testing.T) {
 	}
 	st := ask(t, eng, conf, "is there somewhere I can leave my coat and bags?", early)
 	assert.Contains(t, cited(st), "cloak", "answer: %s", st.ResponseText)
-	for _, msg := range []string{"where can I learn about parking policy?", "where can I park? any talk on parking pricing?"} {
+	for _, msg := range []string{"where can I learn about parking policy?", "where can I park? any talk on parking pricing?", "parking maximums near the quays, anything where I actually get to model them?"} {
 		st = ask(t, eng, conf, msg, early)
 		assert.Contains(t, cited(st), "parking", "%s: %s", msg, st.ResponseText)
 	}
