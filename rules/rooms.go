@@ -22,9 +22,10 @@ func roomAsked(in *agent.RespondInput) bool {
 
 // roomLead answers where a room is with what the programme says of it, its
 // name as written (which often says the building and level), and owns
-// that it has no map.
+// that the assistant has no map (the programme may describe the way in a
+// text of its own, which this does not look for).
 func roomLead(in *agent.RespondInput) string {
-	return fmt.Sprintf("The programme lists it as %s; it has no map or directions, so follow the venue's signs or ask at the information desk.\n\n",
+	return fmt.Sprintf("The programme lists it as %s. I can't show you a map or the way there, so follow the venue's signs or ask at the information desk.\n\n",
 		strings.Join(quotedAll(in.Filter.Rooms), " and "))
 }
 

@@ -13,7 +13,7 @@ import (
 )
 
 // "Where is Forum 2?" is answered with the room as the programme names it
-// (its building and level), an honest word that there is no map, and what
+// (its building and level), an honest word that the assistant has no map, and what
 // is still to come there; the talk that is over is left out. "What's on in
 // Forum 2?" lists the room's day as before.
 func TestWhereIsARoom(t *testing.T) {
@@ -28,10 +28,10 @@ func TestWhereIsARoom(t *testing.T) {
 	at4 := time.Date(2027, 6, 15, 14, 0, 0, 0, time.UTC) // 16:00 in Stuttgart
 	st := ask(t, eng, conf, "where is forum 2?", at4)
 	assert.Contains(t, st.ResponseText, "“Forum 2 (ICS, Level 1)”")
-	assert.Contains(t, st.ResponseText, "no map")
+	assert.Contains(t, st.ResponseText, "can't show you a map")
 	assert.Equal(t, []string{"late"}, cited(st), "answer: %s", st.ResponseText)
 	st = ask(t, eng, conf, "what's on in forum 2?", at4)
-	assert.NotContains(t, st.ResponseText, "no map")
+	assert.NotContains(t, st.ResponseText, "map")
 	assert.ElementsMatch(t, []string{"early", "late"}, cited(st), "answer: %s", st.ResponseText)
 }
 
