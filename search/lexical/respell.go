@@ -58,6 +58,7 @@ var shorthand = map[string]string{
 	"tmrw": "tomorrow", "tmr": "tomorrow", "tmrrw": "tomorrow", "2moro": "tomorrow", "2morrow": "tomorrow", "tomoz": "tomorrow",
 	"2day": "today", "tdy": "today", "2nite": "tonight", "tonite": "tonight", "nxt": "next", "ppl": "people",
 	"u": "you", "n": "and", "smth": "something", "sth": "something", "thx": "thanks", "thnx": "thanks",
+	"wheres": "where's", "whens": "when's", "goodmorning": "good morning", "gm": "good morning",
 }
 
 var shortWord = regexp.MustCompile(`\b[\p{L}0-9]+\b`)

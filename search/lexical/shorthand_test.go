@@ -11,6 +11,8 @@ import (
 func TestUnshortenedWritesChatShorthandOut(t *testing.T) {
 	for in, want := range map[string]string{
 		"wen is the dante talk":                 "when is the dante talk",
+		"wheres the mixer":                      "where's the mixer",
+		"goodmorning! last day":                 "good morning! last day",
 		"any talks abt rigging tmrw":            "any talks about rigging tomorrow",
 		"Tmrw, anything on generators n power?": "tomorrow, anything on generators and power?",
 		"wat's on 2day":                         "what's on today",

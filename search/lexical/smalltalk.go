@@ -106,7 +106,7 @@ func socialOrFeeling(message string, words []string) string {
 
 var (
 	// socialRest goes on about the attendee or the assistant.
-	socialRest = regexp.MustCompile(`\b(?:i|i'm|im|we|we're|you|your|u|my|our|me|us|from|see|first\s+time|glad|excited|looking\s+forward|help|bot|assistant|chatbot|info|information|tips|answers?|advice|everything)\b`)
+	socialRest = regexp.MustCompile(`\b(?:i|i'm|im|we|we're|you|your|u|my|our|me|us|from|see|first\s+time|glad|excited|looking\s+forward|help|helpful|useful|bot|assistant|chatbot|info|information|tips|answers?|advice|everything)\b`)
 	// mood is how the attendee is doing (tired, nervous, a great day):
 	// said to the assistant, not asked of the programme.
 	mood = regexp.MustCompile(`\b(?:tired|exhausted|knackered|shattered|sleepy|jet\s*lag(?:ged)?|can't\s+sleep|cannot\s+sleep|nervous|anxious|feet\s+(?:hurt|are\s+killing\s+me)|(?:great|long|good|fun|busy)\s+(?:first\s+|second\s+|last\s+)?day|what\s+a\s+day|loved\s+it|enjoyed\s+it|having\s+(?:a\s+)?(?:great|good|fun)(?:\s+time)?)\b`)

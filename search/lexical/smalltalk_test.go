@@ -46,6 +46,8 @@ func TestSmallTalkIsToldFromQuestions(t *testing.T) {
 		"lol any talks on LOLBins?":                               "",
 		"hash tables":                                             "",
 		"thanks for the help this week bot!":                      lexical.TalkThanks,
+		"thanks, this has been super helpful today!":              lexical.TalkThanks,
+		"goodmorning!":                                            lexical.TalkGreeting,
 		"can't sleep lol. nervous about my first trade fair":      lexical.TalkMood,
 		"great first day honestly, my feet hurt 😅":                lexical.TalkMood,
 		"so nervous about my talk on PLC safety tomorrow":         "",
