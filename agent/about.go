@@ -205,7 +205,7 @@ func smallTalkReply(kind, conf string) string {
 // LanguageNote says, for a question in another language, that the agent
 // works in English, and how it read the question ("" for English).
 func LanguageNote(language, reading string) string {
-	if language == "" || language == lexical.English {
+	if !lexical.Foreign(language) {
 		return ""
 	}
 	name := lexical.LanguageName(language)

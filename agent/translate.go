@@ -4,7 +4,6 @@ import (
 	"context"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/erleah/erleah-agent/search/lexical"
@@ -59,7 +58,7 @@ func kept(reading, message string, c *lexical.Corpus) string {
 		have[s] = true
 	}
 	var out []string
-	for _, w := range strings.FieldsFunc(message, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) { // as written: "SPS"
+	for _, w := range terms.Written(message) { // as written: "SPS"
 		lw := strings.ToLower(w)
 		short := utf8.RuneCountInString(lw) < minKept && !(lexical.IsCapitals(w) && utf8.RuneCountInString(w) >= 2) // "SPS" is an acronym, "die" a word
 		if short || lexical.OtherLanguageWord(lw) || have[terms.Stem(lw)] || !c.Knows(lw) {

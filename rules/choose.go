@@ -369,7 +369,7 @@ func newEvidence(lex *search.Lexicon, planned []search.Query, language, question
 		return ev
 	}
 	alts := alternates(question)
-	foreign := language != "" && language != lexical.English
+	foreign := lexical.Foreign(language)
 	for _, q := range planned {
 		a := lex.Analyze(q.Text)
 		if foreign {

@@ -24,29 +24,27 @@ func properName(words []string, i int) bool {
 // opening word, nor a function word ("By Thursday", "Honestly I've").
 func unknownName(lex *search.Lexicon, text string) string {
 	var run []string
-	best := ""
-	flush := func() {
-		if len(run) >= 2 && best == "" {
-			best = strings.Join(run, " ")
-		}
-		run = run[:0]
-	}
 	opening := true
 	for _, w := range strings.Fields(text) {
 		word := strings.Trim(w, `.,;:!?¿¡"'“”‘’()[]{}`)
 		lower := strings.ToLower(word)
-		if !opening && titled(word) && !strings.ContainsAny(word, "'’-") && !terms.IsStop(lower) && !lex.Corpus().Knows(lower) {
+		name := !opening && titled(word) && !strings.ContainsAny(word, "'’-") && !terms.IsStop(lower) && !lex.Corpus().Knows(lower)
+		if name {
 			run = append(run, word)
-		} else {
-			flush()
 		}
-		opening = strings.ContainsAny(w[len(w)-1:], ".!?")
-		if word != w && strings.ContainsAny(w[len(w)-1:], ".,;:!?") {
-			flush() // "Paris, France": a comma ends a name
+		last := w[len(w)-1:]
+		opening = strings.ContainsAny(last, ".!?")
+		if !name || word != w && strings.ContainsAny(last, ".,;:!?") { // "Paris, France": a comma ends a name
+			if len(run) >= 2 {
+				return strings.Join(run, " ")
+			}
+			run = run[:0]
 		}
 	}
-	flush()
-	return best
+	if len(run) >= 2 {
+		return strings.Join(run, " ")
+	}
+	return ""
 }
 
 // personAsked reports whether a question asks whether or where a person
@@ -72,7 +70,7 @@ func titled(written string) bool {
 // nameNowhere is a person the question asks about by a name the programme
 // never mentions (see unknownName), when the question is in English.
 func nameNowhere(in *agent.RespondInput) string {
-	if in.Lexicon == nil || (in.Language != "" && in.Language != lexical.English) {
+	if in.Lexicon == nil || lexical.Foreign(in.Language) {
 		return ""
 	}
 	if n := unknownName(in.Lexicon, in.Message); n != "" && personAsked(in.Message, n) {

@@ -26,15 +26,7 @@ func roomAsked(in *agent.RespondInput) bool {
 // text of its own, which this does not look for).
 func roomLead(in *agent.RespondInput) string {
 	return fmt.Sprintf("The programme lists it as %s. I can't show you a map or the way there, so follow the venue's signs or ask at the information desk.\n\n",
-		strings.Join(quotedAll(in.Filter.Rooms), " and "))
-}
-
-func quotedAll(names []string) []string {
-	out := make([]string, len(names))
-	for i, n := range names {
-		out[i] = "“" + n + "”"
-	}
-	return out
+		quote(strings.Join(in.Filter.Rooms, "” and “")))
 }
 
 // notOver drops, for a question asking where a room is, the sessions there

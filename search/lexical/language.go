@@ -13,6 +13,10 @@ import (
 // English is the language code of English.
 const English = "en"
 
+// Foreign reports whether a detected language (an ISO 639-1 code, "" when
+// unknown) is another than English.
+func Foreign(language string) bool { return language != "" && language != English }
+
 // Vocabulary is what a conference's text says about a word: whether it
 // uses the word, and whether it uses the word or one a typo away.
 type Vocabulary interface {
@@ -163,7 +167,7 @@ var readable = func() map[whatlanggo.Lang]bool {
 func capitals(text string) map[string]bool {
 	out := map[string]bool{}
 	shouted := true
-	for _, tok := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+	for _, tok := range terms.Written(text) {
 		n, upper := utf8.RuneCountInString(tok), strings.ToUpper(tok) == tok
 		shouted = shouted && (n < 2 || upper)
 		if n > 1 && n <= 5 && upper && strings.ToLower(tok) != tok {

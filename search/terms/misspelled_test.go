@@ -12,3 +12,12 @@ func TestIsStopMisspelled(t *testing.T) {
 		}
 	}
 }
+
+// Written keeps a word's case where Words lower-cases it, and splits alike.
+func TestWrittenSplitsAsWordsDoes(t *testing.T) {
+	text := "SPS-Programmierung, 7th axis / GPU's"
+	w := Written(text)
+	if len(w) != len(Words(text)) || w[0] != "SPS" || w[len(w)-2] != "GPU" {
+		t.Errorf("Written(%q) = %q, Words = %q", text, w, Words(text))
+	}
+}

@@ -46,6 +46,12 @@ func Words(text string) []string {
 	return words
 }
 
+// Written splits text into its words as written, case kept ("SPS", "GPU"):
+// letters and digits form words, as in Words.
+func Written(text string) []string {
+	return strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
 // Content returns the content tokens of text: its words without stop words,
 // each with its stem, in order of appearance.
 func Content(text string) []Token {

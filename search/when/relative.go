@@ -301,9 +301,10 @@ var reThisYear = regexp.MustCompile(`\b(?:this|the\s+current)\s+year(?:'s|’s)?
 // thisYear takes "this year" out of the topic and constrains nothing;
 // after a word that places something in the year ("later this year", "by
 // the end of this year") it is the attendee's own plan and stays.
-func (p *found) thisYear(m match) bool {
-	return !slices.Contains([]string{"later", "earlier", "of", "by", "until", "till", "since", "throughout", "in"}, prevWord(m))
-}
+func (p *found) thisYear(m match) bool { return !slices.Contains(inTheYear, prevWord(m)) }
+
+// inTheYear are the words before "this year" that place a plan in it.
+var inTheYear = []string{"later", "earlier", "of", "by", "until", "till", "since", "throughout", "in"}
 
 // steps run in order: longer and more specific expressions first, so that
 // "the day after tomorrow" is not read as "tomorrow", nor "next Friday" as
