@@ -52,7 +52,7 @@ func notSelf(c string) bool {
 	case w == "working":
 		return !workPlace[next]
 	}
-	return strings.HasSuffix(w, "ing") && !identityIng[w]
+	return strings.HasSuffix(w, "ing") && !identityIng[w] && next != "" // "I'm starving": a state, not an activity
 }
 
 // needStart cuts a self-description where the need begins ("we're a team

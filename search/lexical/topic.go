@@ -14,8 +14,9 @@ import (
 // join whole thoughts; "and" only where a new subject follows ("… and I
 // want to …"), so "ML and data" stays one topic.
 var (
-	clauseBreak = regexp.MustCompile(`(?i)[.;:!?\n…]+|,|\s[—–-]+\s|\s(?:but|so|because|although|while)\s|\sand\s+(?:i|we|my|our|i'm|i'd|we're|we'd|im|id|also|can|could|would|is|are|what|which|how|where|who|please|any)\b`)
+	clauseBreak = regexp.MustCompile(`(?i)[.;:!?\n…]+|,|\s[—–-]+\s|\s(?:but|so|because|although|while)\s|\s(?:when|where|what)\s+(?:is|are|does|do|can|will)\s|\sand\s+(?:i|we|my|our|i'm|i'd|we're|we'd|im|id|also|can|could|would|is|are|what|which|how|where|who|please|any)\b`)
 	andThen     = regexp.MustCompile(`(?i)^\sand\s+`)
+	whThen      = regexp.MustCompile(`(?i)^\s(?:when|where|what)\s`)
 	apostrophe  = strings.NewReplacer("’", "'", "‘", "'")
 )
 
@@ -320,6 +321,8 @@ func clauses(text string) []string {
 		last = m[1]
 		if and := andThen.FindStringIndex(text[m[0]:m[1]]); and != nil {
 			last = m[0] + and[1] // the subject after "and" starts the next clause
+		} else if whThen.MatchString(text[m[0]:m[1]]) {
+			last = m[0] + 1 // "im starving when is lunch": the question starts the next clause
 		}
 	}
 	return append(out, text[last:])

@@ -344,3 +344,19 @@ func TestHowLongAsksAboutTheThing(t *testing.T) {
 	assert.Equal(t, []string{"lunch"}, Needs("how long is lunch"))
 	assert.Equal(t, []string{"long-read journalism"}, Needs("any talks on long-read journalism?"))
 }
+
+// A question written after a state of the attendee's without a stop
+// ("im starving when is lunch") starts a clause of its own at its
+// question word, and the state is no topic; a relative "who" or "which"
+// after a noun goes on with the same clause.
+func TestTopicStartsAClauseAtAnInvertedQuestion(t *testing.T) {
+	for in, want := range map[string]string{
+		"im starving when is lunch":               "lunch",
+		"I'm freezing, where is the cloakroom":    "cloakroom",
+		"any vendors who do base camps":           "vendors who do base camps",
+		"the ones which are about churn":          "the ones which are about churn",
+		"we're replacing our dispensing cabinets": "our dispensing cabinets",
+	} {
+		assert.Equal(t, want, Topic(in), "Topic(%q)", in)
+	}
+}
