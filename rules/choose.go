@@ -49,6 +49,7 @@ func choose(in *agent.RespondInput) map[search.Table][]pick {
 	}
 	for tb, rs := range in.Results {
 		rs = slices.Clone(rs)
+		sameSlotScore(rs, in.AskedAt)
 		inTurn(rs, itself, in.AskedAt) // today's lunch before another day's
 		for _, r := range rs {
 			if skip(r) {

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -18,7 +19,7 @@ func inTurn[T any](xs []T, result func(T) search.Result, now time.Time) {
 	byTitle := map[string][]int{}
 	for i, x := range xs {
 		if r := result(x); r.Session != nil && !r.Session.Starts.IsZero() {
-			k := strings.ToLower(strings.TrimSpace(r.Title))
+			k := slotKey(r)
 			byTitle[k] = append(byTitle[k], i)
 		}
 	}
@@ -42,6 +43,60 @@ func inTurn[T any](xs []T, result func(T) search.Result, now time.Time) {
 		}
 	}
 }
+
+// sameSlotScore gives the repeat of a service slot that comes next the
+// best score any of its repeats has: "when is lunch?" is answered by
+// today's lunch, whichever day's description the ranking liked best. The
+// other days keep their own scores.
+func sameSlotScore(rs []search.Result, now time.Time) {
+	best, next := map[string]float32{}, map[string]int{}
+	for i, r := range rs {
+		if r.Session == nil || r.Session.Starts.IsZero() || !strings.EqualFold(r.Session.Format, "other") {
+			continue
+		}
+		k := slotKey(r)
+		best[k] = max(best[k], r.Score)
+		if j, ok := next[k]; !ok || comesFirst(r, rs[j], now) {
+			next[k] = i
+		}
+	}
+	for k, i := range next {
+		if !isOver(rs[i], now) { // every repeat over: none is in turn
+			rs[i].Score = best[k]
+		}
+	}
+}
+
+// comesFirst reports whether session a comes before b for an attendee
+// asking at now: one still to come before one that is over, then by start.
+func comesFirst(a, b search.Result, now time.Time) bool {
+	if oa, ob := isOver(a, now), isOver(b, now); oa != ob {
+		return ob
+	}
+	return a.Session.Starts.Before(b.Session.Starts)
+}
+
+// slotKey names the slot of the programme a session fills: its title; for
+// a service ("other" format), the title without what tells its repeats
+// apart: a part in brackets ("Lunch (Day 2)") or a numbered subtitle
+// ("Portfolio Reviews - Session 2"). Another subtitle is kept ("… - Final"
+// is no repeat of "… - Heat 2"), and talks keep their whole title.
+func slotKey(r search.Result) string {
+	t := strings.ToLower(strings.TrimSpace(r.Title))
+	if !strings.EqualFold(r.Session.Format, "other") {
+		return t
+	}
+	t = bracketed.ReplaceAllString(t, " ")
+	if i := numbered.FindStringIndex(t); i != nil {
+		t = t[:i[0]]
+	}
+	return strings.Join(strings.Fields(t), " ")
+}
+
+var (
+	bracketed = regexp.MustCompile(`\([^)]*\)|\[[^\]]*\]`)
+	numbered  = regexp.MustCompile(`\s[-–—]\s+[^-–—]*\d[^-–—]*$`)
+)
 
 // isOver reports whether a session had ended when the question was asked.
 func isOver(r search.Result, now time.Time) bool {
