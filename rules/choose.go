@@ -28,6 +28,7 @@ type pick struct {
 // choose selects what to recommend, tables ordered by their best score,
 // each speaker with the talk of theirs that answers.
 func choose(in *agent.RespondInput) map[search.Table][]pick {
+	in = slotsInTurn(in)
 	ev := questionEvidence(in)
 	fits := forErrand(in, judge(in, ev))
 	top := float32(0) // the best answering score in any table: picks stay within reach of it
@@ -48,9 +49,6 @@ func choose(in *agent.RespondInput) map[search.Table][]pick {
 		skip = pause // "what's on after lunch?" asks for talks, not the afternoon break; "when is the break?" is no listing; "first thing tomorrow" is the coffee too
 	}
 	for tb, rs := range in.Results {
-		rs = slices.Clone(rs)
-		sameSlotScore(rs, in.AskedAt)
-		inTurn(rs, itself, in.AskedAt) // today's lunch before another day's
 		for _, r := range rs {
 			if skip(r) {
 				continue

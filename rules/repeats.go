@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/search"
 )
 
@@ -42,6 +43,21 @@ func inTurn[T any](xs []T, result func(T) search.Result, now time.Time) {
 			xs[i] = group[j]
 		}
 	}
+}
+
+// slotsInTurn is the answer's input with the repeats of each slot in
+// turn (see sameSlotScore and inTurn): today's lunch before another day's,
+// for the sure picks and the hedged one alike.
+func slotsInTurn(in *agent.RespondInput) *agent.RespondInput {
+	c := *in
+	c.Results = make(map[search.Table][]search.Result, len(in.Results))
+	for tb, rs := range in.Results {
+		rs = slices.Clone(rs)
+		sameSlotScore(rs, in.AskedAt)
+		inTurn(rs, itself, in.AskedAt)
+		c.Results[tb] = rs
+	}
+	return &c
 }
 
 // sameSlotScore gives the repeat of a service slot that comes next the
