@@ -157,6 +157,12 @@ func TestParseRelative(t *testing.T) {
 		{msg: "anything right now in room b?", from: sgNow, ongoing: true, rooms: []string{"Room B"}, rest: "anything?"},
 		{msg: "what is on at the moment", from: sgNow, ongoing: true, rest: "what is on"},
 		{msg: "currently", from: sgNow, ongoing: true, rest: ""},
+		// "yet" ending a question asks whether it has begun; a "yet" that
+		// says no, or goes on, asks nothing of the time.
+		{msg: "is there coffee yet?", from: sgNow, ongoing: true, rest: "is there coffee?", label: "now"},
+		{msg: "is the expo open yet", from: sgNow, ongoing: true, rest: "is the expo open", label: "now"},
+		{msg: "haven't had coffee yet", rest: "haven't had coffee yet"},
+		{msg: "yet another rag talk?", rest: "yet another rag talk?"},
 		{msg: "whats on rn in hall 1?", from: sgNow, ongoing: true, rooms: []string{"Hall 1"}, rest: "whats on?"},
 		{msg: "anything happening atm", from: sgNow, ongoing: true, rest: "anything happening"},
 		{msg: "is there an atm near the venue?", rest: "is there an atm near the venue?"},

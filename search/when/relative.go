@@ -19,7 +19,7 @@ var (
 	reToCome    = regexp.MustCompile(`\bto\s+come\b[\s\x1f]*(?:[?.!,;]|$)`) // "is there still a panel to come today?"
 	reLeft      = regexp.MustCompile(`\b(?:(?:still\s+)?(?:left|remaining)|still(?:\s+(?:going\s+on|going|on|running|happening|open))?)\b`)
 	reCatch     = regexp.MustCompile(`\b(?:(?:i|we)\s+(?:can|could|might)|(?:can|could|might)\s+(?:i|we))\s+still\s+(?:catch|make|attend|get\s+to|see|join|go\s+to)\b`)
-	reNow       = regexp.MustCompile(`\b(?:happening\s+(?:right\s+)?now|right\s+now|now|currently|at\s+the\s+moment|at\s+present|at\s+this\s+moment|in\s+progress|under\s*way|rn|atm)\b`)
+	reNow       = regexp.MustCompile(`\b(?:happening\s+(?:right\s+)?now|right\s+now|now|currently|at\s+the\s+moment|at\s+present|at\s+this\s+moment|in\s+progress|under\s*way|rn|atm|yet)\b`)
 	reNext      = regexp.MustCompile(`\b(?:what(?:'|’)?s|what\s+is|what\s+comes)\s+(?:up\s+)?next\b|\b(?:what(?:'|’)?s|what\s+is|what\s+comes|anything)\s+(?:on\s+)?(?:right\s+|straight\s+)?after\s+(?:this|that)(?:\s+one)?\b|\b(?:right\s+|straight\s+)?after\s+(?:this|that)(?:\s+(?:one|talk|session|workshop|panel))?\s*[?.!]*\s*$|\b(?:up\s+next|next\s+up|coming\s+up(?:\s+next)?|(?:start|starting|starts|coming|begin|beginning|begins)\s+(?:soon|shortly)|(?:starting|starts|beginning|begins)\s+(?:right\s+)?now|(?:about|going)\s+to\s+(?:start|begin|kick\s+off)|soon|next)\b|\b(?:talks?|sessions?|workshops?|keynotes?|panels?|what(?:'|’)?s|anything|something)\s+(?:(?:is|are)\s+)?(?:starting|beginning)\s*[?.!]*\s*$`)
 	// reBreakSaid is the attendee saying where they are in the day at the
 	// start of a message ("Coffee break - what's next on AI?"): the clock
@@ -149,12 +149,31 @@ func (p *found) catchStep(match) bool {
 // that names a room or track ("what's in Room C6.1 now"): "how others
 // word their treaties now" means nowadays.
 func (p *found) nowStep(m match) bool {
+	if string(m.s.text[m.idx[0]:m.idx[1]]) == "yet" && !askedYet(m) {
+		return false
+	}
 	if bareNow[string(m.s.text[m.idx[0]:m.idx[1]])] && m.idx[0] > 0 && !slices.Contains(nowAfter, prevWord(m)) && len(p.rooms)+len(p.tracks) == 0 {
 		return false
 	}
 	p.ongoing = true
 	return true
 }
+
+// askedYet reports whether "yet" asks whether something has begun: "is
+// there coffee yet?", "is registration open yet" (what is on now), where it
+// ends the question; not "not yet", "I haven't decided yet" or "yet another
+// RAG talk".
+func askedYet(m match) bool {
+	after := strings.TrimSpace(string(m.s.text[m.idx[1]:]))
+	if after != "" && !strings.ContainsAny(after[:1], "?!.") {
+		return false
+	}
+	before := string(m.s.text[:m.idx[0]])
+	return !negated.MatchString(before[strings.LastIndexAny(before, ".!?")+1:])
+}
+
+// negated is a sentence that says no: "not", "n't", "never".
+var negated = regexp.MustCompile(`\bnot\b|n['’]t\b|\b(?:dont|didnt|havent|hasnt|isnt|arent|wont|cant|never|no)\b`)
 
 // bareNow are "now" and how chat writes it ("rn", "atm"), which ask what is
 // on now only after asking for it ("an atm" is a cash machine).
