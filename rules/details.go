@@ -26,7 +26,7 @@ func whereAndWhen(r search.Result) string {
 	case s != nil && !s.Starts.IsZero():
 		out := "is on " + s.Starts.Format("Monday 2 January, 15:04")
 		if !s.Ends.IsZero() {
-			out += "–" + s.Ends.Format("15:04")
+			out += "–" + s.Ends.Format(search.EndLayout(s.Starts, s.Ends, "Monday 2 January, 15:04"))
 		}
 		if s.Room != "" {
 			out += ", in " + s.Room

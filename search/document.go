@@ -252,6 +252,16 @@ func facetBody(fs []FacetText) string {
 	return strings.Join(parts, " ")
 }
 
+// EndLayout is how a session's end is written after its start: the clock
+// alone on the same day, else with its own day (a cloakroom open from
+// Tuesday to Thursday ends "Thu 14 Oct 17:30", not Tuesday at 17:30).
+func EndLayout(start, end time.Time, dated string) string {
+	if y, m, d := start.Date(); end.Year() == y && end.Month() == m && end.Day() == d {
+		return "15:04"
+	}
+	return dated
+}
+
 func sessionDetails(s conference.Session, speakers []string, tz *time.Location) string {
 	when := ""
 	if start, err := time.Parse(time.RFC3339, s.StartsAt); err == nil {
@@ -263,7 +273,7 @@ func sessionDetails(s conference.Session, speakers []string, tz *time.Location) 
 			if tz != nil {
 				end = end.In(tz)
 			}
-			when += "–" + end.Format("15:04")
+			when += "–" + end.Format(EndLayout(start, end, "Mon 2 Jan 15:04"))
 		}
 	}
 	by := ""

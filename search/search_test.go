@@ -452,3 +452,15 @@ func TestMeaningAlikeLevel(t *testing.T) {
 	require.NoError(t, err)
 	assert.Zero(t, m.Alike, "an alike level measured on too few pseudo-questions")
 }
+
+// A session that runs over several days ends on its own day: a cloakroom
+// open from Tuesday to Thursday is not shown closing on Tuesday.
+func TestDetailsOfASessionOverSeveralDaysSayItsLastDay(t *testing.T) {
+	b, err := conference.Parse("days", []byte(`{"conferences":[{"id":"c","name":"Days","timezone":"Europe/Dublin"}],
+ "sessions":[{"id":"s1","conference_id":"c","title":"Cloakroom","format":"other","room":"Level 0",
+  "starts_at":"2027-10-12T07:30:00+01:00","ends_at":"2027-10-14T17:30:00+01:00"}],"exhibitors":[],"speakers":[]}`))
+	require.NoError(t, err)
+	docs := search.Documents(b)
+	require.Len(t, docs, 1)
+	assert.Equal(t, "Other · Tue 12 Oct 07:30–Thu 14 Oct 17:30 · Level 0", docs[0].Details)
+}
