@@ -39,7 +39,9 @@ var plainWords = []string{
 // starts with it, the words after it are no designators ("Exhibition" of
 // "Exhibition Hall", but not "Lab" of "Lab 2") and the programme's entries
 // do not use it for their topics ("quay" of "Quay Lab" at a port
-// conference).
+// conference); and a head of two words or more without the designator
+// that ends it, when no other room has those words ("Wet Lab" of "Wet
+// Lab 1").
 func roomKeys(rooms []string, uses func(string) int) []roomKey {
 	heads := make([][]string, len(rooms))
 	for i, r := range rooms {
@@ -66,6 +68,9 @@ func roomKeys(rooms []string, uses func(string) int) []roomKey {
 		add(heads[i], r)
 		if len(heads[i]) > 1 && firstWordUnique(heads, i) && !slices.ContainsFunc(heads[i][1:], designator) && (uses == nil || uses(heads[i][0]) < 2) {
 			add(heads[i][:1], r)
+		}
+		if n := len(heads[i]); n > 2 && designator(heads[i][n-1]) && onlyIn(heads, i, heads[i][:n-1]) {
+			add(heads[i][:n-1], r) // "the wet lab" of "Wet Lab 1", the only one
 		}
 		for _, alias := range roomAliases(heads, i) {
 			add(alias, r)

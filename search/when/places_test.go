@@ -66,6 +66,18 @@ func TestParseRoomsByTheEndOfTheirName(t *testing.T) {
 	})
 }
 
+// A room of two words and a number is named without the number when no
+// other room has those words: "the wet lab" of "Wet Lab 1", but not "the
+// seminar room" when there are Seminar Room 1 and 2.
+func TestARoomIsNamedWithoutItsNumberWhenItIsTheOnlyOne(t *testing.T) {
+	cal := when.Calendar{Location: singapore, Rooms: []string{"Wet Lab 1", "Seminar Room 1", "Seminar Room 2", "Room 3A"}}
+	runParse(t, cal, []parseCase{
+		{msg: "what's on in the wet lab", rooms: []string{"Wet Lab 1"}, rest: "what's on"},
+		{msg: "anything in the seminar room", rest: "anything in the seminar room"},
+		{msg: "what's in room 3a", rooms: []string{"Room 3A"}, rest: "what's"},
+	})
+}
+
 // A room's first word names it alone only when the programme's entries do
 // not use it for their topics: "quay cranes" at a port conference is no
 // room, "the Quay Lab" still is.
