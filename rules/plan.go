@@ -55,6 +55,10 @@ func wordSet(words string) map[string]bool {
 func plan(in *agent.PlanInput, off search.Ablation) planReply {
 	question := asked(in.Message, in.Reading)
 	tables := routes(question)
+	isCue := cue
+	if slotAsked(question, tables) { // "when does the expo close?": exhibitors keep no hours, the programme's slot does
+		tables, isCue = []search.Table{search.Sessions}, func(tok string) bool { return cue(tok) && !isExhibitorCue(strings.ToLower(tok)) }
+	}
 	src := in.Topic
 	if src == "" && in.Filter == nil {
 		src = question
@@ -64,7 +68,7 @@ func plan(in *agent.PlanInput, off search.Ablation) planReply {
 	for _, p := range parts {
 		texts = append(texts, p.Text)
 	}
-	topic := trimmed(strings.Join(texts, " "))
+	topic := trimmedFor(strings.Join(texts, " "), isCue)
 	if off.Off("filler") {
 		topic = strings.Join(slices.DeleteFunc(strings.Fields(src), cue), " ")
 	}
@@ -82,7 +86,7 @@ func plan(in *agent.PlanInput, off search.Ablation) planReply {
 			maps.Copy(named, onStage) // "when is Wiśniewski speaking?", "who from Intralog is speaking?"
 		}
 	}
-	rest := trimmed(withoutWords(topic, named))
+	rest := trimmedFor(withoutWords(topic, named), isCue)
 	if rest == "" || slices.ContainsFunc(in.Mentions, func(m search.Mention) bool { return namedAsTopic(question, m.Title) }) {
 		qs = append(qs, aboutNamed(qs, tables)...)
 	}
@@ -92,7 +96,7 @@ func plan(in *agent.PlanInput, off search.Ablation) planReply {
 		}
 		searched := []string{rest}
 		if !off.Off("needs") {
-			searched = needs(parts, rest, max(3, in.MaxQueries/len(tables)), in.Support)
+			searched = needs(parts, rest, max(3, in.MaxQueries/len(tables)), in.Support, isCue)
 		}
 		for _, text := range searched {
 			for _, tb := range tables {
@@ -159,14 +163,14 @@ func namedAsTopic(question, name string) bool {
 // needs than room, those the conference's text supports best are kept
 // (support, when not nil), in the order asked: a story told first does
 // not crowd out what is asked last.
-func needs(parts []lexical.Need, topic string, most int, support func(string) float64) []string {
+func needs(parts []lexical.Need, topic string, most int, support func(string) float64, isCue func(string) bool) []string {
 	var out []string
 	for _, n := range parts {
 		least := 3
 		if n.Asked {
 			least = 1
 		}
-		if t := trimmed(n.Text); len(terms.Content(t)) >= least {
+		if t := trimmedFor(n.Text, isCue); len(terms.Content(t)) >= least {
 			out = append(out, t)
 		}
 	}
@@ -239,6 +243,14 @@ func markCues(words []string, has map[search.Table]bool) {
 	}
 }
 
+// slotAsked reports whether a question sent only to exhibitors by its cue
+// words asks when something opens, closes, starts or ends ("when does the
+// expo close today?", "what time do the booths open"): exhibitors keep no
+// hours, so the programme's sessions answer, the cue naming the slot.
+func slotAsked(question string, tables []search.Table) bool {
+	return slices.Equal(tables, []search.Table{search.Exhibitors}) && lexical.AsksWhen(question)
+}
+
 // isExhibitorCue reports whether a word asks for a company ("booth", "vendor").
 func isExhibitorCue(w string) bool { return exhibitorCues[w] }
 
@@ -262,17 +274,20 @@ func whatsOn(words []string, i int) bool {
 func topicText(message string) string { return trimmed(lexical.Topic(message)) }
 
 // trimmed is a topic without cue words, and without filler at its edges.
-func trimmed(topic string) string {
+func trimmed(topic string) string { return trimmedFor(topic, cue) }
+
+// trimmedFor is trimmed with the cue words isCue says.
+func trimmedFor(topic string, isCue func(string) bool) string {
 	toks := strings.Fields(topic)
 	for i := range toks {
 		toks[i] = strings.Trim(toks[i], `.,;:!?¿¡"'“”‘’()[]{}`)
 	}
-	toks = slices.DeleteFunc(toks, func(tok string) bool { return tok == "" || cue(tok) })
+	toks = slices.DeleteFunc(toks, func(tok string) bool { return tok == "" || isCue(tok) })
 	start, end := 0, len(toks)
-	for start < end && !topical(toks[start]) {
+	for start < end && !topical(toks[start], isCue) {
 		start++
 	}
-	for end > start && !topical(toks[end-1]) {
+	for end > start && !topical(toks[end-1], isCue) {
 		end--
 	}
 	return strings.Join(toks[start:end], " ")
@@ -287,9 +302,9 @@ func cue(tok string) bool {
 
 // topical reports whether a written token has a word that is not a cue,
 // filler or stop word. Possessives count as their word ("Nvidia's").
-func topical(tok string) bool {
+func topical(tok string, isCue func(string) bool) bool {
 	for _, w := range terms.Words(strings.TrimSuffix(strings.TrimSuffix(tok, "'s"), "’s")) {
-		if !terms.IsStop(w) && !fillerWords[w] && !speakerCues[w] && !exhibitorCues[w] && !sessionCues[w] && w != "help" {
+		if !terms.IsStop(w) && !fillerWords[w] && !isCue(w) && w != "help" {
 			return true
 		}
 	}

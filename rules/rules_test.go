@@ -65,6 +65,10 @@ func TestPlannerRoutesByCues(t *testing.T) {
 		// Cue words in how attendees describe themselves route nowhere.
 		{"I run a small startup. Any talks on fraud?", []search.Table{search.Sessions}, []search.Mode{search.Faceted}, "fraud"},
 		{"I'm the only security person at our company. What is there on fraud, sessions or vendors?", []search.Table{search.Sessions, search.Exhibitors}, []search.Mode{search.Faceted, search.Faceted}, "fraud"},
+		// Exhibitors keep no hours: when the expo closes is the programme's.
+		{"when does the expo close today", []search.Table{search.Sessions}, []search.Mode{search.Faceted}, "expo close"},
+		{"expo closes when?", []search.Table{search.Sessions}, []search.Mode{search.Faceted}, "expo closes"},
+		{"which vendors at the expo sell annotation tools?", []search.Table{search.Exhibitors}, []search.Mode{search.Faceted}, "annotation tools"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.msg, func(t *testing.T) {

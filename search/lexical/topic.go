@@ -128,6 +128,25 @@ var (
 	whenVerb  = regexp.MustCompile(`(?i)\s+(?:start|starts|begin|begins|open|opens|finish|finishes|end|ends|close|closes|kick\s+off|kicks\s+off|wrap\s+up|wraps\s+up|get\s+going|happen|take\s+place)\s*[?.!]*\s*$`)
 )
 
+// whenWord and hoursVerb together ask when something happens, wherever
+// "when" stands ("expo closes when today?").
+var (
+	whenWord  = regexp.MustCompile(`(?i)\b(?:when|what\s+time)\b`)
+	hoursVerb = regexp.MustCompile(`(?i)\b(?:start|starts|begin|begins|open|opens|finish|finishes|end|ends|close|closes|shut|shuts)\b`)
+)
+
+// AsksWhen reports whether a question asks when something happens: a
+// clause opening with "when" or "what time", or "when" beside a verb of
+// opening or closing.
+func AsksWhen(text string) bool {
+	for _, c := range clauses(text) {
+		if askedWhen.MatchString(c) || whenWord.MatchString(c) && hoursVerb.MatchString(c) {
+			return true
+		}
+	}
+	return false
+}
+
 // itemWords name the kinds of item a question asks for, not what about:
 // "recommend sessions for me" after saying who one is asks for that field.
 var itemWords = regexp.MustCompile(`(?i)\b(?:sessions?|talks?|workshops?|panels?|keynotes?|exhibitors?|booths?|speakers?|options|ideas|suggestions|things)\b`)
