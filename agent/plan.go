@@ -125,6 +125,9 @@ func (t *turn) readQuestion(ctx context.Context) {
 		f := p.Filter
 		st.Filter = &f
 		st.Topic = t.untold(ctx, st.Topic)
+		if len(lex.Analyze(st.Topic).Concepts) > 0 {
+			f.Not = nil // "gluten-free food at lunch" may be the lunch itself; "anything during lunch?" is not
+		}
 	case st.Topic == "":
 		st.Topic = text
 	}

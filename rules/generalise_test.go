@@ -544,3 +544,22 @@ func TestTodaysRepeatIsChosen(t *testing.T) {
 	st := ask(t, eng, conf, "how long is lunch", time.Date(2027, 3, 27, 12, 10, 0, 0, time.UTC))
 	assert.Contains(t, cited(st), "sat", "answer: %s", st.ResponseText)
 }
+
+// "During lunch" asks what else is on then, unless the question has a
+// topic of its own: gluten-free food at lunch is the lunch itself.
+func TestALandmarkAnswersATopicDuringItself(t *testing.T) {
+	const bundle = `{"conferences":[{"id":"c","name":"Vet Days","timezone":"UTC","starts_on":"2027-10-12","ends_on":"2027-10-12"}],
+	 "sessions":[
+	  {"id":"lunch","conference_id":"c","title":"Lunch","description":"Hot and cold buffet. Gluten-free, vegetarian and vegan dishes are labelled.","format":"other","starts_at":"2027-10-12T12:30:00Z","ends_at":"2027-10-12T13:45:00Z"},
+	  {"id":"demo","conference_id":"c","title":"Lunchtime demo: handheld ultrasound","description":"Point-of-care ultrasound for small animals.","format":"talk","starts_at":"2027-10-12T12:45:00Z","ends_at":"2027-10-12T13:15:00Z"},
+	  {"id":"talk","conference_id":"c","title":"Feline dentistry","description":"Extractions and nerve blocks.","format":"talk","starts_at":"2027-10-12T10:00:00Z","ends_at":"2027-10-12T11:00:00Z"}],
+	 "exhibitors":[],"speakers":[]}`
+	b, err := conference.Parse("vet.json", []byte(bundle))
+	require.NoError(t, err)
+	eng, conf := searchtest.Engine(t, b), agent.Conference{ID: "c", Name: "Vet Days", StartsOn: "2027-10-12"}
+	at := time.Date(2027, 10, 12, 9, 0, 0, 0, time.UTC)
+	st := ask(t, eng, conf, "is there gluten free food at lunch?", at)
+	assert.Equal(t, []string{"lunch"}, cited(st), "answer: %s", st.ResponseText)
+	st = ask(t, eng, conf, "anything on during lunch?", at)
+	assert.Equal(t, []string{"demo"}, cited(st), "answer: %s", st.ResponseText)
+}
