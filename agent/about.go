@@ -188,6 +188,8 @@ func smallTalkReply(kind, conf string) string {
 		return fmt.Sprintf("Hello! I can find talks, workshops, speakers and exhibitors at %s, and tell you when and where they are: %s.", conf, examples)
 	case lexical.TalkThanks:
 		return fmt.Sprintf("You're welcome! Ask me anything else about %s.", conf)
+	case lexical.TalkPraise:
+		return fmt.Sprintf("Thank you, glad it helps! Ask me anything else about %s.", conf)
 	case lexical.TalkBye:
 		return fmt.Sprintf("Enjoy %s!", conf)
 	case lexical.TalkIdentity:

@@ -18,6 +18,7 @@ const (
 	TalkHelp     = "help"
 	TalkFeeling  = "feeling"
 	TalkMood     = "mood"
+	TalkPraise   = "praise"
 )
 
 // Small talk is told by its words: a message made only of these, and the
@@ -37,8 +38,11 @@ var (
 		{TalkBye, wordSet("bye goodbye cya later care")},
 		{TalkGreeting, wordSet("hi hello hey hiya heya yo namaste howdy greetings")},
 	}
-	reIdentity   = regexp.MustCompile(`^(?:(?:are|r)\s+(?:you|u)\s+(?:a\s+|an\s+)?(?:real\s+)?(?:bot|robot|human|person|ai|machine|chatbot|computer|program|programme)(?:\s+or\s+(?:a\s+|an\s+)?(?:real\s+)?(?:bot|robot|human|person|ai|machine|chatbot|computer|program|programme))?|who\s+(?:are|r)\s+(?:you|u)|what\s+(?:are|r)\s+(?:you|u)|(?:is\s+this|am\s+i\s+(?:talking|chatting|speaking)\s+(?:to|with))\s+(?:a\s+|an\s+)?(?:real\s+)?(?:bot|robot|human|person|ai|machine))$`)
-	reHelp       = regexp.MustCompile(`^(?:help(?:\s+me)?(?:\s+please)?|please\s+help|what\s+can\s+(?:you|u)\s+do|what\s+do\s+(?:you|u)\s+do|how\s+does\s+this\s+work|how\s+do\s+i\s+use\s+(?:this|you|u)|what\s+(?:can|should)\s+i\s+ask(?:\s+(?:you|u))?|how\s+can\s+(?:you|u)\s+help(?:\s+me)?|menu|options|commands)$`)
+	reIdentity = regexp.MustCompile(`^(?:(?:are|r)\s+(?:you|u)\s+(?:a\s+|an\s+)?(?:real\s+)?(?:bot|robot|human|person|ai|machine|chatbot|computer|program|programme)(?:\s+or\s+(?:a\s+|an\s+)?(?:real\s+)?(?:bot|robot|human|person|ai|machine|chatbot|computer|program|programme))?|who\s+(?:are|r)\s+(?:you|u)|what\s+(?:are|r)\s+(?:you|u)|(?:is\s+this|am\s+i\s+(?:talking|chatting|speaking)\s+(?:to|with))\s+(?:a\s+|an\s+)?(?:real\s+)?(?:bot|robot|human|person|ai|machine))$`)
+	reHelp     = regexp.MustCompile(`^(?:help(?:\s+me)?(?:\s+please)?|please\s+help|what\s+can\s+(?:you|u)\s+do|what\s+do\s+(?:you|u)\s+do|how\s+does\s+this\s+work|how\s+do\s+i\s+use\s+(?:this|you|u)|what\s+(?:can|should)\s+i\s+ask(?:\s+(?:you|u))?|how\s+can\s+(?:you|u)\s+help(?:\s+me)?|menu|options|commands)$`)
+	// rePraise is the assistant praised: "ur great btw", "this bot is
+	// class", "you're a legend".
+	rePraise     = regexp.MustCompile(`^(?:(?:you|u)(?:'re|’re|re|\s+are|\s+r)?|ur|(?:this|the)\s+(?:bot|app|assistant|chatbot|thing|tool))\s+(?:(?:is|are|so|really|very|pretty|actually|absolutely|just|a|an|the|such\s+a)\s+)*(?:great|legend|class|brilliant|amazing|awesome|helpful|useful|star|genius|lifesaver|life\s+saver|the\s+best|best|gem|fab|fabulous|excellent|fantastic|superb|deadly|wonderful|lovely|the\s+man|the\s+woman)\b`)
 	reSmallPunct = regexp.MustCompile(`[^\p{L}\p{N}'’\s]+`)
 	// reGoodDay is a greeting by the time of day: "morning" alone may ask
 	// what is on then.
@@ -55,8 +59,10 @@ func SmallTalk(message string) string {
 	switch {
 	case text == "":
 		return ""
-	case reIdentity.MatchString(text):
+	case reIdentity.MatchString(strings.TrimSpace(reLaugh.ReplaceAllString(text, ""))): // "are you a bot lol"
 		return TalkIdentity
+	case rePraise.MatchString(text) && !asksAnything(message):
+		return TalkPraise
 	case reHelp.MatchString(text):
 		return TalkHelp
 	}
@@ -68,6 +74,14 @@ func SmallTalk(message string) string {
 		return kind
 	}
 	return TalkAck
+}
+
+// asksAnything reports whether a message has a sentence that asks or a
+// clause that opens as a question.
+func asksAnything(message string) bool {
+	text := Unshortened(message)
+	asking, _ := Told(text)
+	return len(asking) > 0 || slices.ContainsFunc(clauses(text), questionOpens.MatchString)
 }
 
 // kindOf is the first kind of small talk whose marking words are in words.
@@ -88,8 +102,7 @@ func kindOf(words []string) string {
 // dreadful", "not impressed", "the keynote was awful") it is a feeling.
 // "hi, rigging safety" names a topic.
 func socialOrFeeling(message string, words []string) string {
-	text := Unshortened(message)
-	if asking, _ := Told(text); len(asking) > 0 || slices.ContainsFunc(clauses(text), questionOpens.MatchString) {
+	if asksAnything(message) {
 		return ""
 	}
 	if kind := kindOf(words[:1]); kind != "" && !itemWords.MatchString(message) && socialRest.MatchString(strings.Join(words[1:], " ")) {
