@@ -11,8 +11,12 @@ import (
 // for and when; the others are context.
 
 // sentenceMark ends a sentence: its marks, then a space or the end ("40.5"
-// does not end one).
-var sentenceMark = regexp.MustCompile(`[.!?…]+(?:\s+|$)|\n+`)
+// does not end one); in chat an emoji ends one too ("just landed 👋 what
+// time…").
+var sentenceMark = regexp.MustCompile(`[.!?…]+(?:\s+|$)|\n+|` + emoji + `(?:\s+|$)`)
+
+// emoji is one emoji as chat types it, with its modifiers (not "°" or "©").
+const emoji = `[\x{2600}-\x{27BF}\x{1F000}-\x{1FAFF}][\x{FE0F}\x{1F3FB}-\x{1F3FF}\x{2600}-\x{27BF}\x{1F000}-\x{1FAFF}]*`
 
 // asks marks a sentence that asks for something: a question mark, a
 // request verb of the attendee's ("I'd love", "we need", "looking for",
@@ -26,7 +30,7 @@ var asks = regexp.MustCompile(`(?i)\?|\b(?:i|we)(?:'d|'m|'re|\s+would|\s+am|\s+a
 const discourseMarkers = `so|well|ok|okay|also|btw|anyway|anyhow`
 
 // requestOpening is how a sentence that asks may open.
-const requestOpening = `\W*(?:(?:right|` + discourseMarkers + `)[\s,]+)?(?:any|anything|anyone|anybody|someone|is\s+there|are\s+there|which|who|where|what|when|how|can\s|could|please|find|list)\b`
+const requestOpening = `\W*(?:(?:right|` + discourseMarkers + `)[\s,]+)?(?:any|anything|anyone|anybody|someone|is\s+there|are\s+there|which|whos?|wheres?|whats?|whens?|hows?|can\s|could|please|find|list)\b`
 
 // dashedRequest is a spaced dash that opens a request ("Trying to plan
 // before I fly in — which workshops are on Saturday?"): what comes before

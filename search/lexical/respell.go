@@ -17,35 +17,48 @@ var askingWords = strings.Fields(`anything something anyone someone anybody some
 	company companies product products session sessions workshop workshops keynote keynotes lecture lectures
 	tutorial tutorials presentation presentations`)
 
+// timeWords are the words that say when, long enough to be recognised
+// mistyped: one slip in a word of six letters or fewer, two in a longer
+// one ("tomoro", "wensday", "thursdy").
+var timeWords = strings.Fields(`tomorrow tonight morning afternoon evening monday tuesday wednesday thursday friday saturday sunday`)
+
 var wordRun = regexp.MustCompile(`\p{L}+`)
 
 // Respelled writes a misspelt asking word as itself, so that "aything on
 // distributed training?" is read as asking about distributed training and
 // "which vendrs sell…" as asking for vendors: a word of five letters or
-// more, not English, one typo from exactly one asking word.
+// more, not English, one typo from exactly one asking word; else a time
+// word a slip or two away ("tomoro").
 func Respelled(text string) string {
 	return wordRun.ReplaceAllStringFunc(Unshortened(text), func(w string) string {
 		lw := strings.ToLower(w)
 		if len(lw) < 5 || terms.IsEnglish(lw) || terms.IsStop(lw) {
 			return w
 		}
-		fix := ""
-		for _, a := range askingWords {
-			if distance(lw, a, 1) == 1 {
-				if fix != "" {
-					return w // two asking words fit: leave it
-				}
-				fix = a
-			}
+		fix, n := nearest(lw, askingWords, func(string) int { return 1 })
+		if n == 0 {
+			fix, n = nearest(lw, timeWords, func(a string) int { return 1 + len(a)/7 })
 		}
-		if fix == "" {
-			return w
+		if n != 1 {
+			return w // none fits, or two do: leave it
 		}
 		if unicode.IsUpper([]rune(w)[0]) {
 			fix = strings.ToUpper(fix[:1]) + fix[1:]
 		}
 		return fix
 	})
+}
+
+// nearest is a word of list within slips(word) edits of w, and how many
+// are.
+func nearest(w string, list []string, slips func(string) int) (string, int) {
+	fix, n := "", 0
+	for _, a := range list {
+		if d := distance(w, a, slips(a)); d >= 1 && d <= slips(a) {
+			fix, n = a, n+1
+		}
+	}
+	return fix, n
 }
 
 // shorthand is how chat writes common words ("wen is the dante talk", "any

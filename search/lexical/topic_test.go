@@ -360,3 +360,29 @@ func TestTopicStartsAClauseAtAnInvertedQuestion(t *testing.T) {
 		assert.Equal(t, want, Topic(in), "Topic(%q)", in)
 	}
 }
+
+// In chat an emoji ends a sentence, and "whats" opens a question as
+// "what's" does: the sentence after "just landed in Dublin for the vet
+// congress 👋" is what is asked. A degree sign is no emoji.
+func TestAnEmojiEndsASentence(t *testing.T) {
+	ask, context := Split("just landed in dublin for the vet congress 👋 whats on at the expo tomorrow")
+	assert.Equal(t, []string{"whats on at the expo tomorrow"}, ask)
+	assert.Equal(t, []string{"just landed in dublin for the vet congress 👋"}, context)
+	ask, context = Split("our 2–8 °C road shipments keep failing in summer heat, any talks on lane qualification")
+	assert.Empty(t, context, "one sentence: %q", ask)
+	assert.Equal(t, "hungover", Needs("hungover 😵 whats the first thing on today")[0], "the emoji ends a clause")
+}
+
+// A time word mistyped is read as itself ("tomoro", "wensday"); an English
+// word near one is left alone.
+func TestRespelledReadsAMistypedTimeWord(t *testing.T) {
+	for in, want := range map[string]string{
+		"what time does registration open tomoro": "what time does registration open tomorrow",
+		"any workshops on wensday":                "any workshops on wednesday",
+		"keynote thursdy morning":                 "keynote thursday morning",
+		"tomato growing talks":                    "tomato growing talks",
+		"mooring lines":                           "mooring lines",
+	} {
+		assert.Equal(t, want, Respelled(in), "Respelled(%q)", in)
+	}
+}
