@@ -2,6 +2,7 @@ package rules
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/erleah/erleah-agent/agent"
 	"github.com/erleah/erleah-agent/search"
@@ -393,13 +394,23 @@ func newEvidence(lex *search.Lexicon, planned []search.Query, language, question
 	return ev
 }
 
+// asWritten is word w as text writes it ("RHLF" for rhlf), or w.
+func asWritten(w, text string) string {
+	for _, x := range terms.Written(text) {
+		if strings.EqualFold(x, w) {
+			return x
+		}
+	}
+	return w
+}
+
 // explanations lists what an unknown word of text stands for in the
 // conference: the phrases its text abbreviates that way, or the general
 // glossary's expansions, whose words it uses, of a term around the word
 // ("prem" in "on-prem"). The acronym the conference writes for a phrase
 // around it is the analysis's own (lexical.Corpus.Analyze).
 func explanations(lex *search.Lexicon, w, text string) []string {
-	out := lex.Corpus().Expansions(w)
+	out := lex.Corpus().Expansions(asWritten(w, text))
 	words := terms.Words(text)
 	for pos, x := range words {
 		if x != w {

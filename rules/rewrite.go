@@ -102,7 +102,7 @@ func (r *rewritten) word(lex *search.Lexicon, written string, name bool) []strin
 	case known(lex, w):
 		return []string{written}
 	}
-	if exp := lex.Corpus().Expansions(w); len(exp) > 0 && !name && abbreviation(written) {
+	if exp := lex.Corpus().Expansions(strings.Trim(written, `.,;:!?¿¡"'“”‘’()[]{}`)); len(exp) > 0 && !name && abbreviation(written) {
 		r.expanded = append(r.expanded, [2]string{w, exp[0]})
 		return []string{exp[0]}
 	}

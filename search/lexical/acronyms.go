@@ -211,8 +211,11 @@ func (a *acronyms) expansions(acr string) []string {
 			out = append(out, surface[key])
 		}
 	}
-	return out
+	return slices.DeleteFunc(out, onlyFunctionWords) // "or at" spells OA, and stands for nothing
 }
+
+// onlyFunctionWords reports whether a phrase has no content word.
+func onlyFunctionWords(phrase string) bool { return len(terms.Content(phrase)) == 0 }
 
 // maxChance is how likely, at most, the corpus may be to hold a phrase
 // spelling an acronym by chance for a phrase found once to be read as what

@@ -577,3 +577,17 @@ func TestAHyphenatedWordWrittenWholeMatches(t *testing.T) {
 	_, ok = c.Hyphenated("book")
 	assert.False(t, ok, "a word the programme writes whole")
 }
+
+// Function words spell no acronym ("or at" is no OA), and a swap of two
+// letters is an acronym's typo only when it is typed as one ("cert" is no
+// ECRT, though the programme spells out egg count reduction tests).
+func TestNoAcronymFromFunctionWordsOrALowerCaseSwap(t *testing.T) {
+	c := Build([]Doc{
+		{Key: "sessions/s1", Group: "sessions", Fields: []Field{{Text: "Hands-on ultrasound", Weight: 2}, {Text: "Pre-book in the app or at the registration desk. Bring a scanner or at least a probe.", Weight: 1}}},
+		{Key: "sessions/s2", Group: "sessions", Fields: []Field{{Text: "Worming horses", Weight: 2}, {Text: "Targeted worming with faecal egg counts and egg count reduction tests.", Weight: 1}}},
+		{Key: "sessions/s3", Group: "sessions", Fields: []Field{{Text: "Suturing", Weight: 2}, {Text: "Book in the app or at the desk.", Weight: 1}}},
+	})
+	assert.Empty(t, c.Expansions("OA"), "OA")
+	assert.Empty(t, c.Expansions("cert"), "cert")
+	assert.Equal(t, []string{"egg count reduction tests"}, c.Expansions("ECRT"), "ECRT")
+}

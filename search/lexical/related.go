@@ -21,8 +21,8 @@ func (c *Corpus) Expansions(word string) []string {
 	if one, ok := singular(word); ok && len(out) == 0 {
 		out = c.acronyms.expansions(one) // "PROMs" are patient-reported outcome measures
 	}
-	if len(out) == 0 && !terms.IsEnglish(strings.ToLower(word)) {
-		out = c.acronyms.swapped(strings.ToLower(word)) // "RHLF" typed for RLHF
+	if len(out) == 0 && IsCapitals(word) && !terms.IsEnglish(strings.ToLower(word)) {
+		out = c.acronyms.swapped(strings.ToLower(word)) // "RHLF" typed for RLHF; "cert" is no ECRT typed
 	}
 	if len(out) == 0 {
 		if long := c.vocab.clipped(strings.ToLower(word)); long != "" {
