@@ -3,6 +3,7 @@ package rules
 import (
 	"regexp"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/erleah/erleah-agent/search"
@@ -24,21 +25,38 @@ func snippet(r search.Result, want []string, asksWhen bool) string {
 		}
 	}
 	if best == 0 || best < summarySentences && len(r.Summary) <= summaryClip { // the summary shows it whole
-		return lexical.Clip(r.Summary, summaryClip) + detail(r, want)
+		return withDetail(r, want)
 	}
 	return "… " + lexical.Clip(r.Sentences[best], sentenceClip)
 }
 
-// detail is the later sentence that holds a word of the question which
-// neither the item's title nor its summary has, after the summary: "what
-// do I bring to the radar calibration hands-on?" is answered by "Bring
-// safety glasses", beside the summary that says what the session is.
-func detail(r search.Result, want []string) string {
-	named := terms.Stems(r.Title + " " + r.Summary)
+// withDetail is the item's summary as shown, with the sentence that holds
+// a word of the question which neither the item's title nor that summary
+// has (see detail): after it ("what do I bring to the radar calibration
+// hands-on?" is answered by "Bring safety glasses", beside the summary
+// that says what the session is), or instead of the summary's own
+// sentence that clipping cut before it ("do I need to sign up?" and "…
+// places are limited to 80 — sign up in the congress app").
+func withDetail(r search.Result, want []string) string {
+	shown := lexical.Clip(r.Summary, summaryClip)
+	d := detail(r, want, shown)
+	if d == "" {
+		return shown
+	}
+	if i := strings.Index(r.Summary, d); i >= 0 {
+		return strings.TrimSpace(strings.TrimSpace(r.Summary[:i]) + " " + lexical.Clip(d, sentenceClip))
+	}
+	return shown + " … " + lexical.Clip(d, sentenceClip)
+}
+
+// detail is the first sentence not shown whole that holds a word of the
+// question which neither the item's title nor what is shown has.
+func detail(r search.Result, want []string, shown string) string {
+	named := terms.Stems(r.Title + " " + shown)
 	ask := slices.DeleteFunc(slices.Clone(want), func(w string) bool { return slices.Contains(named, w) })
-	for i, s := range r.Sentences {
-		if i >= summarySentences && overlap(s, ask, false) > 0 {
-			return " … " + lexical.Clip(s, sentenceClip)
+	for _, s := range r.Sentences {
+		if !strings.Contains(shown, s) && overlap(s, ask, false) > 0 {
+			return s
 		}
 	}
 	return ""

@@ -44,3 +44,13 @@ func TestASnippetAddsTheDetailAsked(t *testing.T) {
 	assert.Equal(t, r.Summary+" … "+desc[2], snippet(r, terms.Stems("what do i bring to the radar calibration hands-on"), false))
 	assert.Equal(t, r.Summary, snippet(r, terms.Stems("radar calibration"), false), "only its name asked: the summary")
 }
+
+// The detail asked may be in the summary's own sentence that clipping cut
+// short: that sentence is shown whole instead ("do I need to sign up?").
+func TestASnippetShowsTheSummarySentenceClippedBeforeTheDetail(t *testing.T) {
+	desc := []string{"Start the day with breakfast and meet vet nurses from across Ireland and the UK.",
+		"Free for registered nurses and student nurses, but places are limited to 80 — sign up in the congress app.", "Hosted by the nurses' network."}
+	r := search.Result{Item: search.Item{Title: "Vet nursing networking breakfast", Summary: desc[0] + " " + desc[1], Sentences: desc}}
+	assert.Equal(t, desc[0]+" "+desc[1], snippet(r, terms.Stems("nurses breakfast thing still on do i need to sign up"), false))
+	assert.NotContains(t, snippet(r, terms.Stems("nurses breakfast"), false), "sign up", "not asked: the summary clipped")
+}
