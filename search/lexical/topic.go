@@ -14,9 +14,9 @@ import (
 // join whole thoughts; "and" only where a new subject follows ("… and I
 // want to …"), so "ML and data" stays one topic.
 var (
-	clauseBreak = regexp.MustCompile(`(?i)[.;:!?\n…]+|` + emoji + `|,|\s[—–-]+\s|\s(?:but|so|because|although|while)\s|\s(?:when|where|what)\s+(?:is|are|does|do|can|will)\s|\sand\s+(?:i|we|my|our|i'm|i'd|we're|we'd|im|id|also|can|could|would|is|are|what|which|how|where|who|please|any)\b`)
+	clauseBreak = regexp.MustCompile(`(?i)[.;:!?\n…]+|` + emoji + `|,|\s[—–-]+\s|\s(?:but|so|because|although|while)\s|\s(?:when|where|what)\s+(?:is|are|does|do|can|will)\s|\s(?:when|where|what)(?:'s|s)\s|\sand\s+(?:i|we|my|our|i'm|i'd|we're|we'd|im|id|also|can|could|would|is|are|what|which|how|where|who|please|any)\b`)
 	andThen     = regexp.MustCompile(`(?i)^\sand\s+`)
-	whThen      = regexp.MustCompile(`(?i)^\s(?:when|where|what)\s`)
+	whThen      = regexp.MustCompile(`(?i)^\s(?:when|where|what)(?:'s|s)?\s`)
 	apostrophe  = strings.NewReplacer("’", "'", "‘", "'")
 )
 
