@@ -563,3 +563,19 @@ func TestALandmarkAnswersATopicDuringItself(t *testing.T) {
 	st = ask(t, eng, conf, "anything on during lunch?", at)
 	assert.Equal(t, []string{"demo"}, cited(st), "answer: %s", st.ResponseText)
 }
+
+// A speaker recommended who works for an exhibitor is no occasion to say
+// that no exhibitor fits: their company is here.
+func TestASpeakersCompanyHereIsNotSaidMissing(t *testing.T) {
+	const bundle = `{"conferences":[{"id":"c","name":"Vet Days","timezone":"UTC","starts_on":"2027-10-12","ends_on":"2027-10-12"}],
+	 "sessions":[{"id":"s1","conference_id":"c","title":"Ultrasound-guided cystocentesis","description":"Hands-on scanning stations.","format":"workshop","speaker_ids":["p1"],"starts_at":"2027-10-12T10:00:00Z","ends_at":"2027-10-12T12:00:00Z"}],
+	 "exhibitors":[{"id":"e1","conference_id":"c","name":"Emerald Imaging Systems","description":"Portable ultrasound machines.","booth":"A-08"},
+	  {"id":"e2","conference_id":"c","name":"Hollybrook Pet Nutrition","description":"Renal diets for cats and dogs.","booth":"A-01"}],
+	 "speakers":[{"id":"p1","conference_id":"c","name":"Sam Okafor","job_title":"Applications specialist","company":"Emerald Imaging Systems","bio":"Sam trains practice teams on ultrasound set-up.","session_ids":["s1"]}]}`
+	b, err := conference.Parse("vet.json", []byte(bundle))
+	require.NoError(t, err)
+	eng, conf := searchtest.Engine(t, b), agent.Conference{ID: "c", Name: "Vet Days", StartsOn: "2027-10-12"}
+	st := ask(t, eng, conf, "which company is sam okafor with", time.Date(2027, 10, 12, 9, 0, 0, 0, time.UTC))
+	require.Contains(t, cited(st), "p1", "answer: %s", st.ResponseText)
+	assert.NotContains(t, st.ResponseText, "no exhibitors", "answer: %s", st.ResponseText)
+}

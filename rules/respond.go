@@ -339,11 +339,24 @@ func matchedOn(r search.Result) string {
 func searchedWithout(in *agent.RespondInput, picks map[search.Table][]pick) []string {
 	var out []string
 	for _, s := range in.Tables {
-		if len(picks[s.Table]) == 0 && s.Outcome != agent.Unavailable {
+		if len(picks[s.Table]) == 0 && s.Outcome != agent.Unavailable && !(s.Table == search.Exhibitors && employsPicked(in, picks)) {
 			out = append(out, tableWords(s.Table))
 		}
 	}
 	return out
+}
+
+// employsPicked reports whether a speaker recommended works for an
+// exhibitor, as their details say ("Sam Okafor (…, Emerald Imaging
+// Systems)"): then "no exhibitors fit" would tell the attendee their
+// company is not here.
+func employsPicked(in *agent.RespondInput, picks map[search.Table][]pick) bool {
+	if in.Lexicon == nil {
+		return false
+	}
+	return slices.ContainsFunc(picks[search.Speakers], func(p pick) bool {
+		return slices.ContainsFunc(in.Lexicon.Mentions(p.r.Details), func(m search.Mention) bool { return m.Ref.Table == search.Exhibitors })
+	})
 }
 
 // unavailable names the tables whose search failed.
