@@ -49,17 +49,23 @@ func withDetail(r search.Result, want []string) string {
 	return shown + " … " + lexical.Clip(d, sentenceClip)
 }
 
-// detail is the first sentence not shown whole that holds a word of the
-// question which neither the item's title nor what is shown has.
+// detail is the sentence not shown whole that holds the most words of the
+// question which neither the item's title nor what is shown has: on a
+// tie, one after the summary before the summary's own, then the first.
 func detail(r search.Result, want []string, shown string) string {
 	named := terms.Stems(r.Title + " " + shown)
 	ask := slices.DeleteFunc(slices.Clone(want), func(w string) bool { return slices.Contains(named, w) })
-	for _, s := range r.Sentences {
-		if !strings.Contains(shown, s) && overlap(s, ask, false) > 0 {
-			return s
+	best, most := "", 0
+	for i, s := range r.Sentences {
+		n := 2 * overlap(s, ask, false)
+		if n > 0 && i >= summarySentences {
+			n++ // on a tie, a sentence not shown at all before one shown in part
+		}
+		if n > most && !strings.Contains(shown, s) {
+			best, most = s, n
 		}
 	}
-	return ""
+	return best
 }
 
 const (

@@ -54,3 +54,14 @@ func TestASnippetShowsTheSummarySentenceClippedBeforeTheDetail(t *testing.T) {
 	assert.Equal(t, desc[0]+" "+desc[1], snippet(r, terms.Stems("nurses breakfast thing still on do i need to sign up"), false))
 	assert.NotContains(t, snippet(r, terms.Stems("nurses breakfast"), false), "sign up", "not asked: the summary clipped")
 }
+
+// Of two sentences that each hold a word of the question, the one after
+// the summary comes before the summary's own clipped one: "do I need a
+// laptop? never used AI before" is answered by "Laptops essential".
+func TestASnippetPrefersTheDetailAfterTheSummaryOnATie(t *testing.T) {
+	desc := []string{"A practical lab for teachers who want to use generative AI tools for planning, differentiating texts and generating practice questions.",
+		"You will write, test and refine prompts, learn why student information should never go into a public chatbot, and leave with a shared prompt library.",
+		"Laptops essential; no prior experience needed."}
+	r := search.Result{Item: search.Item{Title: "Prompt Writing for Teachers", Summary: desc[0] + " " + desc[1], Sentences: desc}}
+	assert.Contains(t, snippet(r, terms.Stems("laptop for the prompt writing lab never used AI tools before"), false), desc[2])
+}
