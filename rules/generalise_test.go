@@ -35,6 +35,16 @@ func harbour(t *testing.T) (*search.Engine, agent.Conference) {
 	return searchtest.Engine(t, b), agent.Conference{ID: "ams", Name: "Harbour Days", StartsOn: "2026-10-24"}
 }
 
+// conferenceC is the engine of a bundle of one conference, "c", and that
+// conference as a turn names it.
+func conferenceC(t *testing.T, bundle string) (*search.Engine, agent.Conference) {
+	t.Helper()
+	b, err := conference.Parse("c.json", []byte(bundle))
+	require.NoError(t, err)
+	c := b.Conferences[0]
+	return searchtest.Engine(t, b), agent.Conference{ID: c.ID, Name: c.Name, StartsOn: c.StartsOn}
+}
+
 func ask(t *testing.T, eng *search.Engine, conf agent.Conference, msg string, now time.Time) *agent.State {
 	t.Helper()
 	st, err := agent.New(rules.New(), eng, agent.Options{}).Run(context.Background(), agent.Request{Message: msg, Conference: conf, Now: now}, nil)
@@ -538,9 +548,7 @@ func TestTodaysRepeatIsChosen(t *testing.T) {
 	  {"id":"sat","conference_id":"c","title":"Lunch in the hall","description":"Buffet.","format":"other","starts_at":"2027-03-27T12:00:00Z","ends_at":"2027-03-27T13:00:00Z"},
 	  {"id":"sun","conference_id":"c","title":"Farewell lunch","description":"Packed lunch to take away: lunch.","format":"other","starts_at":"2027-03-28T12:00:00Z","ends_at":"2027-03-28T13:00:00Z"}],
 	 "exhibitors":[],"speakers":[]}`
-	b, err := conference.Parse("lunch.json", []byte(bundle))
-	require.NoError(t, err)
-	eng, conf := searchtest.Engine(t, b), agent.Conference{ID: "c", Name: "Shelf Days", StartsOn: "2027-03-25"}
+	eng, conf := conferenceC(t, bundle)
 	st := ask(t, eng, conf, "how long is lunch", time.Date(2027, 3, 27, 12, 10, 0, 0, time.UTC))
 	assert.Contains(t, cited(st), "sat", "answer: %s", st.ResponseText)
 }
@@ -554,9 +562,7 @@ func TestALandmarkAnswersATopicDuringItself(t *testing.T) {
 	  {"id":"demo","conference_id":"c","title":"Lunchtime demo: handheld ultrasound","description":"Point-of-care ultrasound for small animals.","format":"talk","starts_at":"2027-10-12T12:45:00Z","ends_at":"2027-10-12T13:15:00Z"},
 	  {"id":"talk","conference_id":"c","title":"Feline dentistry","description":"Extractions and nerve blocks.","format":"talk","starts_at":"2027-10-12T10:00:00Z","ends_at":"2027-10-12T11:00:00Z"}],
 	 "exhibitors":[],"speakers":[]}`
-	b, err := conference.Parse("vet.json", []byte(bundle))
-	require.NoError(t, err)
-	eng, conf := searchtest.Engine(t, b), agent.Conference{ID: "c", Name: "Vet Days", StartsOn: "2027-10-12"}
+	eng, conf := conferenceC(t, bundle)
 	at := time.Date(2027, 10, 12, 9, 0, 0, 0, time.UTC)
 	st := ask(t, eng, conf, "is there gluten free food at lunch?", at)
 	assert.Equal(t, []string{"lunch"}, cited(st), "answer: %s", st.ResponseText)
@@ -572,9 +578,7 @@ func TestASpeakersCompanyHereIsNotSaidMissing(t *testing.T) {
 	 "exhibitors":[{"id":"e1","conference_id":"c","name":"Emerald Imaging Systems","description":"Portable ultrasound machines.","booth":"A-08"},
 	  {"id":"e2","conference_id":"c","name":"Hollybrook Pet Nutrition","description":"Renal diets for cats and dogs.","booth":"A-01"}],
 	 "speakers":[{"id":"p1","conference_id":"c","name":"Sam Okafor","job_title":"Applications specialist","company":"Emerald Imaging Systems","bio":"Sam trains practice teams on ultrasound set-up.","session_ids":["s1"]}]}`
-	b, err := conference.Parse("vet.json", []byte(bundle))
-	require.NoError(t, err)
-	eng, conf := searchtest.Engine(t, b), agent.Conference{ID: "c", Name: "Vet Days", StartsOn: "2027-10-12"}
+	eng, conf := conferenceC(t, bundle)
 	st := ask(t, eng, conf, "which company is sam okafor with", time.Date(2027, 10, 12, 9, 0, 0, 0, time.UTC))
 	require.Contains(t, cited(st), "p1", "answer: %s", st.ResponseText)
 	assert.NotContains(t, st.ResponseText, "no exhibitors", "answer: %s", st.ResponseText)

@@ -26,7 +26,7 @@ func unknownName(lex *search.Lexicon, text string) string {
 	var run []string
 	opening := true
 	for _, w := range strings.Fields(text) {
-		word := strings.Trim(w, `.,;:!?¿¡"'“”‘’()[]{}`)
+		word := unpunctuated(w)
 		lower := strings.ToLower(word)
 		name := !opening && titled(word) && !strings.ContainsAny(word, "'’-") && !terms.IsStop(lower) && !lex.Corpus().Knows(lower)
 		if name {
@@ -62,7 +62,7 @@ func personAsked(text, name string) bool {
 // titled reports whether a written word is capitalised and goes on in
 // lower case ("Musk", "McKinsey"; not "AWS" or "ml").
 func titled(written string) bool {
-	w := strings.Trim(written, `.,;:!?¿¡"'“”‘’()[]{}`)
+	w := unpunctuated(written)
 	first, n := utf8.DecodeRuneInString(w)
 	return n > 0 && unicode.IsUpper(first) && strings.ContainsFunc(w[n:], unicode.IsLower)
 }

@@ -280,7 +280,7 @@ func trimmed(topic string) string { return trimmedFor(topic, cue) }
 func trimmedFor(topic string, isCue func(string) bool) string {
 	toks := strings.Fields(topic)
 	for i := range toks {
-		toks[i] = strings.Trim(toks[i], `.,;:!?¿¡"'“”‘’()[]{}`)
+		toks[i] = unpunctuated(toks[i])
 	}
 	toks = slices.DeleteFunc(toks, func(tok string) bool { return tok == "" || isCue(tok) })
 	start, end := 0, len(toks)

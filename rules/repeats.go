@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -49,14 +50,16 @@ func inTurn[T any](xs []T, result func(T) search.Result, now time.Time) {
 // turn (see sameSlotScore and inTurn): today's lunch before another day's,
 // for the sure picks and the hedged one alike.
 func slotsInTurn(in *agent.RespondInput) *agent.RespondInput {
-	c := *in
-	c.Results = make(map[search.Table][]search.Result, len(in.Results))
-	for tb, rs := range in.Results {
-		rs = slices.Clone(rs)
-		sameSlotScore(rs, in.AskedAt)
-		inTurn(rs, itself, in.AskedAt)
-		c.Results[tb] = rs
+	rs, ok := in.Results[search.Sessions]
+	if !ok {
+		return in
 	}
+	rs = slices.Clone(rs)
+	sameSlotScore(rs, in.AskedAt)
+	inTurn(rs, itself, in.AskedAt)
+	c := *in
+	c.Results = maps.Clone(in.Results)
+	c.Results[search.Sessions] = rs
 	return &c
 }
 

@@ -102,7 +102,7 @@ func (r *rewritten) word(lex *search.Lexicon, written string, name bool) []strin
 	case known(lex, w):
 		return []string{written}
 	}
-	if exp := lex.Corpus().Expansions(strings.Trim(written, `.,;:!?¿¡"'“”‘’()[]{}`)); len(exp) > 0 && !name && abbreviation(written) {
+	if exp := lex.Corpus().Expansions(unpunctuated(written)); len(exp) > 0 && !name && abbreviation(written) {
 		r.expanded = append(r.expanded, [2]string{w, exp[0]})
 		return []string{exp[0]}
 	}
@@ -115,7 +115,7 @@ func (r *rewritten) word(lex *search.Lexicon, written string, name bool) []strin
 // or more written in lower case ("came", "farms", "docs"; "LoRA", "rag" and
 // "ml" may be).
 func abbreviation(written string) bool {
-	w := strings.Trim(written, `.,;:!?¿¡"'“”‘’()[]{}`)
+	w := unpunctuated(written)
 	lower := strings.ToLower(w)
 	if lower == w && utf8.RuneCountInString(w) >= 4 && terms.IsEnglish(w) {
 		return false
@@ -158,8 +158,12 @@ func trimStops(words []string) []string {
 func known(lex *search.Lexicon, w string) bool { return lex.Corpus().Explains(w) }
 
 func clean(w string) string {
-	return strings.ToLower(strings.Trim(w, `.,;:!?¿¡"'“”‘’()[]{}`))
+	return strings.ToLower(unpunctuated(w))
 }
+
+// unpunctuated is a written word without the punctuation around it, its
+// case kept.
+func unpunctuated(w string) string { return strings.Trim(w, `.,;:!?¿¡"'“”‘’()[]{}`) }
 
 // glossaryAt finds a general abbreviation at words[i:] that the conference
 // does not use but whose expansion it does, longest first.
