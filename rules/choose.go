@@ -126,10 +126,7 @@ func browsing(in *agent.RespondInput) bool {
 // session of no talk format whose title names one ("Afternoon break",
 // "Lunch and exhibition").
 func pause(r search.Result) bool {
-	if r.Session == nil || (r.Session.Format != "" && r.Session.Format != "other") {
-		return false
-	}
-	return slices.ContainsFunc(terms.Words(r.Title), lexical.PauseWord)
+	return service(r.Session) && slices.ContainsFunc(terms.Words(r.Title), lexical.PauseWord)
 }
 
 // allPauses reports whether every result is a pause (or there are none).

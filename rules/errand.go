@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/erleah/erleah-agent/agent"
+	"github.com/erleah/erleah-agent/conference"
 	"github.com/erleah/erleah-agent/search"
 	"github.com/erleah/erleah-agent/search/terms"
 )
@@ -41,13 +42,13 @@ func errandAsked(question string) bool {
 // exhibitor's booth, or a session of no talk format (registration, a
 // meal, a cloakroom); a talk, a panel or a workshop is about something.
 func aPlace(r search.Result) bool {
-	switch {
-	case r.Table == search.Exhibitors:
-		return true
-	case r.Table == search.Sessions && r.Session != nil:
-		return r.Session.Format == "" || r.Session.Format == "other"
-	}
-	return false
+	return r.Table == search.Exhibitors || r.Table == search.Sessions && service(r.Session)
+}
+
+// service reports whether a session is of no talk format: registration, a
+// meal, a cloakroom, a social event ("other", or none given).
+func service(s *search.Slot) bool {
+	return s != nil && (s.Format == "" || s.Format == conference.FormatOther)
 }
 
 // forErrand narrows fits to places when the question is an errand.

@@ -5,11 +5,6 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
-
-	"github.com/erleah/erleah-agent/agent"
-	"github.com/erleah/erleah-agent/conference"
-	"github.com/erleah/erleah-agent/search/searchtest"
 )
 
 // A question asking where to do an errand ("where can I park?") is
@@ -17,14 +12,12 @@ import (
 // never by a talk about the matter; asking where to learn about it, or for
 // a talk, is answered by the talk.
 func TestAnErrandIsAnsweredByAPlaceNotATalk(t *testing.T) {
-	b, err := conference.Parse("e.json", []byte(`{"conferences":[{"id":"ams","name":"Harbour Days","timezone":"Europe/Amsterdam","starts_on":"2026-10-24","ends_on":"2026-10-25"}],
+	eng, conf := bundled(t, `{"conferences":[{"id":"ams","name":"Harbour Days","timezone":"Europe/Amsterdam","starts_on":"2026-10-24","ends_on":"2026-10-25"}],
  "sessions":[
   {"id":"parking","conference_id":"ams","title":"Parking policy for port cities","description":"Parking pricing, car parks and parking maximums near the quays.","format":"talk","starts_at":"2026-10-24T10:00:00+02:00","ends_at":"2026-10-24T10:45:00+02:00"},
   {"id":"cloak","conference_id":"ams","title":"Registration and cloakroom","description":"Collect your badge; the cloakroom takes coats and bags all day.","format":"other","starts_at":"2026-10-24T08:00:00+02:00","ends_at":"2026-10-24T09:00:00+02:00"}],
  "exhibitors":[],
- "speakers":[]}`))
-	require.NoError(t, err)
-	eng, conf := searchtest.Engine(t, b), agent.Conference{ID: "ams", Name: "Harbour Days", StartsOn: "2026-10-24"}
+ "speakers":[]}`)
 	early := time.Date(2026, 10, 24, 6, 0, 0, 0, time.UTC)
 	for _, msg := range []string{"where can I park my car?", "is there somewhere I can leave my coat and bags?"} {
 		st := ask(t, eng, conf, msg, early)

@@ -35,11 +35,11 @@ func harbour(t *testing.T) (*search.Engine, agent.Conference) {
 	return searchtest.Engine(t, b), agent.Conference{ID: "ams", Name: "Harbour Days", StartsOn: "2026-10-24"}
 }
 
-// conferenceC is the engine of a bundle of one conference, "c", and that
-// conference as a turn names it.
-func conferenceC(t *testing.T, bundle string) (*search.Engine, agent.Conference) {
+// bundled is the engine of a bundle of one conference, and that conference
+// as a turn names it.
+func bundled(t *testing.T, bundle string) (*search.Engine, agent.Conference) {
 	t.Helper()
-	b, err := conference.Parse("c.json", []byte(bundle))
+	b, err := conference.Parse("bundle.json", []byte(bundle))
 	require.NoError(t, err)
 	c := b.Conferences[0]
 	return searchtest.Engine(t, b), agent.Conference{ID: c.ID, Name: c.Name, StartsOn: c.StartsOn}
@@ -327,14 +327,12 @@ func TestItemsOutsideTheTimeAskedForAreListedAfterNothingFits(t *testing.T) {
 // What answers the topic outside the time asked for is offered only while
 // it is still to come; a speaker counts at the time of their talks.
 func TestPastSessionsAreNotOfferedInsteadOfTheTimeAskedFor(t *testing.T) {
-	b, err := conference.Parse("past.json", []byte(`{"conferences":[{"id":"ams","name":"Harbour Days","timezone":"Europe/Amsterdam","starts_on":"2026-10-24","ends_on":"2026-10-25"}],
+	eng, conf := bundled(t, `{"conferences":[{"id":"ams","name":"Harbour Days","timezone":"Europe/Amsterdam","starts_on":"2026-10-24","ends_on":"2026-10-25"}],
  "sessions":[
   {"id":"audit","conference_id":"ams","title":"Cold chain audits","description":"Auditing reefer logistics.","format":"workshop","room":"Hall 1","starts_at":"2026-10-24T10:00:00+02:00","ends_at":"2026-10-24T11:30:00+02:00","speaker_ids":["ana"]},
   {"id":"customs","conference_id":"ams","title":"Port customs clinic","description":"Customs declarations for beginners.","format":"workshop","room":"Room B","starts_at":"2026-10-24T14:00:00+02:00","ends_at":"2026-10-24T15:00:00+02:00"}],
  "exhibitors":[],
- "speakers":[{"id":"ana","conference_id":"ams","name":"Ana Ruiz","job_title":"Auditor","bio":"Ana audits cold chain logistics for reefer fleets.","session_ids":["audit"]}]}`))
-	require.NoError(t, err)
-	eng, conf := searchtest.Engine(t, b), agent.Conference{ID: "ams", Name: "Harbour Days", StartsOn: "2026-10-24"}
+ "speakers":[{"id":"ana","conference_id":"ams","name":"Ana Ruiz","job_title":"Auditor","bio":"Ana audits cold chain logistics for reefer fleets.","session_ids":["audit"]}]}`)
 	noon := time.Date(2026, 10, 24, 10, 0, 0, 0, time.UTC) // 12:00 in Amsterdam: the audit workshop is over
 	st := ask(t, eng, conf, "anything on cold chain audits this afternoon?", noon)
 	assert.Empty(t, cited(st), "answer: %s", st.ResponseText)
@@ -348,14 +346,12 @@ func TestPastSessionsAreNotOfferedInsteadOfTheTimeAskedFor(t *testing.T) {
 // A speaker meets the time asked for through a talk then on the topic, not
 // through any talk of theirs that happens to be then.
 func TestASpeakerMeetsTheTimeThroughATalkOnTheTopic(t *testing.T) {
-	b, err := conference.Parse("two.json", []byte(`{"conferences":[{"id":"ams","name":"Harbour Days","timezone":"Europe/Amsterdam","starts_on":"2026-10-24","ends_on":"2026-10-25"}],
+	eng, conf := bundled(t, `{"conferences":[{"id":"ams","name":"Harbour Days","timezone":"Europe/Amsterdam","starts_on":"2026-10-24","ends_on":"2026-10-25"}],
  "sessions":[
   {"id":"audit","conference_id":"ams","title":"Cold chain audits","description":"Auditing reefer logistics.","format":"workshop","room":"Hall 1","starts_at":"2026-10-24T10:00:00+02:00","ends_at":"2026-10-24T11:30:00+02:00","speaker_ids":["ana"]},
   {"id":"safety","conference_id":"ams","title":"Quay safety drills","description":"Crane and forklift safety on the quay.","format":"talk","room":"Room B","starts_at":"2026-10-24T15:00:00+02:00","ends_at":"2026-10-24T15:45:00+02:00","speaker_ids":["ana"]}],
  "exhibitors":[],
- "speakers":[{"id":"ana","conference_id":"ams","name":"Ana Ruiz","job_title":"Auditor","bio":"Ana audits cold chain logistics for reefer fleets.","session_ids":["audit","safety"]}]}`))
-	require.NoError(t, err)
-	eng, conf := searchtest.Engine(t, b), agent.Conference{ID: "ams", Name: "Harbour Days", StartsOn: "2026-10-24"}
+ "speakers":[{"id":"ana","conference_id":"ams","name":"Ana Ruiz","job_title":"Auditor","bio":"Ana audits cold chain logistics for reefer fleets.","session_ids":["audit","safety"]}]}`)
 	early := time.Date(2026, 10, 24, 6, 0, 0, 0, time.UTC) // 08:00 in Amsterdam
 	st := ask(t, eng, conf, "anything on cold chain audits this afternoon?", early)
 	assert.NotContains(t, cited(st), "ana", "her afternoon talk is on quay safety: %s", st.ResponseText)
@@ -483,9 +479,7 @@ func TestBrowsingListsTalksNotBreaks(t *testing.T) {
   {"id":"b1","conference_id":"c","title":"Afternoon break","format":"other","starts_at":"2026-05-12T14:45:00+02:00","ends_at":"2026-05-12T15:15:00+02:00"},
   {"id":"t2","conference_id":"c","title":"Heat pumps","format":"talk","starts_at":"2026-05-12T15:15:00+02:00","ends_at":"2026-05-12T16:00:00+02:00"}],
  "exhibitors":[],"speakers":[]}`
-	b, err := conference.Parse("pause.json", []byte(bundle))
-	require.NoError(t, err)
-	eng, conf := searchtest.Engine(t, b), agent.Conference{ID: "c", Name: "Pause Days", StartsOn: "2026-05-12"}
+	eng, conf := bundled(t, bundle)
 	now := time.Date(2026, 5, 12, 11, 0, 0, 0, time.UTC)
 	st := ask(t, eng, conf, "what's on this afternoon?", now)
 	assert.ElementsMatch(t, []string{"t1", "t2"}, cited(st), "answer %q", st.ResponseText)
@@ -517,9 +511,7 @@ func TestANamedSpeakerComesWithAllTheirTalks(t *testing.T) {
 	 "exhibitors":[],
 	 "speakers":[{"id":"p1","conference_id":"c","name":"Dr Priya Natarajan","job_title":"Copyright Adviser","bio":"Priya advises staff and researchers on copyright, licensing and digitisation rights across a large university library, and teaches copyright on professional courses. Before that she spent ten years in publishing contracts, negotiating licences for journals, e-books and archives, and she now sits on two national working groups on text and data mining and orphan works.","session_ids":["s1","s2"]},
 	  {"id":"p2","conference_id":"c","name":"Catherine Blythe","job_title":"Archivist","bio":"Runs digitisation projects.","session_ids":["s2","s3"]}]}`
-	b, err := conference.Parse("shelf.json", []byte(bundle))
-	require.NoError(t, err)
-	eng, conf := searchtest.Engine(t, b), agent.Conference{ID: "c", Name: "Shelf Days", StartsOn: "2027-03-25"}
+	eng, conf := bundled(t, bundle)
 	thursday := time.Date(2027, 3, 25, 9, 0, 0, 0, time.UTC)
 	st := ask(t, eng, conf, "when does Priya Natarajan speak?", thursday)
 	assert.Subset(t, cited(st), []string{"s1", "s2"}, "answer: %s", st.ResponseText)
@@ -548,7 +540,7 @@ func TestTodaysRepeatIsChosen(t *testing.T) {
 	  {"id":"sat","conference_id":"c","title":"Lunch in the hall","description":"Buffet.","format":"other","starts_at":"2027-03-27T12:00:00Z","ends_at":"2027-03-27T13:00:00Z"},
 	  {"id":"sun","conference_id":"c","title":"Farewell lunch","description":"Packed lunch to take away: lunch.","format":"other","starts_at":"2027-03-28T12:00:00Z","ends_at":"2027-03-28T13:00:00Z"}],
 	 "exhibitors":[],"speakers":[]}`
-	eng, conf := conferenceC(t, bundle)
+	eng, conf := bundled(t, bundle)
 	st := ask(t, eng, conf, "how long is lunch", time.Date(2027, 3, 27, 12, 10, 0, 0, time.UTC))
 	assert.Contains(t, cited(st), "sat", "answer: %s", st.ResponseText)
 }
@@ -562,7 +554,7 @@ func TestALandmarkAnswersATopicDuringItself(t *testing.T) {
 	  {"id":"demo","conference_id":"c","title":"Lunchtime demo: handheld ultrasound","description":"Point-of-care ultrasound for small animals.","format":"talk","starts_at":"2027-10-12T12:45:00Z","ends_at":"2027-10-12T13:15:00Z"},
 	  {"id":"talk","conference_id":"c","title":"Feline dentistry","description":"Extractions and nerve blocks.","format":"talk","starts_at":"2027-10-12T10:00:00Z","ends_at":"2027-10-12T11:00:00Z"}],
 	 "exhibitors":[],"speakers":[]}`
-	eng, conf := conferenceC(t, bundle)
+	eng, conf := bundled(t, bundle)
 	at := time.Date(2027, 10, 12, 9, 0, 0, 0, time.UTC)
 	st := ask(t, eng, conf, "is there gluten free food at lunch?", at)
 	assert.Equal(t, []string{"lunch"}, cited(st), "answer: %s", st.ResponseText)
@@ -578,7 +570,7 @@ func TestASpeakersCompanyHereIsNotSaidMissing(t *testing.T) {
 	 "exhibitors":[{"id":"e1","conference_id":"c","name":"Emerald Imaging Systems","description":"Portable ultrasound machines.","booth":"A-08"},
 	  {"id":"e2","conference_id":"c","name":"Hollybrook Pet Nutrition","description":"Renal diets for cats and dogs.","booth":"A-01"}],
 	 "speakers":[{"id":"p1","conference_id":"c","name":"Sam Okafor","job_title":"Applications specialist","company":"Emerald Imaging Systems","bio":"Sam trains practice teams on ultrasound set-up.","session_ids":["s1"]}]}`
-	eng, conf := conferenceC(t, bundle)
+	eng, conf := bundled(t, bundle)
 	st := ask(t, eng, conf, "which company is sam okafor with", time.Date(2027, 10, 12, 9, 0, 0, 0, time.UTC))
 	require.Contains(t, cited(st), "p1", "answer: %s", st.ResponseText)
 	assert.NotContains(t, st.ResponseText, "no exhibitors", "answer: %s", st.ResponseText)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/erleah/erleah-agent/agent"
+	"github.com/erleah/erleah-agent/conference"
 	"github.com/erleah/erleah-agent/search"
 )
 
@@ -70,7 +71,7 @@ func slotsInTurn(in *agent.RespondInput) *agent.RespondInput {
 func sameSlotScore(rs []search.Result, now time.Time) {
 	best, next := map[string]float32{}, map[string]int{}
 	for i, r := range rs {
-		if r.Session == nil || r.Session.Starts.IsZero() || !strings.EqualFold(r.Session.Format, "other") {
+		if r.Session == nil || r.Session.Starts.IsZero() || r.Session.Format != conference.FormatOther {
 			continue
 		}
 		k := slotKey(r)
@@ -102,7 +103,7 @@ func comesFirst(a, b search.Result, now time.Time) bool {
 // is no repeat of "… - Heat 2"), and talks keep their whole title.
 func slotKey(r search.Result) string {
 	t := strings.ToLower(strings.TrimSpace(r.Title))
-	if !strings.EqualFold(r.Session.Format, "other") {
+	if r.Session.Format != conference.FormatOther {
 		return t
 	}
 	t = bracketed.ReplaceAllString(t, " ")

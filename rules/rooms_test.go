@@ -5,11 +5,6 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
-
-	"github.com/erleah/erleah-agent/agent"
-	"github.com/erleah/erleah-agent/conference"
-	"github.com/erleah/erleah-agent/search/searchtest"
 )
 
 // "Where is Forum 2?" is answered with the room as the programme names it
@@ -17,14 +12,12 @@ import (
 // is still to come there; the talk that is over is left out. "What's on in
 // Forum 2?" lists the room's day as before.
 func TestWhereIsARoom(t *testing.T) {
-	b, err := conference.Parse("r.json", []byte(`{"conferences":[{"id":"s","name":"RoboMotion","timezone":"Europe/Berlin","starts_on":"2027-06-15","ends_on":"2027-06-15"}],
+	eng, conf := bundled(t, `{"conferences":[{"id":"s","name":"RoboMotion","timezone":"Europe/Berlin","starts_on":"2027-06-15","ends_on":"2027-06-15"}],
  "sessions":[
   {"id":"early","conference_id":"s","title":"OPC UA over TSN","description":"Field exchange.","format":"talk","room":"Forum 2 (ICS, Level 1)","starts_at":"2027-06-15T11:00:00+02:00","ends_at":"2027-06-15T11:45:00+02:00"},
   {"id":"late","conference_id":"s","title":"Predictive maintenance on servo drives","description":"Bearing wear from drive current.","format":"talk","room":"Forum 2 (ICS, Level 1)","starts_at":"2027-06-15T16:30:00+02:00","ends_at":"2027-06-15T17:15:00+02:00"},
   {"id":"other","conference_id":"s","title":"Cobots in SMEs","description":"Return on investment.","format":"panel","room":"Forum 1 (ICS, Level 1)","starts_at":"2027-06-15T16:30:00+02:00","ends_at":"2027-06-15T17:15:00+02:00"}],
- "exhibitors":[],"speakers":[]}`))
-	require.NoError(t, err)
-	eng, conf := searchtest.Engine(t, b), agent.Conference{ID: "s", Name: "RoboMotion", StartsOn: "2027-06-15"}
+ "exhibitors":[],"speakers":[]}`)
 	at4 := time.Date(2027, 6, 15, 14, 0, 0, 0, time.UTC) // 16:00 in Stuttgart
 	st := ask(t, eng, conf, "where is forum 2?", at4)
 	assert.Contains(t, st.ResponseText, "“Forum 2 (ICS, Level 1)”")
@@ -39,11 +32,9 @@ func TestWhereIsARoom(t *testing.T) {
 // "not in the programme", not a failed search; a name in a topic question
 // ("the Hong Kong Convention") does not.
 func TestAPersonTheProgrammeNeverNames(t *testing.T) {
-	b, err := conference.Parse("p.json", []byte(`{"conferences":[{"id":"s","name":"RoboMotion","timezone":"Europe/Berlin","starts_on":"2027-06-15","ends_on":"2027-06-15"}],
+	eng, conf := bundled(t, `{"conferences":[{"id":"s","name":"RoboMotion","timezone":"Europe/Berlin","starts_on":"2027-06-15","ends_on":"2027-06-15"}],
  "sessions":[{"id":"ship","conference_id":"s","title":"Ship recycling yards","description":"Green recycling of ships.","format":"talk","starts_at":"2027-06-15T11:00:00+02:00","ends_at":"2027-06-15T11:45:00+02:00","speaker_ids":["jk"]}],
- "exhibitors":[],"speakers":[{"id":"jk","conference_id":"s","name":"Jan Kowalski","bio":"Runs a yard.","session_ids":["ship"]}]}`))
-	require.NoError(t, err)
-	eng, conf := searchtest.Engine(t, b), agent.Conference{ID: "s", Name: "RoboMotion", StartsOn: "2027-06-15"}
+ "exhibitors":[],"speakers":[{"id":"jk","conference_id":"s","name":"Jan Kowalski","bio":"Runs a yard.","session_ids":["ship"]}]}`)
 	at := time.Date(2027, 6, 15, 6, 0, 0, 0, time.UTC)
 	for _, msg := range []string{"Do you know if Elon Musk is coming?", "is Dr Aisha Patel speaking here?"} {
 		st := ask(t, eng, conf, msg, at)
